@@ -1,0 +1,75 @@
+"""A problem family = one paper's view of the shared workload model.
+
+A family states which workload fields it needs and supplies its formulations (Pyomo builders),
+a way to read a schedule back from a solved model, its independent checker, its generators and
+its online algorithms / baselines.  Everything is registered by name so the CLI, the harness and
+tests find it without if/elif chains.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+import pyomo.environ as pyo
+
+from ..checkers.base import CheckResult
+from ..errors import InputError
+from ..schedule import Schedule
+from ..workload import Workload
+
+Builder = Callable[..., pyo.ConcreteModel]
+Extractor = Callable[[pyo.ConcreteModel, Workload], Schedule]
+Checker = Callable[[Workload, Schedule], CheckResult]
+Algorithm = Callable[..., Schedule]  # algorithm(workload, seed=..., **options) -> Schedule
+Generator = Callable[..., Workload]  # generator(seed=..., **params) -> Workload
+
+
+@dataclass
+class Family:
+    name: str
+    paper: str  # seed file and system name
+    sense: str  # "max" (utility) or "min" (completion time)
+    check: Checker
+    models: dict[str, Builder] = field(default_factory=dict)  # formulation name -> builder
+    default_model: str = ""
+    extract: dict[str, Extractor] = field(default_factory=dict)  # formulation -> extractor
+    algorithms: dict[str, Algorithm] = field(default_factory=dict)  # online algs + baselines
+    presets: dict[str, Generator] = field(default_factory=dict)  # generator presets
+    validate: Callable[[Workload], None] = lambda w: None  # family-specific field checks
+
+    def model(self, name: str | None = None) -> Builder:
+        name = name or self.default_model
+        if name not in self.models:
+            raise InputError(f"unknown model for family {self.name} (known: "
+                             f"{', '.join(sorted(self.models))})", field="model", value=name)
+        return self.models[name]
+
+    def algorithm(self, name: str) -> Algorithm:
+        if name not in self.algorithms:
+            raise InputError(f"unknown algorithm for family {self.name} (known: "
+                             f"{', '.join(sorted(self.algorithms))})", field="algorithm",
+                             value=name)
+        return self.algorithms[name]
+
+    def preset(self, name: str) -> Generator:
+        if name not in self.presets:
+            raise InputError(f"unknown preset for family {self.name} (known: "
+                             f"{', '.join(sorted(self.presets))})", field="preset", value=name)
+        return self.presets[name]
+
+
+FAMILIES: dict[str, Family] = {}
+
+
+def register_family(family: Family) -> Family:
+    FAMILIES[family.name] = family
+    return family
+
+
+def get_family(name: str) -> Family:
+    from . import _load_all  # noqa: F401  (import side effect: registers every family)
+
+    if name not in FAMILIES:
+        raise InputError(f"unknown family (known: {', '.join(sorted(FAMILIES))})",
+                         field="family", value=name)
+    return FAMILIES[name]

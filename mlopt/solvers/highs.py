@@ -1,0 +1,71 @@
+"""HiGHS through Pyomo's direct (in-memory) interface: the embedded default solver."""
+from __future__ import annotations
+
+import time
+
+import pyomo.environ as pyo
+from pyomo.contrib.solver.common.factory import SolverFactory
+from pyomo.contrib.solver.common.results import SolutionStatus, TerminationCondition as TC
+
+from ..solve import SolveResult, Status, classify, model_sense
+from .base import Capabilities, SolverBackend, register_backend
+
+_LIMITS = {TC.maxTimeLimit, TC.iterationLimit, TC.objectiveLimit, TC.interrupted}
+
+
+@register_backend
+class HighsBackend(SolverBackend):
+    name = "highs"
+    capabilities = Capabilities()
+
+    @classmethod
+    def available(cls) -> bool:
+        try:
+            return bool(SolverFactory("highs").available())
+        except Exception:  # pragma: no cover - broken install
+            return False
+
+    @classmethod
+    def version(cls) -> str:
+        return ".".join(str(v) for v in SolverFactory("highs").version())
+
+    def solve(self, model, *, time_limit, mip_gap, threads, options) -> SolveResult:
+        sense = model_sense(model)
+        opt = SolverFactory("highs")
+        kwargs = dict(load_solutions=False, raise_exception_on_nonoptimal_result=False,
+                      rel_gap=mip_gap, solver_options=dict(options))
+        if time_limit is not None:
+            kwargs["time_limit"] = float(time_limit)
+        if threads is not None:
+            kwargs["threads"] = int(threads)
+        start = time.perf_counter()
+        try:
+            res = opt.solve(model, **kwargs)
+        except Exception as err:  # a solver crash is a result, not a traceback
+            return SolveResult(Status.ERROR, None, None, None, time.perf_counter() - start,
+                               self.name, self.version(), sense, "exception", kwargs, str(err))
+        runtime = time.perf_counter() - start
+        tc = res.termination_condition
+        version = self.version()
+        if tc == TC.provenInfeasible:
+            return SolveResult(Status.INFEASIBLE, None, None, None, runtime, self.name, version,
+                               sense, tc.name)
+        if tc in (TC.unbounded, TC.infeasibleOrUnbounded):
+            return SolveResult(Status.UNBOUNDED, None, None, None, runtime, self.name, version,
+                               sense, tc.name)
+        has_incumbent = res.solution_status in (SolutionStatus.optimal, SolutionStatus.feasible)
+        objective = res.incumbent_objective if has_incumbent else None
+        bound = res.objective_bound
+        if bound is not None and abs(bound) == float("inf"):
+            bound = None
+        if has_incumbent:
+            res.solution_loader.load_vars()
+        status, gap = classify(sense, objective, bound,
+                               proven_optimal=(tc == TC.convergenceCriteriaSatisfied),
+                               limit_reached=tc in _LIMITS)
+        if status == Status.ERROR:
+            return SolveResult(status, None, bound, None, runtime, self.name, version, sense,
+                               tc.name, {"time_limit": time_limit, "mip_gap": mip_gap})
+        return SolveResult(status, objective, bound, gap, runtime, self.name, version, sense,
+                           tc.name, {"time_limit": time_limit, "mip_gap": mip_gap,
+                                     "threads": threads})

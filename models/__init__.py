@@ -1,0 +1,1 @@
+"""Pyomo formulations, one module per paper (importable as ``mlopt.models``)."""
