@@ -1,0 +1,116 @@
+"""``mlopt instances list|show|build|solve|from-trace|from-csv``."""
+from __future__ import annotations
+
+import json
+import sys
+
+from . import command, parse_kv
+
+
+@command("instances", "committed instance sets, the registry of proven optima, trace imports")
+def _args(p):
+    sub = p.add_subparsers(dest="action", required=True, parser_class=type(p))
+    sub.add_parser("list", help="list instance sets").set_defaults(handler=_list)
+    s = sub.add_parser("show", help="show a set's instances and recorded optima")
+    s.add_argument("set")
+    s.set_defaults(handler=_show)
+    b = sub.add_parser("build", help="regenerate a set's files from its manifest (hash-checked)")
+    b.add_argument("set")
+    b.set_defaults(handler=_build)
+    v = sub.add_parser("solve", help="solve every instance of a set")
+    v.add_argument("set")
+    v.add_argument("--solver", default="highs")
+    v.add_argument("--time-limit", type=float, default=60.0)
+    v.add_argument("--update-solu", action="store_true", help="record results in solu.csv")
+    v.add_argument("--json", action="store_true")
+    v.set_defaults(handler=_solve)
+    t = sub.add_parser("from-trace", help="build a workload from a real trace window")
+    t.add_argument("trace", help="philly | philly-workload6 | itp-raw | itp-annotated")
+    t.add_argument("path", help="trace CSV file")
+    t.add_argument("--seed", type=int, default=0)
+    t.add_argument("--strict", action="store_true", help="reject bad rows instead of skipping")
+    t.add_argument("-p", "--param", action="append", metavar="KEY=VALUE",
+                   help="conversion convention override (JSON value); repeatable")
+    t.add_argument("-o", "--output", required=True)
+    t.set_defaults(handler=_from_trace)
+    c = sub.add_parser("from-csv", help="build a workload from any CSV with a column mapping")
+    c.add_argument("path")
+    c.add_argument("--map", required=True,
+                   help="arrival=COL,gpus=COL,duration=COL[,model=COL,tenant=COL,...]")
+    c.add_argument("--seed", type=int, default=0)
+    c.add_argument("--strict", action="store_true")
+    c.add_argument("-p", "--param", action="append", metavar="KEY=VALUE")
+    c.add_argument("-o", "--output", required=True)
+    c.set_defaults(handler=_from_csv)
+
+
+def _list(args) -> int:
+    from ..instances import list_sets, load_set
+
+    for name in list_sets():
+        s = load_set(name)
+        print(f"{name:24s} {len(s.entries):4d} instances  {s.family:8s} {s.description}")
+    return 0
+
+
+def _show(args) -> int:
+    from ..instances import load_set, show
+
+    print(show(load_set(args.set)))
+    return 0
+
+
+def _build(args) -> int:
+    from ..instances import build_set, load_set
+
+    for name, h in build_set(load_set(args.set)):
+        print(f"{name} {h}")
+    return 0
+
+
+def _solve(args) -> int:
+    from ..instances import load_set, solve_set
+
+    rows = solve_set(load_set(args.set), solver=args.solver, time_limit=args.time_limit,
+                     update_solu=args.update_solu, progress=True)
+    if args.json:
+        print(json.dumps(rows))
+    else:
+        for r in rows:
+            obj = "-" if r["objective"] is None else f"{r['objective']:.6g}"
+            bnd = "-" if r["bound"] is None else f"{r['bound']:.6g}"
+            print(f"{r['instance']:28s} {r['status']:8s} objective {obj:>10s} bound {bnd:>10s} "
+                  f"{r['time_s']:8.2f}s  checked-feasible {r['feasible']}")
+    return 0
+
+
+def _write(workload, report, output) -> int:
+    workload.save(output)
+    print(f"wrote {output}: {len(workload.jobs)} jobs, T={workload.horizon}; {report}",
+          file=sys.stderr)
+    return 0
+
+
+def _from_trace(args) -> int:
+    from ..traces import load_trace
+    from ..traces.convert import trace_to_workload
+
+    table, report = load_trace(args.trace, args.path, strict=args.strict)
+    w = trace_to_workload(table, seed=args.seed, **parse_kv(args.param))
+    return _write(w, report, args.output)
+
+
+def _from_csv(args) -> int:
+    from ..errors import InputError
+    from ..traces.convert import trace_to_workload
+    from ..traces.csv_generic import load_csv
+
+    mapping = {}
+    for item in args.map.split(","):
+        if "=" not in item:
+            raise InputError("expected FIELD=COLUMN", field="--map", value=item)
+        k, v = item.split("=", 1)
+        mapping[k.strip()] = v.strip()
+    table, report = load_csv(args.path, mapping, strict=args.strict)
+    w = trace_to_workload(table, seed=args.seed, **parse_kv(args.param))
+    return _write(w, report, args.output)

@@ -1,0 +1,209 @@
+"""Committed instance sets and the registry of proven optima (``instances/solu.csv``).
+
+Each set is a folder ``instances/<set>/`` with a ``manifest.toml`` and the instance JSON files it
+lists.  A manifest entry says how the file was made (generator preset + seed + parameters, or a
+trace window), so ``build`` can regenerate it and verify the content hash.  ``solu.csv`` records,
+per instance: family, objective, status (``optimal`` when proven, else ``bound``), bound, solver
+and time; ``solve(..., update_solu=True)`` maintains it, and the tests re-prove every optimum.
+
+Manifest format::
+
+    [set]
+    family = "oasis"
+    description = "..."
+
+    [[instance]]
+    name = "oasis-tiny-0"          # file is <name>.json
+    source = "generator"           # or "trace"
+    preset = "tiny"
+    seed = 0
+    params = {}                    # generator overrides
+    hash = "..."                   # content hash of the committed file
+"""
+from __future__ import annotations
+
+import csv
+import json
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import InputError
+from .workload import Workload
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+INSTANCES_DIR = Path(__file__).resolve().parents[1] / "instances"
+SOLU_COLUMNS = ("instance", "set", "family", "objective", "status", "bound", "solver", "time_s")
+
+
+@dataclass
+class InstanceEntry:
+    name: str
+    source: str
+    preset: str | None = None
+    seed: int = 0
+    params: dict[str, Any] = field(default_factory=dict)
+    hash: str | None = None
+    trace: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class InstanceSet:
+    name: str
+    path: Path
+    family: str
+    description: str
+    entries: list[InstanceEntry]
+
+    def file(self, entry: InstanceEntry) -> Path:
+        return self.path / f"{entry.name}.json"
+
+    def load(self, entry: InstanceEntry) -> Workload:
+        return Workload.load(self.file(entry))
+
+
+def list_sets(root: Path = INSTANCES_DIR) -> list[str]:
+    return sorted(p.parent.name for p in root.glob("*/manifest.toml"))
+
+
+def load_set(name: str, root: Path = INSTANCES_DIR) -> InstanceSet:
+    path = root / name / "manifest.toml"
+    if not path.is_file():
+        raise InputError(f"unknown instance set (known: {', '.join(list_sets(root))})",
+                         field="set", value=name)
+    try:
+        data = tomllib.loads(path.read_text())
+    except tomllib.TOMLDecodeError as err:
+        raise InputError(f"malformed TOML: {err}", file=str(path)) from None
+    head = data.get("set", {})
+    if "family" not in head:
+        raise InputError("missing", file=str(path), field="set.family")
+    entries = []
+    for n, e in enumerate(data.get("instance", [])):
+        if "name" not in e or "source" not in e:
+            raise InputError("missing name or source", file=str(path), field=f"instance[{n}]")
+        entries.append(InstanceEntry(e["name"], e["source"], e.get("preset"), int(e.get("seed", 0)),
+                                     dict(e.get("params", {})), e.get("hash"),
+                                     dict(e.get("trace", {}))))
+    return InstanceSet(name, path.parent, head["family"], head.get("description", ""), entries)
+
+
+def build_entry(iset: InstanceSet, entry: InstanceEntry) -> Workload:
+    """Regenerate one instance from its manifest entry."""
+    from .families import get_family
+
+    if entry.source == "generator":
+        w = get_family(iset.family).preset(entry.preset)(seed=entry.seed, **entry.params)
+    elif entry.source == "trace":
+        from .traces.instances import workload_from_trace_entry
+
+        w = workload_from_trace_entry(entry.trace, seed=entry.seed)
+    else:
+        raise InputError("unknown source (generator or trace)", file=str(iset.path),
+                         field=f"{entry.name}.source", value=entry.source)
+    return Workload(entry.name, w.horizon, w.slot_seconds, w.resources, w.servers, w.jobs,
+                    {**w.meta, "family": iset.family, "instance_set": iset.name})
+
+
+def build_set(iset: InstanceSet, *, check_hash: bool = True) -> list[tuple[str, str]]:
+    """Write every instance file; returns (name, hash). A hash mismatch is an error."""
+    out = []
+    for entry in iset.entries:
+        w = build_entry(iset, entry)
+        h = w.content_hash()
+        if check_hash and entry.hash and entry.hash != h:
+            raise InputError(f"regenerated instance differs from the manifest hash {entry.hash}",
+                             file=str(iset.path / "manifest.toml"), field=f"{entry.name}.hash",
+                             value=h)
+        w.save(iset.file(entry))
+        out.append((entry.name, h))
+    return out
+
+
+def read_solu(path: Path = INSTANCES_DIR / "solu.csv") -> dict[str, dict[str, Any]]:
+    if not path.is_file():
+        return {}
+    with path.open(newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    out = {}
+    for r in rows:
+        for key in ("objective", "bound", "time_s"):
+            r[key] = float(r[key]) if r.get(key) not in (None, "") else None
+        out[r["instance"]] = r
+    return out
+
+
+def write_solu(rows: dict[str, dict[str, Any]], path: Path = INSTANCES_DIR / "solu.csv") -> None:
+    tmp = path.with_suffix(".csv.tmp")
+    with tmp.open("w", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=list(SOLU_COLUMNS))
+        w.writeheader()
+        for name in sorted(rows):
+            w.writerow({k: _fmt(rows[name].get(k)) for k in SOLU_COLUMNS})
+    tmp.replace(path)  # atomic: an interrupted update never leaves a half-written file
+
+
+def _fmt(v):
+    if isinstance(v, float):
+        return repr(round(v, 9))
+    return "" if v is None else v
+
+
+def solve_set(iset: InstanceSet, *, solver: str = "highs", time_limit: float | None = 60.0,
+              update_solu: bool = False, solu_path: Path = INSTANCES_DIR / "solu.csv",
+              progress: bool = False) -> list[dict[str, Any]]:
+    """Solve every instance of a set; optionally record results in solu.csv.
+
+    ``status`` is ``optimal`` only for a proven optimum; otherwise ``bound`` with the best
+    incumbent (checked) and the solver's bound.  An existing proven optimum is never replaced by
+    a weaker record.
+    """
+    from tqdm import tqdm
+
+    from .pipeline import solve_offline
+    from .solve import Status
+
+    solu = read_solu(solu_path)
+    results = []
+    for entry in tqdm(iset.entries, disable=not progress, desc=f"solve {iset.name}",
+                      file=sys.stderr):
+        w = iset.load(entry)
+        res = solve_offline(w, family=iset.family, solver=solver, time_limit=time_limit)
+        proven = res.solve.status == Status.OPTIMAL
+        row = {"instance": entry.name, "set": iset.name, "family": iset.family,
+               "objective": res.objective, "status": "optimal" if proven else "bound",
+               "bound": res.solve.bound, "solver": f"{res.solve.solver} {res.solve.solver_version}",
+               "time_s": round(res.solve.runtime_s, 3),
+               "feasible": None if res.check is None else res.check.feasible}
+        results.append(row)
+        old = solu.get(entry.name)
+        if update_solu and not (old and old["status"] == "optimal" and not proven):
+            solu[entry.name] = row
+    if update_solu:
+        write_solu(solu, solu_path)
+    return results
+
+
+def show(iset: InstanceSet) -> str:
+    lines = [f"{iset.name}: {len(iset.entries)} instances, family {iset.family}",
+             f"  {iset.description}"]
+    solu = read_solu()
+    for e in iset.entries:
+        info = ""
+        if iset.file(e).is_file():
+            w = iset.load(e)
+            info = f"{len(w.jobs)} jobs, {len(w.servers)} servers, T={w.horizon}"
+        rec = solu.get(e.name)
+        opt = f"  {rec['status']} {rec['objective']:.6g}" if rec and rec["objective"] is not None \
+            else ""
+        lines.append(f"  {e.name:28s} {info}{opt}")
+    return "\n".join(lines)
+
+
+def to_json(rows) -> str:
+    return json.dumps(rows)

@@ -1,0 +1,74 @@
+"""Committed instance sets: manifests regenerate the files bit for bit, and every proven optimum
+recorded in instances/solu.csv for the tiny and small sets is re-proven by the solve layer."""
+from __future__ import annotations
+
+import pytest
+
+from mlopt.errors import InputError
+from mlopt.instances import build_entry, list_sets, load_set, read_solu, solve_set, write_solu
+from mlopt.pipeline import solve_offline
+from mlopt.solve import Status
+
+SOLU = read_solu()
+
+
+def test_sets_present():
+    assert {"tiny", "small", "medium"} <= set(list_sets())
+
+
+@pytest.mark.parametrize("set_name", ["tiny", "small", "medium"])
+def test_manifest_regenerates_committed_files(set_name):
+    iset = load_set(set_name)
+    for entry in iset.entries:
+        w = build_entry(iset, entry)
+        assert w.content_hash() == entry.hash == iset.load(entry).content_hash()
+
+
+@pytest.mark.parametrize("name", sorted(n for n, r in SOLU.items()
+                                        if r["set"] in ("tiny", "small")
+                                        and r["status"] == "optimal"))
+def test_recorded_optimum_is_reproduced(name):
+    rec = SOLU[name]
+    iset = load_set(rec["set"])
+    entry = next(e for e in iset.entries if e.name == name)
+    res = solve_offline(iset.load(entry), family=rec["family"], time_limit=120)
+    assert res.solve.status == Status.OPTIMAL
+    assert res.check.feasible
+    assert res.objective == pytest.approx(rec["objective"], rel=1e-6, abs=1e-6)
+
+
+def test_every_tiny_and_small_instance_has_a_record():
+    for set_name in ("tiny", "small"):
+        for e in load_set(set_name).entries:
+            assert SOLU[e.name]["status"] == "optimal"
+
+
+def test_solu_update_keeps_proven_optimum(tmp_path, monkeypatch):
+    """A weaker (time-limited) record never replaces a proven optimum; a proven one is written."""
+    import mlopt.pipeline as pipeline
+
+    path = tmp_path / "solu.csv"
+    iset = load_set("tiny")
+    iset.entries = iset.entries[:1]
+    name = iset.entries[0].name
+    solve_set(iset, update_solu=True, solu_path=path)
+    proven = read_solu(path)[name]
+    assert proven["status"] == "optimal"
+
+    real = pipeline.solve_offline
+
+    def time_limited(*args, **kwargs):
+        res = real(*args, **kwargs)
+        res.solve.status = Status.FEASIBLE
+        res.solve.bound = res.solve.objective * 2
+        return res
+
+    monkeypatch.setattr(pipeline, "solve_offline", time_limited)
+    rows = solve_set(iset, update_solu=True, solu_path=path)
+    assert rows[0]["status"] == "bound"
+    assert read_solu(path)[name] == proven
+
+
+def test_unknown_set():
+    with pytest.raises(InputError, match="unknown instance set"):
+        load_set("nope")
