@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from conftest import needs_shared
+
 from mlopt.errors import InputError
 from mlopt.instances import build_entry, list_sets, load_set, read_solu, solve_set, write_solu
 from mlopt.pipeline import solve_offline
@@ -72,3 +74,31 @@ def test_solu_update_keeps_proven_optimum(tmp_path, monkeypatch):
 def test_unknown_set():
     with pytest.raises(InputError, match="unknown instance set"):
         load_set("nope")
+
+
+@needs_shared
+@pytest.mark.parametrize("set_name", ["trace-philly", "trace-itp"])
+def test_trace_manifest_regenerates_committed_files(set_name):
+    iset = load_set(set_name)
+    for entry in iset.entries:
+        assert build_entry(iset, entry).content_hash() == entry.hash == \
+            iset.load(entry).content_hash()
+
+
+@pytest.mark.parametrize("name", ["trace-philly-0", "trace-itp-1"])
+def test_pipeline_end_to_end_on_trace_instances(name):
+    """Offline optimum, OASiS and every baseline run on a real-trace window; all checked, and no
+    algorithm beats the proven optimum."""
+    from mlopt.families import get_family
+    from mlopt.pipeline import run_algorithm
+
+    rec = SOLU[name]
+    iset = load_set(rec["set"])
+    w = iset.load(next(e for e in iset.entries if e.name == name))
+    off = solve_offline(w, time_limit=60)
+    assert off.solve.status == Status.OPTIMAL and off.check.feasible
+    assert off.objective == pytest.approx(rec["objective"], rel=1e-6)
+    for alg in sorted(get_family("oasis").algorithms):
+        res = run_algorithm(w, alg)
+        assert res.check.feasible, (alg, res.check.summary())
+        assert res.check.objective <= off.objective * (1 + 1e-9) + 1e-9, alg

@@ -25,8 +25,9 @@ def _args(p):
     v.add_argument("--json", action="store_true")
     v.set_defaults(handler=_solve)
     t = sub.add_parser("from-trace", help="build a workload from a real trace window")
-    t.add_argument("trace", help="philly | philly-workload6 | itp-raw | itp-annotated")
-    t.add_argument("path", help="trace CSV file")
+    t.add_argument("trace", help="philly | pollux-workload | itp | itp-annotated")
+    t.add_argument("path", nargs="?", default=None,
+                   help="trace CSV file (default: the shared copy, where there is one)")
     t.add_argument("--seed", type=int, default=0)
     t.add_argument("--strict", action="store_true", help="reject bad rows instead of skipping")
     t.add_argument("-p", "--param", action="append", metavar="KEY=VALUE",
@@ -86,7 +87,7 @@ def _solve(args) -> int:
 
 def _write(workload, report, output) -> int:
     workload.save(output)
-    print(f"wrote {output}: {len(workload.jobs)} jobs, T={workload.horizon}; {report}",
+    print(f"wrote {output}: {len(workload.jobs)} jobs, T={workload.horizon}; {report.summary()}",
           file=sys.stderr)
     return 0
 
@@ -96,21 +97,14 @@ def _from_trace(args) -> int:
     from ..traces.convert import trace_to_workload
 
     table, report = load_trace(args.trace, args.path, strict=args.strict)
-    w = trace_to_workload(table, seed=args.seed, **parse_kv(args.param))
+    w = trace_to_workload(table, seed=args.seed, report=report, **parse_kv(args.param))
     return _write(w, report, args.output)
 
 
 def _from_csv(args) -> int:
-    from ..errors import InputError
     from ..traces.convert import trace_to_workload
     from ..traces.csv_generic import load_csv
 
-    mapping = {}
-    for item in args.map.split(","):
-        if "=" not in item:
-            raise InputError("expected FIELD=COLUMN", field="--map", value=item)
-        k, v = item.split("=", 1)
-        mapping[k.strip()] = v.strip()
-    table, report = load_csv(args.path, mapping, strict=args.strict)
-    w = trace_to_workload(table, seed=args.seed, **parse_kv(args.param))
+    table, report = load_csv(args.path, args.map, strict=args.strict)
+    w = trace_to_workload(table, seed=args.seed, report=report, **parse_kv(args.param))
     return _write(w, report, args.output)

@@ -1,0 +1,32 @@
+"""Instance-set entries built from real traces (``source = "trace"`` in a manifest).
+
+A manifest entry's ``trace`` table holds the trace name (a key of :data:`mlopt.traces.TRACES`),
+an optional ``file`` relative to the shared traces folder (default: the trace's shared copy) and
+the conversion conventions of :mod:`mlopt.traces.convert`.  Committed trace instances use
+``demand = "fallback"`` so that nothing derived from the Alibaba files (licence unstated) lands
+in the repository, and so the rebuild does not depend on whether ../shared is present.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import InputError
+from ..workload import Workload
+from . import load_trace, shared_traces_dir, trace_to_workload
+
+
+def workload_from_trace_entry(trace: dict[str, Any], *, seed: int = 0) -> Workload:
+    spec = dict(trace)
+    name = spec.pop("name", None)
+    if not name:
+        raise InputError("missing", field="trace.name")
+    rel = spec.pop("file", None)
+    path = None
+    if rel is not None:
+        root = shared_traces_dir()
+        if root is None:
+            raise InputError("needs the shared traces folder (../shared/traces)",
+                             field="trace.file", value=rel)
+        path = root / rel
+    table, report = load_trace(name, path)
+    return trace_to_workload(table, seed=seed, report=report, **spec)
