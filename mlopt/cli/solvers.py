@@ -1,0 +1,60 @@
+"""``mlopt solvers list|bench`` and ``mlopt export``."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from . import command
+
+
+@command("solvers", "solver backends: list them, or benchmark them on a spec (TOML)")
+def _args(p):
+    sub = p.add_subparsers(dest="action", required=True, parser_class=type(p))
+    sub.add_parser("list", help="backends and whether they are available here").set_defaults(
+        handler=_list)
+    b = sub.add_parser("bench", help="instances x solvers x time limits x threads -> report")
+    b.add_argument("spec")
+    b.add_argument("--out", help="output directory (default: the spec's 'output')")
+    b.add_argument("--fresh", action="store_true", help="discard earlier results")
+    b.add_argument("--report-only", action="store_true", help="only rewrite the report")
+    b.set_defaults(handler=_bench)
+
+
+def _list(args) -> int:
+    from ..solvers import BACKENDS
+
+    for name, cls in sorted(BACKENDS.items()):
+        ok = cls.available()
+        version = cls.version() if ok else "-"
+        caps = ", ".join(k for k, v in vars(cls.capabilities).items() if v)
+        print(f"{name:8s} {'available' if ok else 'missing  '} {version:12s} {caps}")
+    return 0
+
+
+def _bench(args) -> int:
+    from ..solvers.bench import load_spec, read_results, run_bench, write_report
+
+    spec = load_spec(args.spec)
+    out = Path(args.out) if args.out else spec.output
+    if args.report_only:
+        df = read_results(out / "results.csv")
+    else:
+        df = run_bench(spec, out, resume=not args.fresh)
+    print(f"wrote {write_report(df, out, title=f'Solver benchmark: {spec.name}')}")
+    return 0
+
+
+@command("export", "write a formulation of a workload as MPS or LP: mlopt export w.json "
+         "--model utility_ilp -o w.mps")
+def _export_args(p):
+    p.add_argument("file")
+    p.add_argument("--model", default=None, help="formulation (default: the family's)")
+    p.add_argument("--family", default="oasis")
+    p.add_argument("-o", "--output", required=True, help="OUT.mps or OUT.lp")
+    p.set_defaults(handler=_export)
+
+
+def _export(args) -> int:
+    from ..export import export_workload
+
+    print(export_workload(args.file, args.model, args.output, family=args.family))
+    return 0

@@ -1,0 +1,129 @@
+"""SCIP through PySCIPOpt, fed from the shared linear form (:mod:`mlopt.solvers._matrix`).
+
+Settings: ``time_limit`` -> ``limits/time``; ``mip_gap`` -> ``limits/gap``; ``threads`` = 1 runs
+``optimize()``; ``threads`` > 1 runs SCIP's concurrent solver (``solveConcurrent``, in SCIP's
+deterministic ``parallel/mode`` 1) with exactly that many threads.  ``options`` are SCIP
+parameters by their SCIP names (``{"presolving/maxrounds": 0}``).
+
+Status: SCIP's ``optimal`` is the only "proven" state, and :func:`mlopt.solve.classify` still
+requires the returned dual bound to close the gap; any SCIP limit status (time, gap, nodes,
+memory, solutions, interrupt) becomes ``feasible`` with incumbent, bound and gap, or
+``no_solution``.  ``runtime_s`` is the wall time of the whole call (linear-form extraction,
+building the SCIP model, solving, loading values); ``options`` records ``solve_s`` (SCIP's own
+solving time) and ``build_s`` separately.
+"""
+from __future__ import annotations
+
+import math
+import time
+
+from ..solve import SolveResult, Status, classify
+from ._matrix import compile_linear, load_solution
+from .base import Capabilities, SolverBackend, register_backend
+
+_LIMITS = {"timelimit", "gaplimit", "nodelimit", "totalnodelimit", "stallnodelimit",
+           "memlimit", "sollimit", "bestsollimit", "restartlimit", "userinterrupt",
+           "primallimit", "duallimit", "terminate"}
+
+
+def _pyscipopt():
+    import pyscipopt
+
+    return pyscipopt
+
+
+@register_backend
+class ScipBackend(SolverBackend):
+    name = "scip"
+    capabilities = Capabilities(mip=True, lp=True, dual_bound=True, time_limit=True,
+                                threads=True, deterministic=True)
+
+    @classmethod
+    def available(cls) -> bool:
+        try:
+            _pyscipopt()
+        except Exception:
+            return False
+        return True
+
+    @classmethod
+    def version(cls) -> str:
+        p = _pyscipopt()
+        m = p.Model()
+        return (f"{m.getMajorVersion()}.{m.getMinorVersion()}.{m.getTechVersion()} "
+                f"(PySCIPOpt {p.__version__})")
+
+    def solve(self, model, *, time_limit, mip_gap, threads, options) -> SolveResult:
+        start = time.perf_counter()
+        form = compile_linear(model)
+        p = _pyscipopt()
+        from pyscipopt.scip import Expr, ExprCons, Term
+
+        settings = {"time_limit": time_limit, "mip_gap": mip_gap, "threads": threads}
+        scip = p.Model()
+        scip.hideOutput()
+        inf = scip.infinity()
+
+        def finite(v):
+            return None if math.isinf(v) else float(v)
+
+        cols = []
+        for j in range(form.n_cols):
+            lb, ub = form.col_lb[j], form.col_ub[j]
+            vtype = "C"
+            if form.integer[j]:
+                vtype = "B" if lb >= 0 and ub <= 1 else "I"
+            cols.append(scip.addVar(name=f"x{j}", vtype=vtype, lb=finite(lb), ub=finite(ub),
+                                    obj=float(form.c[j])))
+        for i in range(form.n_rows):
+            idx, coef = form.row(i)
+            expr = Expr({Term(cols[j]): float(a) for j, a in zip(idx, coef)})
+            lo, hi = form.row_lo[i], form.row_hi[i]
+            scip.addCons(ExprCons(expr, lhs=finite(lo), rhs=finite(hi)), name=f"r{i}")
+        if form.sense == "max":
+            scip.setMaximize()
+        else:
+            scip.setMinimize()
+        if form.c0:
+            scip.addObjoffset(form.c0)
+        if time_limit is not None:
+            scip.setParam("limits/time", max(float(time_limit), 0.0))
+        scip.setParam("limits/gap", float(mip_gap))
+        for key, val in options.items():
+            scip.setParam(key, val)
+        build_s = time.perf_counter() - start
+        n_threads = 1 if threads is None else max(1, int(threads))
+        try:
+            if n_threads > 1:
+                scip.setParam("parallel/maxnthreads", n_threads)
+                scip.setParam("parallel/minnthreads", n_threads)
+                scip.solveConcurrent()
+            else:
+                scip.optimize()
+        except Exception as err:  # a solver crash is a result, not a traceback
+            return SolveResult(Status.ERROR, None, None, None, time.perf_counter() - start,
+                               self.name, self.version(), form.sense, "exception", settings,
+                               str(err))
+        status = scip.getStatus()
+        version = self.version()
+        settings.update(build_s=round(build_s, 6), solve_s=scip.getSolvingTime(),
+                        compile_s=round(form.compile_s, 6))
+        if status == "infeasible":
+            return SolveResult(Status.INFEASIBLE, None, None, None, time.perf_counter() - start,
+                               self.name, version, form.sense, status, settings)
+        if status in ("unbounded", "inforunbd"):
+            return SolveResult(Status.UNBOUNDED, None, None, None, time.perf_counter() - start,
+                               self.name, version, form.sense, status, settings)
+        objective = bound = None
+        if scip.getNSols() > 0:
+            sol = scip.getBestSol()
+            objective = scip.getSolObjVal(sol)
+            load_solution(form, [scip.getSolVal(sol, v) for v in cols])
+        db = scip.getDualbound()
+        if db is not None and abs(db) < inf:
+            bound = float(db)
+        st, gap = classify(form.sense, objective, bound, proven_optimal=(status == "optimal"),
+                           limit_reached=status in _LIMITS)
+        return SolveResult(st, objective if st != Status.ERROR else None, bound, gap,
+                           time.perf_counter() - start, self.name, version, form.sense, status,
+                           settings)
