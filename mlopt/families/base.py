@@ -36,6 +36,8 @@ class Family:
     algorithms: dict[str, Algorithm] = field(default_factory=dict)  # online algs + baselines
     presets: dict[str, Generator] = field(default_factory=dict)  # generator presets
     validate: Callable[[Workload], None] = lambda w: None  # family-specific field checks
+    # certified bounds beyond exact reach: name -> fn(workload, **options) -> float | dict | None
+    bounds: dict[str, Callable[..., object]] = field(default_factory=dict)
 
     def model(self, name: str | None = None) -> Builder:
         name = name or self.default_model

@@ -1,0 +1,328 @@
+"""Markdown reports (with PNG figures) from a results store.
+
+``report(store_or_dir, figures_dir=None) -> str`` and ``write_report(out_dir) -> Path``
+(``out_dir/report.md`` plus ``out_dir/figures/*.png``).
+
+Statistics per algorithm over its runs with a defined ratio (checked feasible schedules): min,
+median, max and the shifted geometric mean ``exp(mean(log(r + s))) - s`` with shift
+``s = RATIO_SHIFT = 1`` (ratios are >= 1, so the shift only damps nothing-vs-something noise near
+1 and keeps the mean well defined; any +inf ratio makes the mean +inf and is counted apart).
+Where OPT is not proven each ratio is an interval; the tables then show ``low – high`` computed
+from the interval's lower ends and its upper ends separately.  Runtimes use the shift
+``RUNTIME_SHIFT = 0.01`` s.  Reports are stamped with machine, date and versions.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import math
+import os
+import platform
+import re
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from .ratios import shifted_geometric_mean
+from .store import ResultStore
+
+RATIO_SHIFT = 1.0
+RUNTIME_SHIFT = 0.01
+REPORT_NAME = "report.md"
+FIGURES = "figures"
+
+
+# ---- loading -----------------------------------------------------------------------------------
+def _frame(source):
+    from .runner import STORE_NAME
+
+    if isinstance(source, ResultStore):
+        return source.to_frame(), {"spec_name": source.get_meta("spec_name")}
+    path = Path(source)
+    if path.is_dir():
+        path = path / STORE_NAME
+    if not path.exists():
+        from ..errors import InputError
+
+        raise InputError("no results store here", file=str(path))
+    with ResultStore(path) as store:
+        return store.to_frame(), {"spec_name": store.get_meta("spec_name")}
+
+
+# ---- formatting --------------------------------------------------------------------------------
+def _fmt(x: Any, digits: int = 4) -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "–"
+    if isinstance(x, float):
+        if math.isinf(x):
+            return "inf" if x > 0 else "-inf"
+        return f"{x:.{digits}g}"
+    return str(x)
+
+
+def _pair(lo: Any, hi: Any) -> str:
+    a, b = _fmt(lo), _fmt(hi)
+    return a if a == b else f"{a} – {b}"
+
+
+def _table(header: list[str], rows: list[list[str]]) -> list[str]:
+    out = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    out += ["| " + " | ".join(r) + " |" for r in rows]
+    return out
+
+
+def _stats(values) -> dict[str, float | None]:
+    import numpy as np
+
+    v = [float(x) for x in values if x is not None and not math.isnan(x)]
+    if not v:
+        return {"min": None, "median": None, "max": None, "sgm": None, "inf": 0}
+    return {"min": min(v), "median": float(np.median(v)), "max": max(v),
+            "sgm": shifted_geometric_mean(v, RATIO_SHIFT), "inf": sum(math.isinf(x) for x in v)}
+
+
+def stamp() -> str:
+    """Machine, date and versions of the process writing the report."""
+    def ver(dist: str) -> str:
+        try:
+            return metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            return "n/a"
+
+    cpu = platform.processor() or "unknown CPU"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    import mlopt
+
+    now = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    return (f"Generated {now} on `{platform.node()}` ({platform.platform()}, {cpu}, "
+            f"{os.cpu_count()} CPUs). mlopt {mlopt.__version__}, Python "
+            f"{platform.python_version()}, numpy {ver('numpy')}, pandas {ver('pandas')}, "
+            f"pyomo {ver('pyomo')}, highspy {ver('highspy')}, matplotlib {ver('matplotlib')}.")
+
+
+# ---- the report --------------------------------------------------------------------------------
+def report(store_or_dir, figures_dir: str | Path | None = None) -> str:
+    """Markdown summary of a store (a :class:`ResultStore`, its directory or its file).
+
+    With ``figures_dir``, PNG figures are written there and linked (relative to its parent).
+    """
+    df, meta = _frame(store_or_dir)
+    name = meta.get("spec_name") or "results"
+    lines = [f"# Experiment report: {name}", "", stamp(), ""]
+    if df.empty:
+        return "\n".join(lines + ["No results yet.", ""])
+    versions = sorted({f"mlopt {a}, Python {b}, numpy {c}" for a, b, c in
+                       df[["mlopt_version", "python_version", "numpy_version"]].itertuples(
+                           index=False)})
+    solvers = sorted({f"{s} {v}" for s, v in df[["solver", "solver_version"]].dropna()
+                      .itertuples(index=False)})
+    lines += [f"Results produced with {'; '.join(versions)}"
+              + (f"; solvers: {', '.join(solvers)}." if solvers else "."), ""]
+    for family, fdf in df.groupby("family", sort=True):
+        lines += _family_section(family, fdf)
+    if figures_dir is not None:
+        figs = write_figures(df, figures_dir)
+        if figs:
+            lines += ["## Figures", ""]
+            rel = Path(figures_dir).name
+            lines += [f"![{p.stem}]({rel}/{p.name})" for p in figs] + [""]
+    return "\n".join(lines)
+
+
+def _family_section(family: str, df) -> list[str]:
+    algs = df[df.method_kind == "algorithm"]
+    off = df[df.method_kind == "offline"]
+    bnd = df[df.method_kind == "bound"]
+    inst = df[df.method_kind == "instance"]
+    n_tasks = df.task_key.nunique()
+    sense = _sense(df)
+    what = "OPT / ALG (maximization)" if sense == "max" else "ALG / OPT (minimization)"
+    lines = [f"## Family `{family}`", "",
+             f"{n_tasks} instances ({', '.join(sorted(df.preset.dropna().unique()))}); "
+             f"competitive ratio = {what}.", ""]
+    proven_tasks = set(df.loc[df.proven.fillna(False).astype(bool), "task_key"])
+
+    if not off.empty:
+        rows = []
+        for model, g in off.groupby("method", sort=True):
+            gaps = [json.loads(e).get("gap") for e in g.extra]
+            gaps = [x for x in gaps if x is not None]
+            rt = g.runtime_s.dropna()
+            rows.append([
+                f"`{model}`", str(len(g)),
+                f"{int(g.proven.fillna(False).sum())}/{len(g)} "
+                f"({100 * g.proven.fillna(False).mean():.0f}%)",
+                f"{int(g.feasible.fillna(False).sum())}/{int(g.feasible.notna().sum())}",
+                str(int((g.status == "no_solution").sum())),
+                str(int((g.status == "error").sum())),
+                _fmt(_median(gaps)), _fmt(_median(rt)),
+                _fmt(shifted_geometric_mean(rt, RUNTIME_SHIFT))])
+        lines += ["### Offline optimum", ""]
+        lines += _table(["model", "runs", "proven optimal", "checked feasible / checked",
+                         "no incumbent", "errors", "median gap", "median solve s",
+                         f"SGM solve s (shift {RUNTIME_SHIFT:g})"], rows) + [""]
+
+    if not bnd.empty:
+        rows = []
+        for method, g in bnd.groupby("method", sort=True):
+            counts = g.status.value_counts()
+            rows.append([f"`{method}`", str(len(g))] +
+                        [str(int(counts.get(s, 0))) for s in ("ok", "no_bound", "violated",
+                                                              "error")] +
+                        [_fmt(_median(g.runtime_s.dropna()))])
+        lines += ["### Bounds on OPT", "",
+                  "A bound contradicted by a checked feasible schedule is `violated` and "
+                  "is not used.", ""]
+        lines += _table(["method", "runs", "ok", "no bound", "violated", "errors",
+                         "median s"], rows) + [""]
+
+    if not algs.empty:
+        lines += ["### Competitive ratios", "",
+                  f"Over checked-feasible runs. Shown as `low – high` where OPT is only "
+                  f"bracketed (low: best known schedule, high: best bound). SGM: shifted "
+                  f"geometric mean, shift {RATIO_SHIFT:g}. `inf`: runs with an infinite "
+                  f"ratio (ALG earned 0 or no bound on OPT).", ""]
+        rows = []
+        for label, g in algs.groupby("method", sort=True):
+            lo, hi = _stats(g.ratio_low), _stats(g.ratio_high)
+            checked = int(g.feasible.notna().sum())
+            rows.append([
+                f"`{label}`", str(len(g)), f"{int(g.feasible.fillna(False).sum())}/{checked}",
+                str(int((g.status == "error").sum())),
+                f"{int(g.task_key.isin(proven_tasks).sum())}/{len(g)}",
+                _pair(lo["min"], hi["min"]), _pair(lo["median"], hi["median"]),
+                _pair(lo["max"], hi["max"]), _pair(lo["sgm"], hi["sgm"]),
+                str(hi["inf"])])
+        lines += _table(["algorithm", "runs", "feasible / checked", "errors", "OPT proven",
+                         "ratio min", "median", "max", "SGM", "inf"], rows) + [""]
+        runtime_rows = [[f"`{label}`", _fmt(_median(g.runtime_s.dropna())),
+                         _fmt(shifted_geometric_mean(g.runtime_s.dropna(), RUNTIME_SHIFT))]
+                        for label, g in algs.groupby("method", sort=True)]
+        lines += ["Algorithm runtimes (s):", ""]
+        lines += _table(["algorithm", "median", f"SGM (shift {RUNTIME_SHIFT:g})"],
+                        runtime_rows) + [""]
+
+        groups = algs.groupby(["preset", "params"], sort=True)
+        if groups.ngroups > 1:
+            rows = []
+            for (preset, params), g in sorted(groups, key=lambda kv: _natural(kv[0])):
+                for label, h in g.groupby("method", sort=True):
+                    lo, hi = _stats(h.ratio_low), _stats(h.ratio_high)
+                    rows.append([f"{preset} `{params}`", f"`{label}`", str(len(h)),
+                                 _pair(lo["median"], hi["median"]), _pair(lo["max"], hi["max"])])
+            lines += ["### Ratios per instance group", ""]
+            lines += _table(["preset / params", "algorithm", "runs", "median ratio",
+                             "max ratio"], rows) + [""]
+
+    errs = df[df.status == "error"]
+    if not errs.empty:
+        lines += [f"### Errors ({len(errs)})", ""]
+        for r in errs.head(20).itertuples(index=False):
+            msg = json.loads(r.extra).get("error", "") if r.extra else ""
+            lines.append(f"- `{r.instance_id}` {r.method_kind} `{r.method}`: {msg}")
+        if len(errs) > 20:
+            lines.append(f"- ... {len(errs) - 20} more")
+        lines.append("")
+    if not inst.empty:
+        lines += [f"{len(inst)} instances could not be generated (see errors).", ""]
+    return lines
+
+
+def _sense(df) -> str:
+    """max when the bracket/ratio orientation says so (bound rows carry only high for max)."""
+    from .tasks import resolve_family
+
+    fam = df.family.iloc[0]
+    try:
+        return resolve_family(fam).sense
+    except Exception:  # family not importable here: infer from the bound rows
+        b = df[df.method_kind == "bound"]
+        return "min" if not b.empty and b.bound_high.isna().all() else "max"
+
+
+def _natural(key) -> list:
+    """Sort key that orders numbers inside strings numerically (n_jobs=6 before n_jobs=10)."""
+    parts = []
+    for text in key:
+        parts += [(0, int(t), "") if t.isdigit() else (1, 0, t)
+                  for t in re.split(r"(\d+)", str(text)) if t]
+    return parts
+
+
+def _median(values) -> float | None:
+    import numpy as np
+
+    v = [float(x) for x in values if x is not None and not math.isnan(float(x))]
+    return float(np.median(v)) if v else None
+
+
+# ---- figures ------------------------------------------------------------------------------------
+def write_figures(df, figures_dir: str | Path) -> list[Path]:
+    """ECDF of ratio interval ends per algorithm; runtime box plot per method (Agg, no pyplot)."""
+    import numpy as np
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    out = Path(figures_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    paths = []
+    algs = df[df.method_kind == "algorithm"]
+    if algs.ratio_high.notna().any():
+        fig = Figure(figsize=(6.5, 4.0))
+        FigureCanvasAgg(fig)
+        ax = fig.add_subplot()
+        for n, (label, g) in enumerate(algs.groupby("method", sort=True)):
+            color = f"C{n % 10}"
+            for col, style in (("ratio_high", "-"), ("ratio_low", "--")):
+                v = g[col].dropna().to_numpy(dtype=float)
+                fin = np.sort(v[np.isfinite(v)])
+                if len(fin) == 0:
+                    continue
+                y = np.arange(1, len(fin) + 1) / len(v)
+                ax.step(fin, y, where="post", linestyle=style, color=color,
+                        label=f"{label} ({'upper' if col == 'ratio_high' else 'lower'} end"
+                              f"{', %d inf' % (len(v) - len(fin)) if len(v) > len(fin) else ''})")
+        ax.set_xlabel("competitive ratio")
+        ax.set_ylabel("fraction of instances")
+        ax.set_ylim(0, 1.02)
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=7)
+        fig.tight_layout()
+        p = out / "ratios.png"
+        fig.savefig(p, dpi=110)
+        paths.append(p)
+    timed = df[df.runtime_s.notna() & df.method_kind.isin(["offline", "algorithm", "bound"])]
+    if not timed.empty:
+        fig = Figure(figsize=(6.5, 4.0))
+        FigureCanvasAgg(fig)
+        ax = fig.add_subplot()
+        groups = list(timed.groupby(["method_kind", "method"], sort=True))
+        data = [np.maximum(g.runtime_s.to_numpy(dtype=float), 1e-6) for _, g in groups]
+        ax.boxplot(data)
+        ax.set_xticks(range(1, len(groups) + 1),
+                      [f"{k}:{m}" for (k, m), _ in groups], rotation=30, ha="right", fontsize=7)
+        ax.set_yscale("log")
+        ax.set_ylabel("runtime (s)")
+        ax.grid(alpha=0.3, axis="y")
+        fig.tight_layout()
+        p = out / "runtimes.png"
+        fig.savefig(p, dpi=110)
+        paths.append(p)
+    return paths
+
+
+def write_report(out_dir: str | Path) -> Path:
+    """Write ``out_dir/report.md`` (and ``out_dir/figures/*.png``); return the report's path."""
+    out = Path(out_dir)
+    text = report(out, figures_dir=out / FIGURES)
+    path = out / REPORT_NAME
+    tmp = path.with_suffix(".md.tmp")
+    tmp.write_text(text)
+    os.replace(tmp, path)
+    return path

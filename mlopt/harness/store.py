@@ -1,0 +1,220 @@
+"""The results store: one long SQLite table with a fixed schema, written one task at a time.
+
+Every finished task is committed in its own transaction (all of its rows or none), so a run
+stopped at any moment — Ctrl-C, a killed worker, a killed parent — leaves only complete tasks
+behind, and :meth:`ResultStore.keys` tells a resumed run what to skip.  Only the parent process
+writes.  The database runs in WAL mode with ``synchronous=NORMAL``: a commit is atomic and
+survives a crash of the process; only an OS crash or power loss can drop the last commits (never
+half of one).
+
+Columns (one row per task x method):
+
+==================  ===========================================================================
+key                 ``<task_key>/<method_kind>/<method>``, primary key
+task_key            hash of the instance (family, preset, params, seed) and the method config
+spec                the spec's name
+instance_id         readable ``preset(k=v,...)#seed``
+content_hash        :meth:`mlopt.workload.Workload.content_hash` of the generated instance
+family, preset      names
+params              generator parameters, canonical JSON
+seed                the instance seed (also passed to algorithms)
+method_kind         ``offline`` | ``algorithm`` | ``bound`` | ``instance`` (generator error)
+method              model name, algorithm label or bound method name
+status              offline: the solve status (optimal, feasible, no_solution, ...) or error;
+                    algorithm: feasible | infeasible | error; bound: ok | no_bound | violated |
+                    error; instance: error
+objective           the CHECKER's objective of the method's schedule
+feasible            the checker's verdict (NULL when nothing was checked)
+proven              OPT of this instance is proven (point ratios)
+bound_low/high      offline and algorithm rows: bracket on OPT from all sources; bound rows:
+                    the one-sided bound (high for max, low for min); NULL = unknown
+ratio_low/high      algorithm rows: competitive-ratio interval (equal when proven);
+                    +inf is stored as IEEE Inf; NULL = undefined (no feasible schedule)
+runtime_s           solver runtime (offline), algorithm runtime, bound computation time
+solver, solver_version
+mlopt_version, python_version, numpy_version   of the process that ran the task
+timestamp           UTC ISO-8601 time the row was produced
+extra               JSON: solver objective/bound/gap/termination, violations, options, errors
+timing              JSON: timing breakdown, the task's wall and CPU time (task_wall_s,
+                    task_cpu_s), host and pid (all differ between identical runs)
+==================  ===========================================================================
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any, Iterable
+
+from ..errors import InputError
+from .tasks import ROW_FIELDS
+
+SCHEMA_VERSION = 1
+
+_TYPES = {
+    "seed": "INTEGER", "objective": "REAL", "feasible": "INTEGER", "proven": "INTEGER",
+    "bound_low": "REAL", "bound_high": "REAL", "ratio_low": "REAL", "ratio_high": "REAL",
+    "runtime_s": "REAL",
+}
+COLUMNS = ROW_FIELDS
+#: columns that legitimately differ between two runs of the same spec
+VOLATILE = ("runtime_s", "timestamp", "timing")
+
+
+def _ddl() -> str:
+    cols = []
+    for c in COLUMNS:
+        if c == "key":
+            cols.append("key TEXT PRIMARY KEY")
+        elif c == "task_key":
+            cols.append("task_key TEXT NOT NULL")
+        else:
+            cols.append(f"{c} {_TYPES.get(c, 'TEXT')}")
+    return "CREATE TABLE IF NOT EXISTS results (\n  " + ",\n  ".join(cols) + "\n)"
+
+
+class ResultStore:
+    """SQLite results of one experiment directory.  ``ResultStore(path)`` creates or opens."""
+
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._con = None
+        try:
+            self._con = sqlite3.connect(str(self.path), timeout=30.0, isolation_level=None)
+            self._con.execute("PRAGMA journal_mode=WAL")
+            self._con.execute("PRAGMA synchronous=NORMAL")
+            self._init_schema()
+        except sqlite3.DatabaseError as err:
+            self.close()
+            raise InputError(f"not a usable results database ({err})", file=str(path)) from None
+        except BaseException:
+            self.close()
+            raise
+
+    # -- schema -----------------------------------------------------------------------------------
+    def _init_schema(self) -> None:
+        con = self._con
+        con.execute("BEGIN IMMEDIATE")
+        try:
+            con.execute("CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT)")
+            con.execute(_ddl())
+            row = con.execute("SELECT value FROM meta WHERE name='schema_version'").fetchone()
+            if row is None:
+                con.execute("INSERT INTO meta VALUES ('schema_version', ?)",
+                            (str(SCHEMA_VERSION),))
+            elif row[0] != str(SCHEMA_VERSION):
+                raise InputError(f"results schema version {row[0]}, this mlopt writes "
+                                 f"{SCHEMA_VERSION}", file=str(self.path))
+            have = [r[1] for r in con.execute("PRAGMA table_info(results)")]
+            if tuple(have) != COLUMNS:
+                raise InputError("results table has an unexpected schema", file=str(self.path))
+            con.execute("CREATE INDEX IF NOT EXISTS results_task ON results(task_key)")
+            con.execute("COMMIT")
+        except BaseException:
+            _rollback(con)
+            raise
+
+    # -- writing ----------------------------------------------------------------------------------
+    def add_task(self, rows: Iterable[dict[str, Any]]) -> None:
+        """Write all rows of one task in ONE transaction (replacing earlier rows of that task)."""
+        rows = list(rows)
+        if not rows:
+            return
+        keys = {r["task_key"] for r in rows}
+        if len(keys) != 1:
+            raise ValueError("add_task takes the rows of exactly one task")
+        values = [tuple(_sql_value(r.get(c)) for c in COLUMNS) for r in rows]
+        sql = (f"INSERT INTO results ({', '.join(COLUMNS)}) "
+               f"VALUES ({', '.join('?' * len(COLUMNS))})")
+        con = self._con
+        con.execute("BEGIN IMMEDIATE")
+        try:
+            con.execute("DELETE FROM results WHERE task_key = ?", (keys.pop(),))
+            con.executemany(sql, values)
+            con.execute("COMMIT")
+        except BaseException:
+            _rollback(con)
+            raise
+
+    def set_meta(self, name: str, value: Any) -> None:
+        with_tx = json.dumps(value, sort_keys=True)
+        self._con.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (name, with_tx))
+
+    def get_meta(self, name: str, default: Any = None) -> Any:
+        row = self._con.execute("SELECT value FROM meta WHERE name = ?", (name,)).fetchone()
+        if row is None:
+            return default
+        try:
+            return json.loads(row[0])
+        except json.JSONDecodeError:
+            return row[0]
+
+    # -- reading ----------------------------------------------------------------------------------
+    def keys(self) -> set[str]:
+        """Task keys with results (each is complete: tasks are written atomically)."""
+        return {r[0] for r in self._con.execute("SELECT DISTINCT task_key FROM results")}
+
+    def has(self, task_key: str) -> bool:
+        return self._con.execute("SELECT 1 FROM results WHERE task_key = ? LIMIT 1",
+                                 (task_key,)).fetchone() is not None
+
+    def __len__(self) -> int:
+        return self._con.execute("SELECT COUNT(*) FROM results").fetchone()[0]
+
+    def rows(self) -> list[dict[str, Any]]:
+        cur = self._con.execute(f"SELECT {', '.join(COLUMNS)} FROM results ORDER BY key")
+        return [dict(zip(COLUMNS, r)) for r in cur]
+
+    def to_frame(self):
+        """All rows as a pandas DataFrame (feasible/proven as nullable booleans)."""
+        import pandas as pd
+
+        df = pd.DataFrame(self.rows(), columns=list(COLUMNS))
+        for c in ("feasible", "proven"):
+            df[c] = df[c].astype("boolean")
+        df["seed"] = df["seed"].astype("Int64")
+        for c in ("objective", "bound_low", "bound_high", "ratio_low", "ratio_high",
+                  "runtime_s"):
+            df[c] = pd.to_numeric(df[c]).astype("float64")
+        return df
+
+    def export_csv(self, path: str | Path) -> Path:
+        path = Path(path)
+        self.to_frame().to_csv(path, index=False)
+        return path
+
+    def export_parquet(self, path: str | Path) -> Path:
+        path = Path(path)
+        try:
+            self.to_frame().to_parquet(path, index=False)
+        except ImportError as err:
+            raise InputError(f"Parquet export needs pyarrow ({err}); pip install mlopt[parquet]",
+                             file=str(path)) from None
+        return path
+
+    # -- lifecycle --------------------------------------------------------------------------------
+    def close(self) -> None:
+        if self._con is not None:
+            self._con.close()
+            self._con = None
+
+    def __enter__(self) -> "ResultStore":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def _rollback(con: sqlite3.Connection) -> None:
+    """Roll back if a transaction is still open (a Ctrl-C can land right after COMMIT)."""
+    if con.in_transaction:
+        con.execute("ROLLBACK")
+
+
+def _sql_value(v: Any) -> Any:
+    if v is None or isinstance(v, (str, int, float)):
+        return int(v) if isinstance(v, bool) else v
+    if hasattr(v, "item"):  # numpy scalar
+        return v.item()
+    return json.dumps(v, sort_keys=True, default=str)
