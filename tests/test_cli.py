@@ -135,3 +135,50 @@ def test_console_script_exit_code(tmp_path):
                            str(tmp_path / "missing.json")], capture_output=True, text=True)
     assert proc.returncode == 2
     assert proc.stderr.count("\n") == 1 and "cannot read" in proc.stderr
+
+
+def test_quickstart_runs_the_quick_spec_with_every_schedule_checked(tmp_path, capsys):
+    spec = tmp_path / "quick.toml"
+    from mlopt.cli.quickstart import QUICK_SPEC
+
+    # the packaged spec, cut to two instances to keep the suite fast
+    spec.write_text(QUICK_SPEC.read_text().replace("count = 8", "count = 2"))
+    code, out, _ = run_cli(capsys, "quickstart", "--spec", str(spec), "-o",
+                           str(tmp_path / "out"), "--workers", "0")
+    assert code == 0
+    assert "paper-fig5()#1" in out
+    for alg in ("oasis", "fifo", "drf", "rrh", "dorm"):
+        assert f"`{alg}` | 2 | 2/2 |" in out  # two runs, both checked feasible
+    assert (tmp_path / "out" / "report.md").is_file()
+
+
+def test_bench_run_and_report(tmp_path, capsys):
+    spec = tmp_path / "s.toml"
+    spec.write_text('family = "oasis"\n[[instances]]\npreset = "tiny"\nseeds = [0, 1]\n'
+                    '[[algorithms]]\nname = "oasis"\n[offline]\nmethod = "exact"\n')
+    out = tmp_path / "res"
+    code, text, _ = run_cli(capsys, "bench", "run", str(spec), "-o", str(out), "--workers", "0")
+    assert code == 0 and "2 tasks run" in text
+    code, text, _ = run_cli(capsys, "bench", "run", str(spec), "-o", str(out), "--workers", "0",
+                            "--resume")
+    assert code == 0 and "2 resumed" in text
+    code, text, _ = run_cli(capsys, "bench", "report", str(out), "--csv", str(tmp_path / "r.csv"))
+    assert code == 0 and "`oasis` | 2 | 2/2" in text
+    assert (tmp_path / "r.csv").read_text().count("\n") >= 5
+
+
+@pytest.mark.parametrize("body,needle", [
+    ('family = "nope"\n', "family"),
+    ('family = "oasis"\n[[instances]]\npreset = "tiny"\nseeds = []\n', "seeds"),
+    ('family = "oasis"\n[[instances]]\npreset = "tiny"\nseeds = [0]\n[[algorithms]]\n'
+     'name = "magic"\n', "magic"),
+    ('family = "oasis"\n[[instances]]\npreset = "tiny"\nseeds = [0]\n[solver]\nname = "cplex"\n',
+     "cplex"),
+    ('family = = "oasis"\n', "TOML"),
+])
+def test_bad_specs_one_line_exit_2(tmp_path, capsys, body, needle):
+    spec = tmp_path / "bad.toml"
+    spec.write_text(body)
+    code, _, err = run_cli(capsys, "bench", "run", str(spec), "-o", str(tmp_path / "o"))
+    assert code == 2
+    assert err.count("\n") == 1 and needle in err and str(spec) in err

@@ -63,7 +63,7 @@ def _default(o):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from . import core, instances, quickstart, solvers  # noqa: F401  (register commands)
+    from . import bench, core, instances, quickstart, solvers  # noqa: F401  (register commands)
 
     parser = OneLineParser(prog="mlopt", description="Scheduling distributed ML training jobs: "
                            "offline optima, online algorithms, checked schedules, benchmarks.")

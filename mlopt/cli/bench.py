@@ -1,0 +1,59 @@
+"""``mlopt bench run SPEC`` and ``mlopt bench report DIR``: the experiment harness."""
+from __future__ import annotations
+
+import sys
+
+from . import command
+
+
+@command("bench", "run an experiment spec (TOML) through the harness, or report on its results")
+def _args(p):
+    sub = p.add_subparsers(dest="action", required=True, parser_class=type(p))
+    r = sub.add_parser("run", help="run a spec; results go to DIR/results.sqlite as they finish")
+    r.add_argument("spec")
+    r.add_argument("-o", "--out", default=None, help="results directory (default: results/NAME)")
+    r.add_argument("--workers", type=int, default=1,
+                   help="local worker processes (0: in this process)")
+    r.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT",
+                   help="run on a Dask distributed cluster instead of local processes")
+    r.add_argument("--resume", action="store_true", help="skip tasks already in the store")
+    r.add_argument("--no-report", action="store_true", help="do not write report.md at the end")
+    r.set_defaults(handler=_run)
+    rep = sub.add_parser("report", help="write DIR/report.md (+ figures) and print it")
+    rep.add_argument("dir")
+    rep.add_argument("--csv", default=None, help="also export the results table as CSV")
+    rep.add_argument("--parquet", default=None, help="also export the results as Parquet")
+    rep.set_defaults(handler=_report)
+
+
+def _run(args) -> int:
+    from ..harness import load_spec, run_spec, write_report
+
+    out = args.out or f"results/{load_spec(args.spec).name}"
+    summary = run_spec(args.spec, out, workers=args.workers, scheduler=args.scheduler,
+                       resume=args.resume, progress=True)
+    print(summary)
+    if not args.no_report:
+        print(f"report: {write_report(out)}")
+    if summary.interrupted:
+        return 130
+    return 0 if summary.ok else 1
+
+
+def _report(args) -> int:
+    from pathlib import Path
+
+    from ..errors import InputError
+    from ..harness import ResultStore, write_report
+
+    store_path = Path(args.dir) / "results.sqlite"
+    if not store_path.is_file():
+        raise InputError("no results store here", file=str(store_path))
+    path = write_report(args.dir)
+    store = ResultStore(store_path)
+    if args.csv:
+        store.export_csv(args.csv)
+    if args.parquet:
+        store.export_parquet(args.parquet)
+    sys.stdout.write(path.read_text())
+    return 0

@@ -1,0 +1,1 @@
+"""Packaged experiment specs (TOML), e.g. the quickstart quick.toml."""
