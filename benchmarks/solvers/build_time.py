@@ -20,6 +20,7 @@ import sys
 import time
 
 import pyomo.environ as pyo
+import pyomo.version
 
 from mlopt.generators.oasis import generate
 from mlopt.models.oasis import build_utility_ilp
@@ -78,7 +79,7 @@ def main() -> int:
 
     lines = ["# OASiS utility ILP: model build time vs HiGHS solve time", "",
              f"Machine: {cpu_model()}, 2 cores; {dt.date.today()}; Python "
-             f"{platform.python_version()}; Pyomo {pyo.__version__ if hasattr(pyo, '__version__') else ''}; "
+             f"{platform.python_version()}; Pyomo {pyomo.version.version}; "
              f"HiGHS 1 thread, time limit {args.time_limit:.0f} s.",
              f"Command: `python benchmarks/solvers/build_time.py --seeds {args.seeds} "
              f"--time-limit {args.time_limit:.0f}`", "",
