@@ -38,6 +38,9 @@ class Family:
     validate: Callable[[Workload], None] = lambda w: None  # family-specific field checks
     # certified bounds beyond exact reach: name -> fn(workload, **options) -> float | dict | None
     bounds: dict[str, Callable[..., object]] = field(default_factory=dict)
+    # per-algorithm checks of a paper's theory on every run: algorithm name ->
+    # fn(workload, schedule, *, options, opt_upper) -> JSON-able dict (kept in results' extra)
+    diagnostics: dict[str, Callable[..., dict]] = field(default_factory=dict)
 
     def model(self, name: str | None = None) -> Builder:
         name = name or self.default_model

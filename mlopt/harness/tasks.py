@@ -265,6 +265,9 @@ def run_task(task: dict) -> dict:
             dual.append(b["value"])
     bracket = ratios.opt_bracket(sense, proven_opt=proven_opt, primal=primal, dual=dual)
 
+    for a in algs:
+        _diagnose(family, workload, a, bracket)
+
     rows = []
     if offline is not None:
         rows.append(row("offline", offline["method"], status=offline["status"],
@@ -370,7 +373,24 @@ def _run_algorithm(family, workload, a: dict, seed: int) -> dict:
     if not check.feasible:
         out["extra"]["violations"] = _violations(check)
     out["timing"] = {"check_s": t2 - t1}
+    out["schedule"] = schedule  # for the family's diagnostics; never serialized
     return out
+
+
+def _diagnose(family, workload, a: dict, bracket) -> None:
+    """Run the family's per-algorithm diagnostics (e.g. OASiS's Theorem 4 / Lemma 2 checks) and
+    keep the result in the row's ``extra["theory"]``; a failing diagnostic is recorded, not
+    raised, and never changes the algorithm's result."""
+    fn = getattr(family, "diagnostics", {}).get(a["extra"]["algorithm"])
+    schedule = a.pop("schedule", None)
+    if fn is None or schedule is None or not a["feasible"]:
+        return
+    opt_high = bracket.high if family.sense == "max" else bracket.low
+    try:
+        a["extra"]["theory"] = fn(workload, schedule, options=a["extra"]["options"],
+                                  opt_upper=opt_high)
+    except Exception as err:
+        a["extra"]["theory"] = {"error": _err(err)}
 
 
 def _run_bound(family, workload, b: dict, task: dict, ctx: dict) -> dict:
