@@ -30,19 +30,13 @@ from mlopt.algorithms.oasis_reference import best_schedule_reference
 from mlopt.algorithms.oasis_subroutine import best_schedule
 from mlopt.checkers.oasis import check_oasis
 from mlopt.generators.oasis import generate
+from mlopt.machine import cpu_model
 
 HERE = Path(__file__).resolve().parent
 
 
 def machine() -> str:
-    cpu = platform.processor() or "unknown CPU"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
+    cpu = cpu_model()
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     return (f"{cpu}, {os.cpu_count()} cores (1-min load {load:.1f} at start); "
             f"Python {platform.python_version()}, numpy {np.__version__}; "

@@ -15,18 +15,10 @@ import statistics
 import sys
 
 from mlopt.generators.oasis import generate
+from mlopt.machine import cpu_model
 from mlopt.pipeline import solve_offline
 from mlopt.solve import Status
 
-
-def cpu_model() -> str:
-    try:
-        for line in open("/proc/cpuinfo"):
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 def main() -> int:

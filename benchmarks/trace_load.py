@@ -34,21 +34,12 @@ import numpy as np
 import pandas as pd
 
 import mlopt
+from mlopt.machine import cpu_model
 from mlopt.traces import load_trace, trace_to_workload
 from mlopt.traces.paths import shared_traces_dir
 
 TARGET_SECONDS = 5.0
 TARGET_MB = 500.0
-
-
-def _cpu_model() -> str:
-    try:
-        for line in open("/proc/cpuinfo"):
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 def _rss_mb() -> float:
@@ -114,7 +105,7 @@ def main(argv=None) -> int:
     ok_mem = rss_end < TARGET_MB
     stamp = {
         "date": dt.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z"),
-        "machine": f"{platform.node()} | {_cpu_model()} | "
+        "machine": f"{platform.node()} | {cpu_model()} | "
                    f"{len(os.sched_getaffinity(0))} cores"
                    f" | {platform.platform()}",
         "load": "load average (1/5/15 min) at start {:.2f} / {:.2f} / {:.2f}".format(*load0),

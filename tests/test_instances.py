@@ -7,7 +7,7 @@ import pytest
 from conftest import needs_shared
 
 from mlopt.errors import InputError
-from mlopt.instances import build_entry, list_sets, load_set, read_solu, solve_set, write_solu
+from mlopt.instances import build_entry, list_sets, load_set, read_solu, solve_set
 from mlopt.pipeline import solve_offline
 from mlopt.solve import Status
 

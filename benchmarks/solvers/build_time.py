@@ -23,6 +23,7 @@ import pyomo.environ as pyo
 import pyomo.version
 
 from mlopt.generators.oasis import generate
+from mlopt.machine import cpu_model
 from mlopt.models.oasis import build_utility_ilp
 from mlopt.solve import solve
 
@@ -32,13 +33,6 @@ SCALES = {
                                                 "n_worker_servers": 20, "n_ps_servers": 20}),
 }
 
-
-def cpu_model() -> str:
-    try:
-        return next(line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo")
-                    if line.startswith("model name"))
-    except (OSError, StopIteration):
-        return platform.processor() or "unknown"
 
 
 def size(m) -> tuple[int, int]:

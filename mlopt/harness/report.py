@@ -89,15 +89,10 @@ def stamp() -> str:
         except metadata.PackageNotFoundError:
             return "n/a"
 
-    cpu = platform.processor() or "unknown CPU"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
     import mlopt
+    from ..machine import cpu_model
+
+    cpu = cpu_model()
 
     now = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     return (f"Generated {now} on `{platform.node()}` ({platform.platform()}, {cpu}, "

@@ -323,14 +323,9 @@ def time_matrix(df: pd.DataFrame, solvers: list[str]) -> tuple[list[str], np.nda
 
 
 def machine_stamp() -> dict[str, Any]:
-    cpu = platform.processor() or "unknown"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
+    from ..machine import cpu_model
+
+    cpu = cpu_model()
     versions = {}
     for pkg in ("mlopt", "pyomo", "highspy", "pyscipopt", "ortools", "gurobipy", "numpy"):
         try:

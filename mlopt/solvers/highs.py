@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import time
 
-import pyomo.environ as pyo
+import pyomo.environ  # noqa: F401  (registers the contrib solvers with SolverFactory)
 from pyomo.contrib.solver.common.factory import SolverFactory
 from pyomo.contrib.solver.common.results import SolutionStatus, TerminationCondition as TC
 
