@@ -182,3 +182,18 @@ def test_bad_specs_one_line_exit_2(tmp_path, capsys, body, needle):
     code, _, err = run_cli(capsys, "bench", "run", str(spec), "-o", str(tmp_path / "o"))
     assert code == 2
     assert err.count("\n") == 1 and needle in err and str(spec) in err
+
+
+def test_instances_from_csv_with_datetime_arrivals(tmp_path, capsys):
+    from conftest import DATA
+
+    out = tmp_path / "w.json"
+    args = ["instances", "from-csv", str(DATA / "philly_sample.csv"), "--map",
+            "arrival=timestamp,gpus=num_gpus,duration=duration", "-p", "n_jobs=10", "-o", str(out)]
+    code, _, err = run_cli(capsys, *args)
+    assert code == 2 and "no usable rows (150 read; skipped: not_a_number 150)" in err
+    code, _, err = run_cli(capsys, *args, "--arrival-unit", "datetime")
+    assert code == 0 and "kept 150, skipped 0" in err
+    assert len(json.loads(out.read_text())["jobs"]) == 10
+    code, _, err = run_cli(capsys, *args, "--map", "arrival=timestamp,gpus=nope,duration=duration")
+    assert code == 2 and "nope" in err

@@ -38,6 +38,9 @@ def _args(p):
     c.add_argument("path")
     c.add_argument("--map", required=True,
                    help="arrival=COL,gpus=COL,duration=COL[,model=COL,tenant=COL,...]")
+    c.add_argument("--arrival-unit", default="s",
+                   help="s, min, h, d, ms, or datetime (parsed timestamps; time 0 = the earliest)")
+    c.add_argument("--duration-unit", default="s", help="s, min, h, d or ms")
     c.add_argument("--seed", type=int, default=0)
     c.add_argument("--strict", action="store_true")
     c.add_argument("-p", "--param", action="append", metavar="KEY=VALUE")
@@ -85,6 +88,15 @@ def _solve(args) -> int:
     return 0
 
 
+def _require_rows(table, report) -> None:
+    from ..errors import InputError
+
+    if len(table) == 0:
+        reasons = ", ".join(f"{k} {v}" for k, v in sorted(report.skipped.items()))
+        raise InputError(f"no usable rows ({report.rows_read} read; skipped: {reasons or '-'})",
+                         file=str(report.file))
+
+
 def _write(workload, report, output) -> int:
     workload.save(output)
     print(f"wrote {output}: {len(workload.jobs)} jobs, T={workload.horizon}; {report.summary()}",
@@ -97,6 +109,7 @@ def _from_trace(args) -> int:
     from ..traces.convert import trace_to_workload
 
     table, report = load_trace(args.trace, args.path, strict=args.strict)
+    _require_rows(table, report)
     w = trace_to_workload(table, seed=args.seed, report=report, **parse_kv(args.param))
     return _write(w, report, args.output)
 
@@ -105,6 +118,8 @@ def _from_csv(args) -> int:
     from ..traces.convert import trace_to_workload
     from ..traces.csv_generic import load_csv
 
-    table, report = load_csv(args.path, args.map, strict=args.strict)
+    table, report = load_csv(args.path, args.map, arrival_unit=args.arrival_unit,
+                             duration_unit=args.duration_unit, strict=args.strict)
+    _require_rows(table, report)
     w = trace_to_workload(table, seed=args.seed, report=report, **parse_kv(args.param))
     return _write(w, report, args.output)
