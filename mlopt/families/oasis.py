@@ -17,6 +17,39 @@ from ..generators.oasis import PRESETS, generate
 from ..models.oasis import build_utility_ilp, extract_schedule
 from .base import Family, register_family
 
+
+def _bound_adapter(name: str):
+    """Expose a certified bound of :mod:`mlopt.bounds` to the harness: ``{"bound": upper, ...}``
+    plus the feasible side and how the bound was certified (JSON-able, kept in the results)."""
+    def bound(workload, *, time_limit=None, threads=1, **options):
+        from ..bounds import get_bound
+
+        options.pop("seed", None)  # deterministic; the harness offers its context to all bounds
+        options.pop("solver", None)
+        if name == "colgen":
+            options.setdefault("time_limit", time_limit if time_limit is not None else 600.0)
+            options.setdefault("threads", threads)
+        res = get_bound(name)(workload, **options)
+        out = res.to_dict()
+        out.pop("details", None)
+        return {"bound": res.upper_bound, **out}
+    bound.__name__ = f"{name}_bound"
+    return bound
+
+
+def _theory_adapter(workload, schedule, *, options, opt_upper):
+    """Theorem 4 / Lemma 2 checks of an OASiS run (re-run deterministically with the same
+    price options; the schedule it reproduces is asserted identical)."""
+    from ..algorithms.oasis import oasis_online
+    from ..algorithms.oasis_theory import theory_checks
+
+    opts = {k: v for k, v in options.items() if k in ("price_mode", "estimate_factor",
+                                                      "work_unit")}
+    run = oasis_online(workload, **opts)
+    if not run.schedule.allocations.equals(schedule.allocations):
+        raise AssertionError("re-run of OASiS did not reproduce the checked schedule")
+    return theory_checks(workload, run, opt_upper=opt_upper)
+
 FAMILY = register_family(Family(
     name="oasis",
     paper="seeds/000 OASiS (Bao, Peng, Wu, Li; INFOCOM'18)",
@@ -27,4 +60,6 @@ FAMILY = register_family(Family(
     extract={"utility_ilp": extract_schedule},
     algorithms={"oasis": ALGORITHMS["oasis"], **BASELINES},
     presets={name: partial(generate, name) for name in PRESETS},
+    bounds={name: _bound_adapter(name) for name in ("dual_certificate", "colgen")},
+    diagnostics={"oasis": _theory_adapter},
 ))

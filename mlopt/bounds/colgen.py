@@ -1,0 +1,486 @@
+"""Column generation on the LP relaxation of the OASiS master (14) (seed 000, Sec. IV-A).
+
+Loop (Dantzig-Wolfe / Gilmore-Gomory style):
+
+1. solve the restricted master LP (14)-(17) with x >= 0 over the columns found so far;
+2. read its duals: p_h^r(t) >= 0 of (15), q_k^r(t) >= 0 of (16), mu_i >= 0 of (17) (rows that
+   no column touches yet have dual 0: a perfectly good price);
+3. price every job: the best schedule under (p, q) with EMPTY-server caps is problem (27),
+   solved exactly by ``best_schedule(unit="worker_slot")``; its reduced cost is
+   payoff_i - mu_i.  The same numbers give the dual certificate (Lagrangian bound)
+   D(p, q) = sum_i max(0, payoff_i) + sum p c + sum q c >= LP(14) >= OPT
+   (:func:`.dual_certificate.price_certificate`), valid at EVERY round whatever the LP solver's
+   accuracy, so we keep the smallest one seen;
+4. add the columns with reduced cost > ``rc_tol`` and repeat, until no column prices out (the
+   LP value then equals LP(14) and the Lagrangian bound meets it, up to tolerances), or a time
+   / iteration limit (the best Lagrangian bound is reported, honestly labelled).
+
+Then the restricted master over all generated columns is solved as an ILP (18) through the
+common solve layer (``models/oasis_master.py`` + :func:`mlopt.solve.solve`), its schedule is
+re-scored by the independent checker, and the best feasible objective is the larger of that and
+the OASiS run's (checked) objective.
+
+Decisions:
+
+* The master LP is kept in one in-memory ``highspy.Highs`` object and grown with ``addCol`` /
+  ``addRows``, so every round warm-starts from the previous basis (rebuilding a Pyomo model per
+  round would dominate the run time at 100 jobs).  The tests check that its value equals the
+  declarative Pyomo master (``build_master(relax=True)``) on the same columns.  Duals: HiGHS
+  reports row duals of a maximization with the sign that makes them >= 0 on binding <= rows;
+  they are clipped at 0 anyway (any p, q >= 0 give a valid certificate).
+* x_il <= 1 is not stated: (17) implies it.  (15)/(16) rows only exist once a column uses them.
+* Initial columns: the OASiS run's schedules (so the restricted ILP is at least as good as
+  OASiS) and one "greedy" schedule per job: its best schedule on the empty cluster under the
+  flat empty-cluster prices P(0) = L_1, Q(0) = L_2 of (22), i.e. its cheapest fast schedule.
+* ``rc_tol`` is relative: a column enters when payoff_i - mu_i > rc_tol * max(1, max_i f_i).
+  A column whose schedule is already in the master is not added twice; if every positive
+  reduced cost is such a duplicate (LP dual inaccuracy), the loop stops as "stalled".
+* ``time_limit`` bounds the column generation loop (checked between rounds, and the LP is
+  given the remaining time); the ILP has its own ``ilp_time_limit``.
+"""
+from __future__ import annotations
+
+import math
+import time
+from typing import Any
+
+import highspy
+import numpy as np
+
+from ..algorithms.oasis import OasisRun, oasis_online
+from ..algorithms.oasis_subroutine import SubJob, best_schedule, schedule_cost
+from ..checkers.oasis import check_oasis
+from ..errors import InputError
+from ..models.oasis_master import (Column, build_master, column_coefficients,
+                                   column_violations, columns_from_schedule,
+                                   extract_master_schedule, schedule_from_columns)
+from ..solve import solve
+from ..workload import Workload
+from .dual_certificate import (empty_market, payoff_tolerance, price_certificate,
+                               schedulable_jobs)
+from .result import BoundResult
+
+INF = highspy.kHighsInf
+ILP_BACKENDS = ("highs", "pyomo")
+
+
+class MasterLP:
+    """The restricted master (14)-(17) over the columns found so far, grown in one HiGHS object.
+
+    Capacity rows are generated lazily (``lazy_rows=True``): a (15)/(16) row (kind, t, server,
+    r) enters the HiGHS model only once an LP solution violates it.  Every column's
+    coefficients in every potential row are kept (numpy arrays), so after each solve the
+    activity of all left-out rows is recomputed exactly and violated ones are added (with all
+    their coefficients) before re-solving; :meth:`solve` returns only a solution feasible for
+    every row (within ``FEAS_RTOL``), i.e. the optimum of the full restricted master LP, whose
+    duals are those of the active rows and 0 for the slack left-out ones (complementary
+    slackness holds).  Why: at 100 jobs the full master has ~26k capacity rows and 1.5M
+    nonzeros of which ~1k rows are ever tight; each LP took 10-35 s with all rows.
+    """
+
+    FEAS_RTOL = 1e-7  # HiGHS's default primal feasibility tolerance, relative to max(1, c)
+
+    def __init__(self, workload: Workload, threads: int = 1, lazy_rows: bool = True):
+        self.workload = workload
+        a = workload.arrays
+        self.T, self.R = workload.horizon, len(workload.resources)
+        self.H, self.K = len(a.cap_worker), len(a.cap_ps)
+        self.n_jobs = len(workload.jobs)
+        self.lazy_rows = lazy_rows
+        self.threads = int(threads)
+        h = highspy.Highs()
+        h.setOptionValue("output_flag", False)
+        h.setOptionValue("threads", self.threads)
+        h.changeObjectiveSense(highspy.ObjSense.kMaximize)
+        # (17): one row per job, sum_l x_il <= 1; rows 0..I-1
+        n = self.n_jobs
+        h.addRows(n, np.full(n, -INF), np.ones(n), 0, np.zeros(n, dtype=np.int32),
+                  np.zeros(0, dtype=np.int32), np.zeros(0))
+        self.h = h
+        self.n_rows = n  # rows in the HiGHS model
+        # potential capacity rows: key ("w"|"p", t, server, r) -> pid; per pid: cap, HiGHS row
+        self.pid: dict[tuple[str, int, int, int], int] = {}
+        self.pid_key: list[tuple[str, int, int, int]] = []
+        self.pid_cap: list[float] = []
+        self.pid_row: list[int] = []  # -1 while left out
+        self._chunks: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # (pid, col, coef)
+        self._entries: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self.columns: list[Column] = []
+        self.keys: set[tuple] = set()
+        self.lazy_passes = 0
+
+    @property
+    def rows(self) -> int:
+        """Capacity rows currently in the HiGHS model."""
+        return self.n_rows - self.n_jobs
+
+    def add(self, col: Column) -> bool:
+        """Add a column (validated); False if the same schedule is already there."""
+        if col.key in self.keys:
+            return False
+        bad = column_violations(self.workload, col)
+        if bad:
+            raise AssertionError(f"column of job {self.workload.jobs[col.job].id!r} is not in "
+                                 f"L_i: {bad[0]}")
+        a = self.workload.arrays
+        cw, cp = column_coefficients(self.workload, col)
+        c = len(self.columns)
+        pids, vals = [], []
+        for kind, coefs, cap in (("w", cw, a.cap_worker), ("p", cp, a.cap_ps)):
+            for (t, s, r), v in coefs.items():
+                key = (kind, t, s, r)
+                pid = self.pid.get(key)
+                if pid is None:
+                    pid = self.pid[key] = len(self.pid_key)
+                    self.pid_key.append(key)
+                    self.pid_cap.append(float(cap[s, r]))
+                    self.pid_row.append(-1)
+                pids.append(pid)
+                vals.append(v)
+        pids_a = np.array(pids, dtype=np.int64)
+        vals_a = np.array(vals, dtype=float)
+        self._chunks.append((pids_a, np.full(len(pids_a), c, dtype=np.int64), vals_a))
+        self._entries = None
+        if not self.lazy_rows:
+            new = [p for p in dict.fromkeys(pids) if self.pid_row[p] < 0]
+            if new:
+                self._activate(np.array(new, dtype=np.int64), upto=c)
+        rows = np.array([self.pid_row[p] for p in pids], dtype=np.int64)
+        on = rows >= 0
+        idx = np.concatenate([[col.job], rows[on]]).astype(np.int32)
+        val = np.concatenate([[1.0], vals_a[on]])
+        self.h.addCol(float(col.utility), 0.0, INF, len(idx), idx, val)
+        self.columns.append(col)
+        self.keys.add(col.key)
+        return True
+
+    def entries(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """All (pid, column, coefficient) triples of (15)/(16), active or not."""
+        if self._entries is None:
+            if self._chunks:
+                self._chunks = [tuple(np.concatenate(x) for x in zip(*self._chunks))]
+                self._entries = self._chunks[0]
+            else:
+                z = np.zeros(0, dtype=np.int64)
+                self._entries = (z, z, np.zeros(0))
+        return self._entries
+
+    def _activate(self, pids: np.ndarray, upto: int | None = None) -> None:
+        """Add potential rows ``pids`` to HiGHS with their coefficients in existing columns
+        (columns < ``upto`` when called while adding column ``upto``)."""
+        pid_e, col_e, val_e = self.entries()
+        sel = np.isin(pid_e, pids)
+        if upto is not None:
+            sel &= col_e < upto
+        pid_s, col_s, val_s = pid_e[sel], col_e[sel], val_e[sel]
+        order = np.lexsort((col_s, pid_s))
+        pid_s, col_s, val_s = pid_s[order], col_s[order], val_s[order]
+        pids = np.sort(pids)
+        starts = np.searchsorted(pid_s, pids, side="left")
+        caps = np.array([self.pid_cap[p] for p in pids.tolist()])
+        self.h.addRows(len(pids), np.full(len(pids), -INF), caps, len(col_s),
+                       starts.astype(np.int32), col_s.astype(np.int32), val_s)
+        for n, p in enumerate(pids.tolist()):
+            self.pid_row[p] = self.n_rows + n
+        self.n_rows += len(pids)
+
+    def violated(self, x: np.ndarray) -> np.ndarray:
+        """Left-out rows that ``x`` violates (pids)."""
+        pid_e, col_e, val_e = self.entries()
+        n = len(self.pid_key)
+        act = np.bincount(pid_e, weights=val_e * x[col_e], minlength=n)
+        cap = np.array(self.pid_cap)
+        off = np.array(self.pid_row) < 0
+        return np.flatnonzero(off & (act > cap + self.FEAS_RTOL * np.maximum(1.0, cap)))
+
+    def solve(self, time_limit: float | None = None) -> dict[str, Any] | None:
+        """Solve the full restricted master LP (adding violated rows as needed); return value,
+        x, mu (I,), p (T, H, R), q (T, K, R); None if HiGHS stopped without an optimal basis
+        (time limit): then there are no duals to price with."""
+        start = time.perf_counter()
+        # Primal simplex after new columns (the old basis stays primal feasible), dual simplex
+        # after new rows (it stays dual feasible): measured 0.3-0.5 s vs ~3 s per re-solve
+        # at ~2000 columns on the 100-job benchmark when primal simplex re-solved after rows.
+        strategy = 4
+        while True:
+            self.h.setOptionValue("simplex_strategy", strategy)
+            if time_limit is not None:
+                left = time_limit - (time.perf_counter() - start)
+                # HiGHS compares time_limit with the object's cumulative run time
+                self.h.setOptionValue("time_limit",
+                                      self.h.getRunTime() + max(0.1, float(left)))
+            self.h.run()
+            status = self.h.getModelStatus()
+            if status != highspy.HighsModelStatus.kOptimal:
+                self.last_status = self.h.modelStatusToString(status)
+                return None
+            sol = self.h.getSolution()
+            x = np.asarray(sol.col_value, dtype=float)
+            bad = self.violated(x)
+            if len(bad) == 0:
+                break
+            self.lazy_passes += 1
+            self._activate(bad)
+            strategy = 1
+        dual = np.maximum(np.asarray(sol.row_dual, dtype=float), 0.0)
+        p = np.zeros((self.T, self.H, self.R))
+        q = np.zeros((self.T, self.K, self.R))
+        for key, row in zip(self.pid_key, self.pid_row):
+            if row >= 0:
+                kind, t, s, r = key
+                (p if kind == "w" else q)[t - 1, s, r] = dual[row]
+        return {"value": float(self.h.getInfo().objective_function_value), "x": x,
+                "mu": dual[:self.n_jobs], "p": p, "q": q}
+
+    def solve_ilp(self, time_limit: float | None = None, warm_start: np.ndarray | None = None,
+                  mip_gap: float = 1e-6) -> dict[str, Any]:
+        """The restricted master as an ILP (18), x binary, in a copy of the HiGHS model.
+
+        Lazy rows as in :meth:`solve`: an incumbent violating a left-out row gets the row
+        added and the MIP re-solved (within the remaining time).  ``warm_start``: a feasible x
+        (e.g. the OASiS columns at 1) handed to HiGHS as its first incumbent.  Returns status
+        (``optimal`` only with a closed gap, else ``feasible`` / ``no_solution``), objective,
+        HiGHS's dual bound of the restricted ILP, and x.
+        """
+        start = time.perf_counter()
+        n = len(self.columns)
+        idx = np.arange(n, dtype=np.int32)
+        while True:
+            mip = highspy.Highs()
+            mip.setOptionValue("output_flag", False)
+            mip.setOptionValue("threads", self.threads)
+            mip.setOptionValue("mip_rel_gap", float(mip_gap))
+            mip.passModel(self.h.getLp())
+            mip.changeColsBounds(n, idx, np.zeros(n), np.ones(n))
+            mip.changeColsIntegrality(n, idx, np.full(n, highspy.HighsVarType.kInteger))
+            if time_limit is not None:
+                left = time_limit - (time.perf_counter() - start)
+                mip.setOptionValue("time_limit", max(0.1, float(left)))
+            if warm_start is not None:
+                ws = highspy.HighsSolution()
+                ws.col_value = [float(v) for v in warm_start]
+                mip.setSolution(ws)
+            mip.run()
+            info = mip.getInfo()
+            status = mip.getModelStatus()
+            has = info.primal_solution_status == 2  # kSolutionStatusFeasible
+            x = np.round(np.asarray(mip.getSolution().col_value, dtype=float)) if has else None
+            if x is not None:
+                bad = self.violated(x)
+                if len(bad):
+                    self._activate(bad)  # into the LP too: the same rows are valid there
+                    self.lazy_passes += 1
+                    if time_limit is None or time.perf_counter() - start < time_limit:
+                        continue
+                    x, has = None, False  # out of time with an infeasible incumbent
+            bound = float(info.mip_dual_bound)
+            obj = float(info.objective_function_value) if has else None
+            proven = status == highspy.HighsModelStatus.kOptimal and has and \
+                abs(bound - obj) <= 1e-6 * max(1.0, abs(obj))
+            return {"status": "optimal" if proven else ("feasible" if has else "no_solution"),
+                    "termination": mip.modelStatusToString(status), "objective": obj,
+                    "bound": bound, "x": x, "seconds": time.perf_counter() - start}
+
+
+def initial_columns(workload: Workload, run: OasisRun, init: tuple[str, ...]
+                    ) -> list[Column]:
+    """Starting columns: the OASiS run's schedules and/or one greedy schedule per job."""
+    cols: list[Column] = []
+    if "oasis" in init:
+        cols += columns_from_schedule(workload, run.schedule, source="oasis")
+    if "greedy" in init:
+        a = workload.arrays
+        T = workload.horizon
+        H, K, R = len(a.cap_worker), len(a.cap_ps), len(workload.resources)
+        p0 = np.broadcast_to(run.params.worker_price(np.zeros((1, H, R)), a.cap_worker),
+                             (T, H, R)).copy()
+        q0 = np.broadcast_to(run.params.ps_price(np.zeros((1, K, R)), a.cap_ps),
+                             (T, K, R)).copy()
+        market = empty_market(workload, p0, q0)
+        for i in range(len(workload.jobs)):
+            best = best_schedule(SubJob.from_workload(workload, i), market, unit="worker_slot")
+            if best.admit:
+                cols.append(Column.from_dense(workload, i, best.workers, best.ps, "greedy"))
+    return cols
+
+
+
+
+def _reduced_costs(workload: Workload, cert, p: np.ndarray, q: np.ndarray, mu: np.ndarray
+                   ) -> np.ndarray:
+    """Reduced cost f_il - sum p w y - sum q s z - mu_i, w.r.t. the LP duals (p, q, mu), of
+    the schedule the pricing found for each job (-inf where it found none)."""
+    market = empty_market(workload, p, q)
+    out = np.full(len(workload.jobs), -np.inf)
+    for i, s in enumerate(cert.schedules):
+        if s is not None:
+            sub = SubJob.from_workload(workload, i)
+            out[i] = s.utility - schedule_cost(sub, market, s.workers, s.ps) - mu[i]
+    return out
+
+
+def colgen_bound(workload: Workload, *, run: OasisRun | None = None, time_limit: float = 600.0,
+                 max_iterations: int | None = None, rc_tol: float = 1e-7,
+                 smoothing: float = 0.5, init: tuple[str, ...] = ("oasis", "greedy"),
+                 ilp: bool = True, ilp_time_limit: float | None = 60.0,
+                 ilp_backend: str = "highs", lazy_rows: bool = True, threads: int = 1,
+                 verbose: bool = False) -> BoundResult:
+    """Column generation bound on OPT (LP(14)), plus the restricted-master ILP schedule.
+
+    Returns a :class:`BoundResult` whose ``upper_bound`` is the best dual certificate seen
+    (method ``lp_optimal`` when the loop converged, else ``lagrangian_at_limit`` /
+    ``lagrangian_stalled``), ``lp_value`` the last master LP value (a lower bound on LP(14),
+    equal to it when converged), and the best checked feasible schedule (restricted-master
+    ILP or OASiS).  ``details["log"]`` has one entry per pricing round.
+
+    Stabilization (``smoothing`` = Wentges' alpha in [0, 1); 0 turns it off).  The master is
+    highly degenerate (OASiS packs servers, so many capacity rows are tight with dual 0) and
+    plain duals oscillate: pricing keeps finding "free" schedules on zero-dual rows.  We price
+    at pi_sep = alpha pi_center + (1 - alpha) pi_LP, where pi_center is the dual point with the
+    best certificate so far (Wentges 1997; the "misprice" rule of Pessoa et al. 2018): the
+    columns found are added when their reduced cost w.r.t. pi_LP is positive; if none is (a
+    misprice), alpha_k = max(0, 1 - k (1 - alpha)) moves pi_sep towards pi_LP, and at alpha = 0
+    pricing is exact, so "no column" then proves LP optimality.  Every pi_sep is a point of the
+    dual, so every pricing also yields a valid certificate.
+    """
+    if not 0.0 <= smoothing < 1.0:
+        raise InputError("must be in [0, 1)", field="smoothing", value=smoothing)
+    if ilp_backend not in ILP_BACKENDS:
+        raise InputError(f"unknown ILP backend (known: {', '.join(ILP_BACKENDS)})",
+                         field="ilp_backend", value=ilp_backend)
+    start = time.perf_counter()
+    if run is None:
+        run = oasis_online(workload)
+    oasis_check = check_oasis(workload, run.schedule)
+    if not oasis_check.feasible:  # pragma: no cover - would be a bug in Alg. 1
+        raise AssertionError(f"OASiS schedule rejected by the checker: {oasis_check.summary()}")
+
+    ok = schedulable_jobs(workload)
+    tol = payoff_tolerance(workload)
+    f_max = max([1.0] + [float(np.max(np.asarray(j.utility(np.arange(
+        workload.horizon - j.arrival + 1, dtype=float))))) for j in workload.jobs])
+    rc_abs = rc_tol * f_max
+    # LP(14) is pinned once best certificate - LP value <= this (every mu_i carries tol_i)
+    gap_abs = float(tol.sum()) + rc_abs * len(workload.jobs)
+
+    master = MasterLP(workload, threads=threads, lazy_rows=lazy_rows)
+    for col in initial_columns(workload, run, init):
+        master.add(col)
+
+    best_ub, best_round = math.inf, -1
+    center: tuple[np.ndarray, np.ndarray] | None = None
+    log: list[dict[str, Any]] = []
+    method = "lagrangian_at_limit"
+    lp: dict[str, Any] | None = None
+    lp_value: float | None = None
+    rounds = lp_solves = 0
+    t_lp = t_price = 0.0
+    done = False
+    while not done:
+        t0 = time.perf_counter()
+        lp = master.solve(time_limit=time_limit - (t0 - start))
+        t_lp += time.perf_counter() - t0
+        lp_solves += 1
+        if lp is None:  # the LP itself hit the time limit: no duals to price with
+            break
+        lp_value = lp["value"]
+        if best_ub - lp_value <= gap_abs:  # LP(14) pinned between the two
+            method = "lp_optimal"
+            break
+        misprices = 0
+        while True:
+            rounds += 1
+            a_k = 0.0 if center is None else max(0.0, 1.0 - (misprices + 1) * (1.0 - smoothing))
+            if a_k > 0:
+                p = a_k * center[0] + (1 - a_k) * lp["p"]
+                q = a_k * center[1] + (1 - a_k) * lp["q"]
+            else:
+                p, q = lp["p"], lp["q"]
+            t1 = time.perf_counter()
+            cert = price_certificate(workload, p, q, schedulable=ok, tolerance=tol)
+            rc = _reduced_costs(workload, cert, lp["p"], lp["q"], lp["mu"])
+            t_price += time.perf_counter() - t1
+            if cert.bound < best_ub:
+                best_ub, best_round, center = cert.bound, rounds, (p, q)
+            pos = np.flatnonzero(rc > rc_abs)
+            added = sum(master.add(Column.from_dense(workload, int(i), cert.schedules[i].workers,
+                                                     cert.schedules[i].ps, "pricing"))
+                        for i in pos)
+            entry = {"round": rounds, "lp_solve": lp_solves, "alpha": a_k,
+                     "lp_value": lp_value, "certificate": cert.bound, "best_upper": best_ub,
+                     "positive_rc": int(len(pos)), "added": int(added),
+                     "columns": len(master.columns), "rows": master.rows,
+                     "max_reduced_cost": float(rc.max()) if len(rc) else 0.0,
+                     "elapsed_s": time.perf_counter() - start}
+            log.append(entry)
+            if verbose:
+                print({k: (round(v, 4) if isinstance(v, float) else v)
+                       for k, v in entry.items()}, flush=True)
+            out_of_time = time.perf_counter() - start >= time_limit or (
+                max_iterations is not None and rounds >= max_iterations)
+            if added:
+                done = out_of_time
+                break
+            if a_k == 0.0:  # exact pricing at the LP duals
+                if len(pos) == 0:
+                    method = "lp_optimal"  # no column with positive reduced cost
+                else:
+                    method = "lagrangian_stalled"  # only duplicates: LP dual inaccuracy
+                done = True
+                break
+            misprices += 1
+            if out_of_time:
+                done = True
+                break
+    cg_seconds = time.perf_counter() - start
+    if method == "lp_optimal" and lp is None:  # pragma: no cover - defensive
+        method = "lagrangian_at_limit"
+
+    # ---- restricted master as an ILP (18): a feasible schedule, checked ---------------------
+    details: dict[str, Any] = {
+        "lp_value_is_lp14": method == "lp_optimal",
+        "lp_status": getattr(master, "last_status", "optimal") if lp is None else "optimal",
+        "best_round": best_round, "rounds": rounds, "lp_solves": lp_solves,
+        "lazy_row_passes": master.lazy_passes, "capacity_rows_in_lp": master.rows,
+        "capacity_rows_potential": len(master.pid_key), "rc_tol_abs": rc_abs, "gap_tol_abs": gap_abs, "smoothing": smoothing,
+        "cg_seconds": cg_seconds, "lp_seconds": t_lp, "pricing_seconds": t_price,
+        "oasis_objective": oasis_check.objective,
+        "unschedulable": [workload.jobs[i].id for i in np.flatnonzero(~ok)],
+        "columns_by_source": {s: sum(c.source == s for c in master.columns)
+                              for s in ("oasis", "greedy", "pricing")},
+        "log": log,
+    }
+    best_obj, best_src, best_sched = oasis_check.objective, "oasis", run.schedule
+    if ilp:
+        t0 = time.perf_counter()
+        if ilp_backend == "highs":
+            # warm start: the OASiS run's own columns, jointly feasible by construction
+            warm = np.array([float(c.source == "oasis") for c in master.columns]) \
+                if "oasis" in init else None
+            res = master.solve_ilp(ilp_time_limit, warm_start=warm)
+            ilp_info: dict[str, Any] = {k: res[k] for k in ("status", "termination",
+                                                            "objective", "bound")}
+            sched = None if res["x"] is None else schedule_from_columns(
+                workload, master.columns, res["x"] > 0.5,
+                {"producer": "mlopt.bounds.colgen.restricted_master", "objective":
+                 res["objective"]})
+        else:
+            model = build_master(workload, master.columns, relax=False)
+            sol = solve(model, time_limit=ilp_time_limit, threads=threads)
+            ilp_info = {"status": str(sol.status), "termination": sol.termination,
+                        "objective": sol.objective, "bound": sol.bound}
+            sched = extract_master_schedule(model, workload, master.columns) \
+                if sol.has_solution else None
+        if sched is not None:
+            chk = check_oasis(workload, sched)
+            ilp_info.update(checked_feasible=chk.feasible, checked_objective=chk.objective,
+                            admitted=len(sched.admitted))
+            if chk.feasible and chk.objective > best_obj:
+                best_obj, best_src, best_sched = chk.objective, "restricted_master", sched
+        ilp_info["backend"] = ilp_backend
+        ilp_info["seconds"] = time.perf_counter() - t0
+        details["ilp"] = ilp_info
+    return BoundResult("colgen", best_ub, method, best_obj, best_src,
+                       time.perf_counter() - start, iterations=rounds,
+                       columns=len(master.columns), lp_value=lp_value, schedule=best_sched,
+                       details=details)
