@@ -1,9 +1,9 @@
 """Harness overhead per task (excluding solve time) and throughput with 1 vs 2 local workers.
 
-    /work/venv/bin/python benchmarks/harness_overhead.py              # toy family, 40 tasks
-    /work/venv/bin/python benchmarks/harness_overhead.py --family oasis --tasks 20
-    /work/venv/bin/python benchmarks/harness_overhead.py --spec my.toml --repeats 3
-    /work/venv/bin/python benchmarks/harness_overhead.py --out benchmarks/harness_overhead.md
+    python benchmarks/harness_overhead.py              # toy family, 40 tasks
+    python benchmarks/harness_overhead.py --family oasis --tasks 20
+    python benchmarks/harness_overhead.py --spec my.toml --repeats 3
+    python benchmarks/harness_overhead.py --out benchmarks/harness_overhead.md
 
 Side by side in one run, on the same tasks:
 
@@ -208,7 +208,7 @@ def main() -> None:
         base = med(executors[0][0], "wall")
         lines = [
             "# Harness overhead", "", stamp(), "",
-            f"Command: `/work/venv/bin/python benchmarks/harness_overhead.py"
+            f"Command: `python benchmarks/harness_overhead.py"
             f"{' --spec ' + args.spec if args.spec else ' --family ' + args.family} "
             f"--tasks {args.tasks} --repeats {args.repeats}`", "",
             f"Spec `{spec.name}` (family `{spec.family}`): {n} tasks, each = generate + offline "

@@ -9,8 +9,8 @@ Part 2: at every arrival of an online run on a small instance, the fast DP
 (:mod:`mlopt.algorithms.oasis_reference`) solve the *same* subproblem; we report both medians,
 the ratio of medians and the median of per-job ratios, and check that the payoffs agree.
 
-    /work/venv/bin/python benchmarks/oasis_decision_time.py            # full run, writes the .md
-    /work/venv/bin/python benchmarks/oasis_decision_time.py --quick    # smoke run, prints only
+    python benchmarks/oasis_decision_time.py            # full run, writes the .md
+    python benchmarks/oasis_decision_time.py --quick    # smoke run, prints only
 """
 from __future__ import annotations
 
@@ -171,7 +171,7 @@ def main(argv=None) -> int:
     lines = [
         "# OASiS decision time (seed 000, Alg. 1 + Alg. 2)", "",
         f"Machine: {stamp}.", "",
-        f"Command: `/work/venv/bin/python benchmarks/oasis_decision_time.py` (seed {args.seed}); "
+        f"Command: `python benchmarks/oasis_decision_time.py` (seed {args.seed}); "
         "oracle prices; wall time per arriving job (subroutine + price update).", "",
         "| instance | T | H | K | R | jobs | median ms | p95 ms | max ms | admitted | "
         "checked utility |",

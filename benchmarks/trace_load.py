@@ -16,7 +16,7 @@ process's peak resident set size (``resource.getrusage(...).ru_maxrss``) after i
 all runs.  ``--write PATH`` writes a markdown summary stamped with machine, date and versions.
 
 Run from the project root:
-    /work/venv/bin/python benchmarks/trace_load.py --write benchmarks/trace_load.md
+    python benchmarks/trace_load.py --write benchmarks/trace_load.md
 """
 from __future__ import annotations
 
@@ -117,7 +117,7 @@ def main(argv=None) -> int:
         f"- date: {stamp['date']}", f"- machine: {stamp['machine']}; {stamp['load']} "
         "(shared machine: compare rows of one run, not runs)",
         f"- versions: {stamp['versions']}",
-        f"- command: `/work/venv/bin/python benchmarks/trace_load.py --repeats {args.repeats} "
+        f"- command: `python benchmarks/trace_load.py --repeats {args.repeats} "
         f"--jobs {args.jobs}`",
         f"- input: `{path.name}`, {report.rows_read} rows read, {report.kept} kept, "
         f"{report.n_skipped} skipped, {report.reordered} re-sorted; workload: "

@@ -22,7 +22,7 @@ range is the paper's (preset ``paper-default``).  Dorm uses a 0.5 s limit per re
 
 Usage::
 
-    /work/venv/bin/python benchmarks/oasis/fig4_timeliness.py --seeds 5 \
+    python benchmarks/oasis/fig4_timeliness.py --seeds 5 \
         -o benchmarks/oasis/results/fig4
 
 Writes ``per_job.csv``, ``summary.md`` and ``fig4_timeliness.png`` into the output directory.
@@ -174,7 +174,7 @@ def main(argv=None) -> int:
 
     from mlopt.harness.report import stamp
 
-    cmd = "/work/venv/bin/python benchmarks/oasis/fig4_timeliness.py " + " ".join(
+    cmd = "python benchmarks/oasis/fig4_timeliness.py " + " ".join(
         sys.argv[1:] if argv is None else argv)
     counts = df[df.scheme == SCHEMES[0]].time_class.value_counts()
     lines = ["# Fig. 4 (scaled): completion time minus target", "", stamp(), "",

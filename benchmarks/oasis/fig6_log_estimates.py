@@ -8,7 +8,7 @@ price function (22), P = L (U/L)^(g/c): it feeds ``ln(U/L)_est = factor * ln(U/L
 (L kept at its oracle value), i.e. the price cliff moves.  NOT the paper's experiment; a
 diagnostic of ours.  Every schedule is checked by :func:`mlopt.checkers.oasis.check_oasis`.
 
-    /work/venv/bin/python benchmarks/oasis/fig6_log_estimates.py --seeds 2 \
+    python benchmarks/oasis/fig6_log_estimates.py --seeds 2 \
         -o benchmarks/oasis/results/fig6_log
 
 Writes ``results.csv`` and ``summary.md`` (+ ``fig6_log_estimates.png``).
@@ -102,7 +102,7 @@ def main(argv=None) -> int:
 
     from mlopt.harness.report import stamp
 
-    cmd = "/work/venv/bin/python benchmarks/oasis/fig6_log_estimates.py " + " ".join(
+    cmd = "python benchmarks/oasis/fig6_log_estimates.py " + " ".join(
         sys.argv[1:] if argv is None else argv)
     lines = ["# Fig. 6 supplement: estimation errors on ln(U/L)", "", stamp(), "",
              f"Command: `{cmd}` (wall {wall:.0f} s).  preset paper-default, {a.jobs} jobs, "

@@ -1,9 +1,9 @@
 """Paper-style figures (OASiS, seed 000, Sec. V-A) from harness results stores.
 
-    /work/venv/bin/python benchmarks/oasis/plot.py fig3 benchmarks/oasis/results/fig3
-    /work/venv/bin/python benchmarks/oasis/plot.py fig5 benchmarks/oasis/results/fig5
-    /work/venv/bin/python benchmarks/oasis/plot.py fig6 benchmarks/oasis/results/fig6
-    /work/venv/bin/python benchmarks/oasis/plot.py all      # the three default directories
+    python benchmarks/oasis/plot.py fig3 benchmarks/oasis/results/fig3
+    python benchmarks/oasis/plot.py fig5 benchmarks/oasis/results/fig5
+    python benchmarks/oasis/plot.py fig6 benchmarks/oasis/results/fig6
+    python benchmarks/oasis/plot.py all      # the three default directories
 
 Each command reads ``DIR/results.sqlite`` (or ``DIR/results.csv``, a CSV export of
 :meth:`mlopt.harness.ResultStore.to_frame`), writes ``DIR/<figure>.png`` and ``DIR/<figure>.md``

@@ -18,6 +18,7 @@ import pstats
 import statistics
 import sys
 import time
+from pathlib import Path
 
 import pyomo.environ as pyo
 import pyomo.version
@@ -69,7 +70,10 @@ def main() -> int:
     prof.disable()
     buf = io.StringIO()
     pstats.Stats(prof, stream=buf).sort_stats("cumulative").print_stats(12)
-    top = [ln for ln in buf.getvalue().splitlines() if ln.strip()][:30]
+    root = str(Path(__file__).resolve().parents[2]) + "/"
+    site = str(Path(pyo.__file__).resolve().parents[2]) + "/"  # .../site-packages/
+    top = [ln.replace(root, "").replace(site, "") for ln in buf.getvalue().splitlines()
+           if ln.strip()][:30]
 
     lines = ["# OASiS utility ILP: model build time vs HiGHS solve time", "",
              f"Machine: {cpu_model()}, 2 cores; {dt.date.today()}; Python "

@@ -1,7 +1,7 @@
 """Run the solver benchmarks of this folder and write their reports.
 
-    /work/venv/bin/python benchmarks/solvers/run.py              # every *.toml here
-    /work/venv/bin/python benchmarks/solvers/run.py oasis_fig5.toml --fresh
+    python benchmarks/solvers/run.py              # every *.toml here
+    python benchmarks/solvers/run.py oasis_fig5.toml --fresh
 
 Each spec writes results/<name>/{results.csv, results.sqlite, report.md, profile_*.png,
 run_meta.json}.  Runs resume: a spec whose rows are all in results.csv only rewrites its report.

@@ -8,6 +8,7 @@ in the repository, and so the rebuild does not depend on whether ../shared is pr
 """
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from ..errors import InputError
@@ -29,4 +30,10 @@ def workload_from_trace_entry(trace: dict[str, Any], *, seed: int = 0) -> Worklo
                              field="trace.file", value=rel)
         path = root / rel
     table, report = load_trace(name, path)
-    return trace_to_workload(table, seed=seed, report=report, **spec)
+    w = trace_to_workload(table, seed=seed, report=report, **spec)
+    # Committed files must not carry this machine's paths: name trace files relative to the
+    # shared folder (meta is not part of the content hash).
+    root = shared_traces_dir()
+    meta = json.loads(json.dumps(w.meta, default=str).replace(str(root), "../shared/traces")
+                      if root else json.dumps(w.meta, default=str))
+    return Workload(w.name, w.horizon, w.slot_seconds, w.resources, w.servers, w.jobs, meta)
