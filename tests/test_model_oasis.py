@@ -4,7 +4,7 @@ Golden LP file: ``tests/data/golden/oasis_utility_ilp_tiny.lp`` is the symbolic-
 :func:`golden_workload`.  The test rebuilds it and compares the text exactly.  After an
 intended change to the model, refresh it with
 
-    MLOPT_UPDATE_GOLDEN=1 /work/venv/bin/python -m pytest tests/test_model_oasis.py -k golden
+    MLOPT_UPDATE_GOLDEN=1 python -m pytest tests/test_model_oasis.py -k golden
 
 and review the diff of the .lp file like code.
 
