@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from mlopt.algorithms.oasis import oasis_online
-from mlopt.algorithms.oasis_theory import theory_checks
+from mlopt.bounds.theory import theory_checks
 from mlopt.checkers.oasis import check_oasis
 from mlopt.generators.oasis import generate
 from mlopt.workload import Workload
@@ -25,14 +25,15 @@ def test_replay_matches_the_run(seed):
     w = generate("paper-fig5", seed=seed)
     run = oasis_online(w)
     t = theory_checks(w, run)
-    assert t["P_final"] == pytest.approx(check_oasis(w, run.schedule).objective, rel=1e-9)
+    assert t["proof_dual"]["P_final"] == pytest.approx(check_oasis(w, run.schedule).objective,
+                                                       rel=1e-9)
     cap_w, cap_p = w.arrays.cap_worker, w.arrays.cap_ps
     d_final = (sum(d.payoff for d in run.decisions if d.admitted)
                + (run.worker_price * cap_w).sum() + (run.ps_price * cap_p).sum())
-    assert t["D_final"] == pytest.approx(d_final, rel=1e-9)
+    assert t["proof_dual"]["D_final"] == pytest.approx(d_final, rel=1e-9)
     assert t["alpha"] == pytest.approx(run.params.alpha)
-    assert t["competitive_bound"] == pytest.approx(2 * run.params.alpha)
-    assert t["lemma_checked"] == len(w.jobs)
+    assert t["theorem4"]["two_alpha"] == pytest.approx(2 * run.params.alpha)
+    assert t["lemma2"]["jobs_checked"] == len(w.jobs)
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -40,8 +41,8 @@ def test_lemma2_holds_when_demands_are_small_next_to_capacity(seed):
     """The proof assumes w << c; with 100x capacity Lemma 2 holds for every job."""
     w = scaled_capacity(generate("paper-fig5", seed=seed), 100.0)
     t = theory_checks(w, oasis_online(w))
-    assert t["lemma_violations"] == 0
-    assert t["lemma_worst_slack"] >= 0
+    assert t["lemma2"]["violations"] == []
+    assert t["lemma2"]["min_slack"] >= 0
 
 
 def test_lemma2_violations_are_reported_at_paper_fig5_scale():
@@ -49,22 +50,20 @@ def test_lemma2_violations_are_reported_at_paper_fig5_scale():
     with the numbers, not hidden (seed 0 of paper-fig5 has several)."""
     w = generate("paper-fig5", seed=0)
     t = theory_checks(w, oasis_online(w))
-    assert t["lemma_violations"] > 0
-    bad = t["lemma_violating_jobs"][0]
-    assert bad["dP"] < bad["dD_over_alpha"]
-    assert bad["dD_over_alpha"] == pytest.approx(bad["dD"] / t["alpha"])
+    assert t["lemma2"]["violations"]
+    bad = t["lemma2"]["violations"][0]
+    assert bad["delta_P"] < bad["delta_D_over_alpha"]
+    assert bad["delta_D_over_alpha"] == pytest.approx(bad["delta_D"] / t["alpha"])
 
 
-def test_ratio_against_two_alpha_and_d0_condition():
+def test_ratio_against_two_alpha():
     w = generate("tiny", seed=0)
     run = oasis_online(w)
     alg = check_oasis(w, run.schedule).objective
     t = theory_checks(w, run, opt_upper=1.5 * alg)
-    assert t["ratio_upper"] == pytest.approx(1.5)
-    assert t["within_bound"] is True  # alpha >= 1, so 2 alpha >= 2 > 1.5
-    t = theory_checks(w, run, opt_upper=alg * 2 * t["alpha"] * 1.01)
-    assert t["within_bound"] is False
-    assert theory_checks(w, run)["within_bound"] is None  # nothing known about OPT
-    # D_0 = sum of initial prices x capacities; 2 D_0 <= P_I proves Lemma 1's condition
-    assert t["d0_condition"] == ("holds" if 2 * t["D0"] <= t["P_final"] else "unknown")
-    assert np.isfinite(t["D0"])
+    assert t["theorem4"]["ratio_interval"][1] == pytest.approx(1.5)
+    assert t["theorem4"]["within_2alpha"] is True  # alpha >= 1, so 2 alpha >= 2 > 1.5
+    big = alg * 2 * t["alpha"] * 1.01
+    t = theory_checks(w, run, opt_upper=big, opt_lower=big)
+    assert t["theorem4"]["within_2alpha"] is False
+    assert np.isfinite(t["lemma1"]["D0"])
