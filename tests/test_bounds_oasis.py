@@ -330,3 +330,18 @@ def test_registry():
     assert isinstance(res, BoundResult)
     d = res.to_dict()
     assert d["name"] == "dual_certificate" and d["gap"] == pytest.approx(res.gap)
+
+
+def test_ilp_over_near_zero_reduced_cost_columns():
+    wl = generate("paper-fig5", seed=0)
+    run = oasis_online(wl)
+    full = colgen_bound(wl, run=run, ilp_columns="all")
+    near = colgen_bound(wl, run=run, ilp_columns="near_zero_rc")
+    assert near.details["ilp"]["columns"] < full.details["ilp"]["columns"] == full.columns
+    assert near.details["ilp"]["checked_feasible"]
+    # a subset of the columns: never better than the ILP over all of them (both optimal)
+    assert near.details["ilp"]["checked_objective"] <= \
+        full.details["ilp"]["checked_objective"] + 1e-9
+    assert near.feasible_objective >= check_oasis(wl, run.schedule).objective - 1e-9
+    with pytest.raises(InputError, match="ILP column set"):
+        colgen_bound(wl, run=run, ilp_columns="some")

@@ -148,8 +148,8 @@ def theory_checks(workload: Workload, run: OasisRun, opt_upper: float | None = N
         deficit = float(np.sum(np.maximum(rhs - lhs, 0.0)[used]))
         if bad.any():
             k = int(np.argmax(np.where(bad, rhs - lhs, -np.inf)))
-            worst = _locate(workload, k, len(tw), len(tp), tw, tp, dg, dv, cap_w, cap_p,
-                            lhs[k], rhs[k], dec.job)
+            worst = _locate(workload, k, tw, tp, dg, dv, cap_w, cap_p, lhs[k], rhs[k],
+                            dec.job)
             if ac_worst is None or worst["deficit"] > ac_worst["deficit"]:
                 ac_worst = worst
         slack = dP - dD / alpha
@@ -206,20 +206,18 @@ def _rel_diff(x: np.ndarray, y: np.ndarray) -> float:
     return float(np.max(np.abs(x - y) / np.maximum(1e-300, np.maximum(np.abs(x), np.abs(y)))))
 
 
-def _locate(workload, k, ntw, ntp, tw, tp, dg, dv, cap_w, cap_p, lhs, rhs, job) -> dict:
-    """Name the (slot, server, resource) of flat entry k of the concatenated arrays."""
+def _locate(workload, k, tw, tp, dg, dv, cap_w, cap_p, lhs, rhs, job) -> dict:
+    """Name the (slot, server, resource) of entry k of the worker entries followed by the PS
+    entries (the flattened ``dg`` then ``dv``, as concatenated in :func:`theory_checks`)."""
     a = workload.arrays
-    R = len(workload.resources)
-    nw = dg.size
-    if k < nw:
+    if k < dg.size:
         t, h, r = np.unravel_index(k, dg.shape)
-        sid, slot, dx, c = workload.servers[a.worker_servers[h]].id, int(tw[t]) + 1, \
-            float(dg[t, h, r]), float(cap_w[h, r])
+        sid, slot, dx, c = (workload.servers[a.worker_servers[h]].id, int(tw[t]) + 1,
+                            float(dg[t, h, r]), float(cap_w[h, r]))
     else:
-        t, s, r = np.unravel_index(k - nw, dv.shape)
-        sid, slot, dx, c = workload.servers[a.ps_servers[s]].id, int(tp[t]) + 1, \
-            float(dv[t, s, r]), float(cap_p[s, r])
-    del R, ntw, ntp
+        t, s, r = np.unravel_index(k - dg.size, dv.shape)
+        sid, slot, dx, c = (workload.servers[a.ps_servers[s]].id, int(tp[t]) + 1,
+                            float(dv[t, s, r]), float(cap_p[s, r]))
     return {"job": job, "slot": slot, "server": sid, "resource": workload.resources[r],
             "delta_alloc": dx, "capacity": c, "fraction": dx / c if c else None,
             "p_old_times_delta": float(lhs), "c_over_alpha_times_delta_p": float(rhs),
