@@ -29,8 +29,8 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
 import numpy as np
 import pyomo.environ as pyo
@@ -70,7 +70,7 @@ class Column:
 
     @classmethod
     def from_dense(cls, workload: Workload, job: int, workers: np.ndarray, ps: np.ndarray,
-                   source: str = "") -> "Column":
+                   source: str = "") -> Column:
         """From (T, H) worker and (T, K) PS count arrays (row t-1 is slot t), e.g. a
         :class:`~mlopt.algorithms.oasis_subroutine.JobSchedule`."""
         workers = np.asarray(workers)

@@ -21,21 +21,35 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from mlopt.models.oasis import build_utility_ilp
+from mlopt.models.oasis_master import (
+    Column,
+    build_master,
+    column_violations,
+    columns_from_schedule,
+    extract_master_schedule,
+)
 
 import mlopt
 from mlopt.algorithms.oasis import oasis_online
 from mlopt.algorithms.oasis_subroutine import SubJob, best_schedule
 from mlopt.bounds import BOUNDS, BoundResult, get_bound
-from mlopt.bounds.colgen import (MasterLP, colgen_bound, initial_columns, server_classes,
-                                 symmetrize)
-from mlopt.bounds.dual_certificate import (dual_certificate, empty_market, price_certificate,
-                                           schedulable_jobs)
+from mlopt.bounds.colgen import (
+    MasterLP,
+    colgen_bound,
+    initial_columns,
+    server_classes,
+    symmetrize,
+)
+from mlopt.bounds.dual_certificate import (
+    dual_certificate,
+    empty_market,
+    price_certificate,
+    schedulable_jobs,
+)
 from mlopt.checkers.oasis import check_oasis
 from mlopt.errors import InputError
 from mlopt.generators.oasis import generate
-from mlopt.models.oasis import build_utility_ilp
-from mlopt.models.oasis_master import (Column, build_master, column_violations,
-                                       columns_from_schedule, extract_master_schedule)
 from mlopt.solve import Status
 from mlopt.utility import Constant, Linear
 from mlopt.workload import BANDWIDTH, Job, Server, Workload
@@ -171,7 +185,7 @@ def test_chain_of_bounds(chain):
 
 
 def test_restricted_master_schedule_passes_the_checker(chain):
-    wl, run, opt, cg, dc = chain
+    cg = chain[3]
     assert cg.details["ilp"]["checked_feasible"] is True
     assert cg.details["lp_rounding"]["checked_feasible"] is True
     assert cg.details["lp_rounding"]["checked_objective"] <= cg.feasible_objective + 1e-9

@@ -10,13 +10,13 @@ import math
 
 import numpy as np
 import pytest
+from mlopt.models.oasis import build_utility_ilp
 
 import mlopt
 from mlopt.algorithms.oasis import oasis_online
 from mlopt.algorithms.oasis_prices import PriceParams
 from mlopt.bounds.theory import theory_checks
 from mlopt.generators.oasis import generate
-from mlopt.models.oasis import build_utility_ilp
 from mlopt.utility import Constant, Linear
 from mlopt.workload import BANDWIDTH, Job, Server, Workload
 
@@ -35,7 +35,7 @@ def cluster(scale: float = 1.0):
             Server("p1", "ps", {"cpu": 8.0 * scale, BANDWIDTH: 64.0 * scale}))
 
 
-JOB_A = dict(worker={"cpu": 1.0, BANDWIDTH: 1.0}, ps={"cpu": 1.0, BANDWIDTH: 8.0})
+JOB_A = {"worker": {"cpu": 1.0, BANDWIDTH: 1.0}, "ps": {"cpu": 1.0, BANDWIDTH: 8.0}}
 
 
 def two_job_workload() -> Workload:

@@ -12,7 +12,7 @@ Per-run theory checks (Theorem 4's alpha, Lemma 2 along the run) live in :mod:`.
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from ..errors import InputError
 from .colgen import colgen_bound

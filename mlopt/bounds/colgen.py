@@ -59,13 +59,23 @@ from ..algorithms.oasis import OasisRun, oasis_online
 from ..algorithms.oasis_subroutine import SubJob, best_schedule, schedule_cost
 from ..checkers.oasis import check_oasis
 from ..errors import InputError
-from ..models.oasis_master import (Column, build_master, column_coefficients,
-                                   column_violations, columns_from_schedule,
-                                   extract_master_schedule, schedule_from_columns)
+from ..models.oasis_master import (
+    Column,
+    build_master,
+    column_coefficients,
+    column_violations,
+    columns_from_schedule,
+    extract_master_schedule,
+    schedule_from_columns,
+)
 from ..solve import solve
 from ..workload import Workload
-from .dual_certificate import (empty_market, payoff_tolerance, price_certificate,
-                               schedulable_jobs)
+from .dual_certificate import (
+    empty_market,
+    payoff_tolerance,
+    price_certificate,
+    schedulable_jobs,
+)
 from .result import BoundResult
 
 INF = highspy.kHighsInf
@@ -287,8 +297,8 @@ class MasterLP:
     def solve_ilp(self, time_limit: float | None = None, warm_start: np.ndarray | None = None,
                   mip_gap: float = 1e-6, keep: np.ndarray | None = None) -> dict[str, Any]:
         """The restricted master as an ILP (18), x binary, over the columns in ``keep`` (mask;
-        default all), with EVERY capacity row those columns touch (no lazy rows: the MIP is
-        built once, from scratch, and HiGHS's presolve drops the rows that cannot bind).
+        default all), with every capacity row those columns could violate (no lazy rows: the
+        MIP is built once, from scratch; rows that cannot bind under (17) are left out).
 
         ``warm_start``: a feasible 0/1 x (e.g. the OASiS columns, or an LP rounding) handed to
         HiGHS as its first incumbent.  Returns status (``optimal`` only with a closed gap, else
@@ -303,10 +313,23 @@ class MasterLP:
         pid_e, col_e, val_e = self.entries()
         on = pos[col_e] >= 0
         pid_k, col_k, val_k = pid_e[on], pos[col_e[on]], val_e[on]
-        used = np.unique(pid_k)
+        jobs = np.array([self.columns[c].job for c in kept], dtype=np.int64)
+        # Exact row reduction: with (17) at most one column per job, a row can be violated
+        # only if sum_i max_{l of i} coef > c; the others are dropped (the LP master needs no
+        # such step: its lazy rows are only ever the violated ones).
+        n_pid = len(self.pid_key)
+        pj = pid_k * self.n_jobs + jobs[col_k]
+        pj_u, inv = np.unique(pj, return_inverse=True)
+        pj_max = np.zeros(len(pj_u))
+        np.maximum.at(pj_max, inv, val_k)
+        worst = np.bincount(pj_u // self.n_jobs, weights=pj_max, minlength=n_pid)
+        cap = np.array(self.pid_cap, dtype=float)
+        binding = worst > cap * (1 + 1e-9) + 1e-9
+        sel = binding[pid_k]
+        pid_k, col_k, val_k = pid_k[sel], col_k[sel], val_k[sel]
+        used = np.flatnonzero(binding)
         row_of = np.full(len(self.pid_key), -1, dtype=np.int64)
         row_of[used] = self.n_jobs + np.arange(len(used))
-        jobs = np.array([self.columns[c].job for c in kept], dtype=np.int64)
         rows = np.concatenate([jobs, row_of[pid_k]])
         cols = np.concatenate([np.arange(len(kept)), col_k])
         vals = np.concatenate([np.ones(len(kept)), val_k])
@@ -318,8 +341,7 @@ class MasterLP:
         lp.col_cost_ = np.array([self.columns[c].utility for c in kept], dtype=float)
         lp.col_lower_, lp.col_upper_ = np.zeros(nk), np.ones(nk)
         lp.row_lower_ = np.full(nr, -INF)
-        lp.row_upper_ = np.concatenate([np.ones(self.n_jobs),
-                                        np.array(self.pid_cap, dtype=float)[used]])
+        lp.row_upper_ = np.concatenate([np.ones(self.n_jobs), cap[used]])
         lp.sense_ = highspy.ObjSense.kMaximize
         lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
         lp.a_matrix_.start_ = np.searchsorted(cols, np.arange(nk + 1)).astype(np.int32)
@@ -622,6 +644,7 @@ def colgen_bound(workload: Workload, *, run: OasisRun | None = None, time_limit:
             sched = extract_master_schedule(model, workload, kept) \
                 if sol.has_solution else None
         ilp_info["columns"] = int(keep.sum())
+        ilp_info["column_set"] = "near_zero_rc" if reduce and last_lp is not None else "all"
         ilp_info["warm_start_objective"] = float(util @ warm)
         if sched is not None:
             chk = consider(sched, "restricted_master")

@@ -43,7 +43,13 @@ import numpy as np
 
 from ..algorithms.oasis import OasisRun, oasis_online
 from ..algorithms.oasis_prices import PriceParams
-from ..algorithms.oasis_subroutine import PAYOFF_RTOL, JobSchedule, Market, SubJob, best_schedule
+from ..algorithms.oasis_subroutine import (
+    PAYOFF_RTOL,
+    JobSchedule,
+    Market,
+    SubJob,
+    best_schedule,
+)
 from ..checkers.oasis import check_oasis
 from ..errors import InputError
 from ..workload import Workload
@@ -179,7 +185,8 @@ def dual_certificate(workload: Workload, run: OasisRun | None = None, *,
         raise AssertionError(f"OASiS schedule rejected by the checker: {check.summary()}")
     details = cert.summary(workload)
     details["online_payoff_sum"] = float(sum(d.payoff for d in run.decisions if d.admitted))
-    details["alpha"] = run.params.alpha
+    alpha = run.params.alpha
+    details["alpha"] = alpha if np.isfinite(alpha) else None  # JSON: inf (L = 0) -> None
     return BoundResult("dual_certificate", cert.bound, "dual_certificate", check.objective,
                        "oasis", time.perf_counter() - start, schedule=run.schedule,
                        details=details)
