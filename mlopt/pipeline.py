@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from .checkers.base import CheckResult
+from .check import CheckResult
 from .families import get_family
 from .schedule import Schedule
 from .solve import SolveResult, Status, solve

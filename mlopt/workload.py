@@ -134,6 +134,9 @@ class Workload:
     servers: tuple[Server, ...]
     jobs: tuple[Job, ...]
     meta: dict[str, Any] = field(default_factory=dict)  # generator, seed, parameters, origin
+    # family-specific cluster-level data (worker/PS types, delays, speed-model parameters...):
+    # part of the instance (in the content hash), validated by the family that needs it
+    extra: dict[str, Any] = field(default_factory=dict)
 
     # ---- derived -----------------------------------------------------------------------------
     def chunk_slots(self, job: Job) -> float:
@@ -184,16 +187,19 @@ class Workload:
 
     def with_jobs(self, jobs: Iterable[Job], name: str | None = None) -> "Workload":
         return Workload(name or self.name, self.horizon, self.slot_seconds, self.resources,
-                        self.servers, tuple(jobs), dict(self.meta))
+                        self.servers, tuple(jobs), dict(self.meta), dict(self.extra))
 
     # ---- serialization -----------------------------------------------------------------------
     def to_dict(self) -> dict:
-        return {
+        d = {
             "schema_version": SCHEMA_VERSION, "name": self.name, "horizon": self.horizon,
             "slot_seconds": self.slot_seconds, "resources": list(self.resources),
             "servers": [s.to_dict() for s in self.servers],
             "jobs": [j.to_dict() for j in self.jobs], "meta": self.meta,
         }
+        if self.extra:  # omitted when empty so existing instances keep their content hash
+            d["extra"] = self.extra
+        return d
 
     def content_hash(self) -> str:
         """sha256 of the canonical JSON of everything but ``meta``: identifies the instance."""
@@ -315,8 +321,11 @@ def _parse_workload(data: Any) -> Workload:
     meta = data.get("meta", {})
     if not isinstance(meta, dict):
         raise InputError("must be an object", field="meta", value=meta)
+    extra = data.get("extra", {})
+    if not isinstance(extra, dict):
+        raise InputError("must be an object", field="extra", value=extra)
     return Workload(str(data.get("name", "workload")), horizon, slot_seconds, resources,
-                    tuple(servers), tuple(jobs), meta)
+                    tuple(servers), tuple(jobs), meta, extra)
 
 
 def _fits(demand: dict[str, float], servers: Iterable[Server]) -> bool:

@@ -23,7 +23,7 @@ import numpy as np
 import pyomo.environ as pyo
 import pytest
 
-from mlopt.checkers.base import CheckResult, Violation
+from mlopt.check import CheckResult, Violation
 from mlopt.families.base import FAMILIES, Family, register_family
 from mlopt.schedule import Schedule
 from mlopt.solve import SolveResult, Status

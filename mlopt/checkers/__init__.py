@@ -1,4 +1,4 @@
 """Independent schedule checkers, one module per family."""
-from .base import CheckResult, Violation
+from ..check import CheckResult, Violation
 
 __all__ = ["CheckResult", "Violation"]

@@ -41,7 +41,7 @@ import pandas as pd
 
 from ..schedule import Schedule
 from ..workload import Workload
-from .base import CheckResult, Violation
+from ..check import CheckResult, Violation
 
 WORK_RTOL = 1e-9
 CAP_RTOL = 1e-9

@@ -12,7 +12,7 @@ from typing import Callable
 
 import pyomo.environ as pyo
 
-from ..checkers.base import CheckResult
+from ..check import CheckResult
 from ..errors import InputError
 from ..schedule import Schedule
 from ..workload import Workload
