@@ -1,6 +1,6 @@
 """``python -m mlopt`` is the ``mlopt`` command."""
 import sys
 
-from .cli import main
+from mlopt.cli import main
 
 sys.exit(main())

@@ -23,8 +23,8 @@ from typing import Sequence
 
 import numpy as np
 
-from .errors import InputError
-from .workload import Server
+from mlopt.errors import InputError
+from mlopt.workload import Server
 
 STORAGE_GB = 1000.0  # fixed per-server disk (the paper gives none)
 NIC_GBPS = (20.0, 50.0)  # per-server NIC bandwidth range, Sec. V-A

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pyomo.environ as pyo
 
-from .errors import InputError
+from mlopt.errors import InputError
 
 # suffix -> Pyomo writer name
 FORMATS = {".mps": "mps", ".lp": "cpxlp"}
@@ -55,8 +55,8 @@ def export_workload(workload_path: str | Path, model_name: str | None, out_path:
                     family: str = "oasis", **options) -> Path:
     """Build ``family``'s formulation ``model_name`` (None: the family default) for the workload
     in ``workload_path`` and export it to ``out_path`` (``.mps`` or ``.lp``)."""
-    from .families import get_family
-    from .workload import Workload
+    from mlopt.families import get_family
+    from mlopt.workload import Workload
 
     out_path = Path(out_path)
     _format_for(out_path)  # reject a bad suffix before any work

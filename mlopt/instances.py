@@ -29,8 +29,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import InputError
-from .workload import Workload
+from mlopt.errors import InputError
+from mlopt.workload import Workload
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -95,12 +95,12 @@ def load_set(name: str, root: Path = INSTANCES_DIR) -> InstanceSet:
 
 def build_entry(iset: InstanceSet, entry: InstanceEntry) -> Workload:
     """Regenerate one instance from its manifest entry."""
-    from .families import get_family
+    from mlopt.families import get_family
 
     if entry.source == "generator":
         w = get_family(iset.family).preset(entry.preset)(seed=entry.seed, **entry.params)
     elif entry.source == "trace":
-        from .traces.instances import workload_from_trace_entry
+        from mlopt.traces.instances import workload_from_trace_entry
 
         w = workload_from_trace_entry(entry.trace, seed=entry.seed)
     else:
@@ -165,8 +165,8 @@ def solve_set(iset: InstanceSet, *, solver: str = "highs", time_limit: float | N
     """
     from tqdm import tqdm
 
-    from .pipeline import solve_offline
-    from .solve import Status
+    from mlopt.pipeline import solve_offline
+    from mlopt.solve import Status
 
     solu = read_solu(solu_path)
     results = []

@@ -15,11 +15,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from .check import CheckResult
-from .families import get_family
-from .schedule import Schedule
-from .solve import SolveResult, Status, solve
-from .workload import Workload
+from mlopt.check import CheckResult
+from mlopt.families import get_family
+from mlopt.schedule import Schedule
+from mlopt.solve import SolveResult, Status, solve
+from mlopt.workload import Workload
 
 
 @dataclass

@@ -14,7 +14,7 @@ from typing import Any, Iterable
 
 import pandas as pd
 
-from .errors import InputError
+from mlopt.errors import InputError
 
 SCHEDULE_SCHEMA_VERSION = 1
 COLUMNS = ("job", "slot", "server", "role", "count")

@@ -92,7 +92,7 @@ def solve(model: pyo.ConcreteModel, solver: str = "highs", *, time_limit: float 
     ``mip_gap`` defaults to 0 so that ``optimal`` really means proven; ``threads`` defaults to 1
     for reproducible, comparable runs.
     """
-    from .solvers import get_backend
+    from mlopt.solvers import get_backend
 
     backend = get_backend(solver)
     return backend.solve(model, time_limit=time_limit, mip_gap=mip_gap, threads=threads,

@@ -13,7 +13,7 @@ from typing import Callable, ClassVar
 
 import numpy as np
 
-from .errors import InputError
+from mlopt.errors import InputError
 
 
 def _finite_nonneg(name: str, value, field: str) -> float:

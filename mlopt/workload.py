@@ -31,8 +31,8 @@ from typing import Any, Iterable
 
 import numpy as np
 
-from .errors import InputError
-from .utility import Utility, utility_from_dict
+from mlopt.errors import InputError
+from mlopt.utility import Utility, utility_from_dict
 
 SCHEMA_VERSION = 1
 BANDWIDTH = "bandwidth_gbps"

@@ -1,4 +1,4 @@
-"""OASiS baselines (seed 000, Sec. V-A): FIFO, DRF, RRH, Dorm in mlopt/algorithms/baselines/.
+"""OASiS baselines (seed 000, Sec. V-A): FIFO, DRF, RRH, Dorm in mlopt/families/oasis/baselines/.
 
 Hand-built instances use slot_seconds=100 and M=10 mini-batches of tau=10 s with e=0, so a chunk
 takes 10*10/100 = 1 worker-slot and the work of a job is W = E*N worker-slots exactly.  Workers
@@ -13,13 +13,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mlopt.algorithms.baselines import BASELINES, run_dorm, run_drf, run_fifo, run_rrh
-from mlopt.algorithms.baselines._simulate import min_ps
-from mlopt.algorithms.baselines.dorm import fair_shares
-from mlopt.checkers.oasis import check_oasis
+from mlopt.families.oasis.baselines import BASELINES, run_dorm, run_drf, run_fifo, run_rrh
+from mlopt.families.oasis.baselines._simulate import min_ps
+from mlopt.families.oasis.baselines.dorm import fair_shares
+from mlopt.families.oasis.checker import check_oasis
 from mlopt.errors import InputError
-from mlopt.generators.oasis import generate
-from mlopt.models.dorm import DormJob, build_dorm, extract_dorm
+from mlopt.families.oasis.generator import generate
+from mlopt.models.oasis.dorm import DormJob, build_dorm, extract_dorm
 from mlopt.solve import Status, solve
 from mlopt.utility import Constant, Linear, Sigmoid
 from mlopt.workload import BANDWIDTH, Job, Server, Workload, validate
@@ -348,7 +348,7 @@ def test_dorm_fallback_keeps_previous_allocation():
 
 def test_dorm_never_applies_part_of_a_solution_that_does_not_fit(monkeypatch):
     """A (forged) solution oversubscribing the GPUs is rolled back and the event falls back."""
-    import mlopt.algorithms.baselines.dorm as dorm_mod
+    import mlopt.families.oasis.baselines.dorm as dorm_mod
 
     def forged(model):
         return [({0: 6}, {1: 3}) for _ in model.J]  # 6 workers each on the 6-GPU server

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from mlopt.bounds import colgen_bound, dual_certificate
-from mlopt.generators.oasis import generate
+from mlopt.families.oasis.bounds import colgen_bound, dual_certificate
+from mlopt.families.oasis.generator import generate
 from mlopt.pipeline import solve_offline
 from mlopt.solve import Status
 

@@ -1,4 +1,4 @@
-"""Certified upper bounds on the OASiS optimum: mlopt/bounds, models/oasis_master.py.
+"""Certified upper bounds on the OASiS optimum: mlopt/bounds, models/oasis/master.py.
 
 The chain every test instance must satisfy (seed 000, Sec. IV-A):
 
@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from mlopt.models.oasis import build_utility_ilp
-from mlopt.models.oasis_master import (
+from mlopt.models.oasis.master import (
     Column,
     build_master,
     column_violations,
@@ -31,25 +31,26 @@ from mlopt.models.oasis_master import (
 )
 
 import mlopt
-from mlopt.algorithms.oasis import oasis_online
-from mlopt.algorithms.oasis_subroutine import SubJob, best_schedule
-from mlopt.bounds import BOUNDS, BoundResult, get_bound
-from mlopt.bounds.colgen import (
+from mlopt.families.oasis.online import oasis_online
+from mlopt.families.oasis.subroutine import SubJob, best_schedule
+from mlopt.families import get_family
+from mlopt.families.oasis.bounds import BoundResult
+from mlopt.families.oasis.bounds.colgen import (
     MasterLP,
     colgen_bound,
     initial_columns,
     server_classes,
     symmetrize,
 )
-from mlopt.bounds.dual_certificate import (
+from mlopt.families.oasis.bounds.dual_certificate import (
     dual_certificate,
     empty_market,
     price_certificate,
     schedulable_jobs,
 )
-from mlopt.checkers.oasis import check_oasis
+from mlopt.families.oasis.checker import check_oasis
 from mlopt.errors import InputError
-from mlopt.generators.oasis import generate
+from mlopt.families.oasis.generator import generate
 from mlopt.solve import Status
 from mlopt.utility import Constant, Linear
 from mlopt.workload import BANDWIDTH, Job, Server, Workload
@@ -336,14 +337,17 @@ def test_colgen_at_an_iteration_limit_still_bounds_opt():
 
 
 def test_registry():
-    assert set(BOUNDS) == {"dual_certificate", "colgen"}
-    assert get_bound("colgen") is colgen_bound
+    """Bounds are found through the family only (one registry per concept)."""
+    family = get_family("oasis")
+    assert set(family.bounds) == {"dual_certificate", "colgen"}
     with pytest.raises(InputError, match="unknown bound"):
-        get_bound("nope")
-    res = BOUNDS["dual_certificate"](hand_workload())
+        family.bound("nope")
+    res = dual_certificate(hand_workload())
     assert isinstance(res, BoundResult)
     d = res.to_dict()
     assert d["name"] == "dual_certificate" and d["gap"] == pytest.approx(res.gap)
+    via_family = family.bound("dual_certificate")(hand_workload())
+    assert via_family["bound"] == pytest.approx(res.upper_bound)
 
 
 def test_ilp_over_near_zero_reduced_cost_columns():

@@ -1,4 +1,4 @@
-"""Independent OASiS checker (mlopt/checkers/oasis.py; seed 000, constraints (1)-(13)).
+"""Independent OASiS checker (mlopt/families/oasis/checker.py; seed 000, constraints (1)-(13)).
 
 Hand-built workload, T = 3, slot_seconds = 3600:
 
@@ -35,7 +35,7 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from mlopt.checkers.oasis import CONSTRAINTS, check_oasis
+from mlopt.families.oasis.checker import CONSTRAINTS, check_oasis
 from mlopt.schedule import Schedule
 from mlopt.utility import Constant, Linear, Sigmoid
 from mlopt.workload import BANDWIDTH, DEFAULT_RESOURCES, Job, Server, Workload, validate
@@ -283,7 +283,7 @@ def test_checker_matches_plain_reference(rows, admitted):
 
 def test_checker_on_a_paper_sized_schedule_is_consistent():
     """200 jobs, T=300, 100 servers: a greedy one-worker-one-PS schedule, checked in one pass."""
-    from mlopt.generators.oasis import generate
+    from mlopt.families.oasis.generator import generate
 
     wl = generate("paper-default", seed=0)
     rows, admitted = [], []

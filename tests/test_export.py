@@ -65,7 +65,7 @@ def test_bad_suffix_is_an_input_error(tmp_path):
 
 
 def test_export_workload_matches_in_memory_solve(tmp_path):
-    gen = pytest.importorskip("mlopt.generators.oasis")
+    gen = pytest.importorskip("mlopt.families.oasis.generator")
     mod = pytest.importorskip("mlopt.models.oasis")
     w = gen.generate("paper-fig5", 2)
     wpath = tmp_path / "w.json"
@@ -82,11 +82,11 @@ def test_export_workload_matches_in_memory_solve(tmp_path):
 
 
 def test_export_workload_bad_input(tmp_path):
-    pytest.importorskip("mlopt.generators.oasis")
+    pytest.importorskip("mlopt.families.oasis.generator")
     with pytest.raises(InputError) as err:
         export_workload(tmp_path / "none.json", "utility_ilp", tmp_path / "o.mps")
     assert "none.json" in str(err.value)
-    from mlopt.generators.oasis import generate
+    from mlopt.families.oasis.generator import generate
 
     generate("tiny", 0).save(tmp_path / "w.json")
     with pytest.raises(InputError) as err:

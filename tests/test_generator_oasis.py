@@ -1,4 +1,4 @@
-"""OASiS instance generator (mlopt/generators/oasis.py; seed 000 Sec. V-A)."""
+"""OASiS instance generator (mlopt/families/oasis/generator.py; seed 000 Sec. V-A)."""
 from __future__ import annotations
 
 import json
@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from mlopt import generators
+from mlopt.families import get_family
 from mlopt.clusters import C4, GPU_TYPES
 from mlopt.errors import InputError
-from mlopt.generators import oasis
+from mlopt.families.oasis import generator as oasis
 from mlopt.utility import Sigmoid
 from mlopt.workload import Workload, validate
 
@@ -159,15 +159,16 @@ def test_demands_are_redrawn_to_fit_the_cluster():
 
 
 def test_generator_registry():
-    a = generators.generate("oasis", "tiny", seed=3)
+    """Presets are found through the family only."""
+    a = get_family("oasis").preset("tiny")(seed=3)
     assert as_json(a) == as_json(oasis.generate("tiny", seed=3))
-    assert as_json(generators.generate("oasis", seed=1, n_jobs=5)) == as_json(
+    assert as_json(get_family("oasis").preset("paper-default")(seed=1, n_jobs=5)) == as_json(
         oasis.generate("paper-default", seed=1, n_jobs=5))
-    assert generators.PRESETS["oasis"] is oasis.PRESETS
+    assert set(get_family("oasis").presets) == set(oasis.PRESETS)
     assert as_json(oasis.PRESET_GENERATORS["tiny"](seed=3)) == as_json(a)
     with pytest.raises(InputError) as err:
-        generators.get_generator("nope")
-    assert (err.value.field, err.value.value) == ("generator", "nope")
+        get_family("oasis").preset("nope")
+    assert (err.value.field, err.value.value) == ("preset", "nope")
 
 
 @pytest.mark.parametrize("kwargs, field", [

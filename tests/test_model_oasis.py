@@ -1,4 +1,4 @@
-"""OASiS offline utility ILP (1)-(13), seed 000 Sec. III-C: models/oasis.py.
+"""OASiS offline utility ILP (1)-(13), seed 000 Sec. III-C: models/oasis/__init__.py.
 
 Golden LP file: ``tests/data/golden/oasis_utility_ilp_tiny.lp`` is the symbolic-label LP of
 :func:`golden_workload`.  The test rebuilds it and compares the text exactly.  After an
@@ -24,7 +24,7 @@ import pyomo.environ as pyo
 import pytest
 
 import mlopt
-from mlopt.checkers.oasis import check_oasis
+from mlopt.families.oasis.checker import check_oasis
 from mlopt.errors import InputError
 from mlopt.schedule import Schedule
 from mlopt.solve import OPTIMALITY_GAP_TOL, Status
@@ -103,7 +103,7 @@ def assert_oasis_feasible(wl: Workload, sched: Schedule, tol: float = 1e-6) -> f
 
 
 def assert_checker_agrees(wl, sched, objective):
-    """The independent checker (mlopt/checkers/oasis.py, another module) must agree."""
+    """The independent checker (mlopt/families/oasis/checker.py, another module) must agree."""
     res = check_oasis(wl, sched)
     assert res.feasible, res.summary()
     assert res.objective == pytest.approx(objective, abs=1e-6)

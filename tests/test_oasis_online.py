@@ -9,18 +9,18 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import mlopt.algorithms.oasis as oasis_mod
-from mlopt.algorithms import ALGORITHMS, get_algorithm
-from mlopt.algorithms.oasis import oasis_online, run_oasis
-from mlopt.algorithms.oasis_prices import oracle_params, price_params, schedulable
-from mlopt.algorithms.oasis_reference import best_schedule_reference
-from mlopt.algorithms.oasis_subroutine import Market, SubJob, best_schedule
+import mlopt.families.oasis.online as oasis_mod
+from mlopt.families import get_family
+from mlopt.families.oasis.online import oasis_online, run_oasis
+from mlopt.families.oasis.prices import oracle_params, price_params, schedulable
+from mlopt.families.oasis.reference import best_schedule_reference
+from mlopt.families.oasis.subroutine import Market, SubJob, best_schedule
 from mlopt.errors import InputError
 from mlopt.utility import Constant, Linear
 from mlopt.workload import BANDWIDTH, Job, Server, Workload
 
-HAVE_GENERATOR = importlib.util.find_spec("mlopt.generators.oasis") is not None
-HAVE_CHECKER = importlib.util.find_spec("mlopt.checkers.oasis") is not None
+HAVE_GENERATOR = importlib.util.find_spec("mlopt.families.oasis.generator") is not None
+HAVE_CHECKER = importlib.util.find_spec("mlopt.families.oasis.checker") is not None
 HAVE_ILP = importlib.util.find_spec("mlopt.models.oasis") is not None
 
 
@@ -122,16 +122,16 @@ def test_unschedulable_jobs_do_not_set_prices():
 # ---- online runs ------------------------------------------------------------------------------
 def workloads():
     if HAVE_GENERATOR:
-        from mlopt.generators.oasis import generate
+        from mlopt.families.oasis.generator import generate
         return [generate("tiny", seed=s) for s in range(6)] + \
                [generate("paper-fig5", seed=s) for s in range(2)]
     return [two_jobs(), two_jobs(horizon=3)]
 
 
-@pytest.mark.skipif(not HAVE_CHECKER, reason="mlopt.checkers.oasis not written yet")
+@pytest.mark.skipif(not HAVE_CHECKER, reason="mlopt.families.oasis.checker not written yet")
 @pytest.mark.parametrize("k", range(8))
 def test_online_schedules_pass_the_checker_and_respect_opt(k):
-    from mlopt.checkers.oasis import check_oasis
+    from mlopt.families.oasis.checker import check_oasis
 
     ws = workloads()
     if k >= len(ws):
@@ -144,7 +144,7 @@ def test_online_schedules_pass_the_checker_and_respect_opt(k):
     assert check.objective == pytest.approx(sum(d.utility for d in run.decisions))
     assert {d.job for d in run.decisions if d.admitted} == set(run.schedule.admitted)
     if not HAVE_ILP:
-        pytest.skip("models/oasis.py not written yet: OPT comparison skipped")
+        pytest.skip("models/oasis/__init__.py not written yet: OPT comparison skipped")
     from mlopt.models.oasis import build_utility_ilp
     from mlopt.solve import solve
 
@@ -158,8 +158,8 @@ def test_online_schedules_pass_the_checker_and_respect_opt(k):
                                      {"work_unit": "worker_slot"}])
 def test_paper_scale_runs_pass_the_checker(options):
     """paper-default cluster and job ranges (T=300, H=K=50), 40 jobs: wide DP windows."""
-    from mlopt.checkers.oasis import check_oasis
-    from mlopt.generators.oasis import generate
+    from mlopt.families.oasis.checker import check_oasis
+    from mlopt.families.oasis.generator import generate
 
     w = generate("paper-default", seed=2, n_jobs=40)
     run = oasis_online(w, **options)
@@ -243,9 +243,10 @@ def test_reference_subroutine_agrees_online(monkeypatch):
 
 
 def test_registry_and_input_errors():
-    assert ALGORITHMS["oasis"] is run_oasis and get_algorithm("oasis") is run_oasis
+    family = get_family("oasis")
+    assert family.algorithm("oasis") is run_oasis
     with pytest.raises(InputError):
-        get_algorithm("no-such-algorithm")
+        family.algorithm("no-such-algorithm")
     w = two_jobs()
     with pytest.raises(InputError):
         oasis_online(w, subroutine="magic")

@@ -1,7 +1,7 @@
 """OASiS subroutine, Alg. 2 of seed 000 (Sec. IV-C): fast DP vs MILPs of (27) vs transliteration.
 
 * ``best_schedule`` (fast) is exact for (27) + per-slot chunk integrality: its payoff equals the
-  optimum of MILP (b) (``models/oasis_subproblem.py``, ``chunk_integral=True``);
+  optimum of MILP (b) (``models/oasis/subproblem.py``, ``chunk_integral=True``);
 * MILP (a), (27) proper, can only be better (it counts worker-slots, not whole chunks);
 * the plain transliteration ``best_schedule_reference`` finds the same payoff;
 * returned schedules are feasible for (27)(+b) and their reported cost/payoff recompute.
@@ -15,12 +15,12 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-import mlopt.algorithms.oasis_subroutine as sub
-from mlopt.algorithms.oasis_reference import best_schedule_reference
-from mlopt.algorithms.oasis_subroutine import (
+import mlopt.families.oasis.subroutine as sub
+from mlopt.families.oasis.reference import best_schedule_reference
+from mlopt.families.oasis.subroutine import (
     Market, SubJob, _prefix_costs, best_schedule, schedule_cost, unit_capacity)
 from mlopt.errors import InputError
-from mlopt.models.oasis_subproblem import build_subproblem, extract_subproblem
+from mlopt.models.oasis.subproblem import build_subproblem, extract_subproblem
 from mlopt.solve import Status, solve
 from mlopt.utility import Constant, Linear, Sigmoid
 

@@ -11,7 +11,7 @@ import pytest
 from mlopt.errors import InputError
 from mlopt.solve import OPTIMALITY_ABS_TOL, OPTIMALITY_GAP_TOL, Status, solve
 from mlopt.solvers import BACKENDS, available_backends
-from mlopt.solvers import bench
+from mlopt.harness import solver_bench as bench
 from mlopt.solvers._matrix import compile_linear
 from mlopt.solvers.cpsat import ROW_RELAX_TOL, integer_rows, scale_objective
 
@@ -272,9 +272,9 @@ def test_cpsat_coarse_objective_scale_is_not_claimed_optimal():
 
 
 def _oasis():
-    gen = pytest.importorskip("mlopt.generators.oasis")
+    gen = pytest.importorskip("mlopt.families.oasis.generator")
     mod = pytest.importorskip("mlopt.models.oasis")
-    chk = pytest.importorskip("mlopt.checkers.oasis")
+    chk = pytest.importorskip("mlopt.families.oasis.checker")
     return gen.generate, mod.build_utility_ilp, mod.extract_schedule, chk.check_oasis
 
 

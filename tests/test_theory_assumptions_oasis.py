@@ -6,10 +6,10 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from mlopt.algorithms.oasis import oasis_online
-from mlopt.bounds.theory import theory_checks
-from mlopt.checkers.oasis import check_oasis
-from mlopt.generators.oasis import generate
+from mlopt.families.oasis.online import oasis_online
+from mlopt.families.oasis.bounds.theory import theory_checks
+from mlopt.families.oasis.checker import check_oasis
+from mlopt.families.oasis.generator import generate
 from mlopt.workload import Workload
 
 

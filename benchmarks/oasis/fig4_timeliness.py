@@ -5,7 +5,7 @@ time-sensitive and time-critical jobs, per scheme (OASiS, FIFO, DRF, RRH, Dorm),
 
 For every completed job we report ``lateness = (t_hat_i - a_i) - gamma3_i`` slots, where
 ``t_hat_i`` is the completion slot recomputed by the independent checker
-(:func:`mlopt.checkers.oasis.check_oasis`, ``per_job``) and ``t_hat_i - a_i`` is the duration the
+(:func:`mlopt.families.oasis.checker.check_oasis`, ``per_job``) and ``t_hat_i - a_i`` is the duration the
 utility function is evaluated at (0 = finished in the arrival slot, :mod:`mlopt.utility`).
 Jobs that did not complete are NOT dropped silently: they are counted per scheme, class and
 reason (OASiS: rejected at arrival; baselines: the simulator's status ``rejected``,
@@ -44,7 +44,7 @@ CLASSES = ("sensitive", "critical")
 
 def run_seed(args: tuple[int, dict]) -> tuple[list[dict], list[dict]]:
     """All schemes on one instance -> (per-job rows, per-run rows)."""
-    from mlopt.generators.oasis import generate
+    from mlopt.families.oasis.generator import generate
     from mlopt.pipeline import run_algorithm
 
     seed, cfg = args

@@ -6,7 +6,7 @@ evaluated far past its target), so a factor 0.5-1.5 on U/L shifts ln(U/L) by -0.
 changes nothing measurable.  This script asks the question at the scale that matters for the
 price function (22), P = L (U/L)^(g/c): it feeds ``ln(U/L)_est = factor * ln(U/L)_actual``
 (L kept at its oracle value), i.e. the price cliff moves.  NOT the paper's experiment; a
-diagnostic of ours.  Every schedule is checked by :func:`mlopt.checkers.oasis.check_oasis`.
+diagnostic of ours.  Every schedule is checked by :func:`mlopt.families.oasis.checker.check_oasis`.
 
     python benchmarks/oasis/fig6_log_estimates.py --seeds 2 \
         -o benchmarks/oasis/results/fig6_log
@@ -31,10 +31,10 @@ LOG_U_CAP = 600.0
 
 
 def run_one(args) -> list[dict]:
-    from mlopt.algorithms.oasis import oasis_online
-    from mlopt.algorithms.oasis_prices import price_params
-    from mlopt.checkers.oasis import check_oasis
-    from mlopt.generators.oasis import generate
+    from mlopt.families.oasis.online import oasis_online
+    from mlopt.families.oasis.prices import price_params
+    from mlopt.families.oasis.checker import check_oasis
+    from mlopt.families.oasis.generator import generate
 
     H, seed, jobs, horizon = args
     w = generate("paper-default", seed=seed, n_jobs=jobs, horizon=horizon,

@@ -14,7 +14,7 @@ used; a failed or rejected run is listed, never averaged in.
 * Fig. 5: performance ratio OPT/ALG per (number of servers, priority range) setting; points
   where OPT is proven, interval bars [ratio_low, ratio_high] where it is only bracketed.  The
   x order within a server count follows ln(max_r U^r/L) of the instances (recomputed from the
-  regenerated workloads with :func:`mlopt.algorithms.oasis_prices.price_params`).
+  regenerated workloads with :func:`mlopt.families.oasis.prices.price_params`).
 * Fig. 6: total utility vs estimate factor, one line per cluster size; right panel relative to
   the oracle run of the same instance.
 """
@@ -131,7 +131,7 @@ def fig3(directory: Path) -> None:
 # ---- Fig. 5 -------------------------------------------------------------------------------------
 def _log_ratio(preset: str, params: dict, seed: int) -> float:
     """ln max_r(U_1^r/L_1, U_2^r/L_2) of the regenerated instance (oracle parameters)."""
-    from mlopt.algorithms.oasis_prices import price_params
+    from mlopt.families.oasis.prices import price_params
     from mlopt.families import get_family
 
     w = get_family("oasis").preset(preset)(seed=seed, **params)

@@ -23,7 +23,7 @@ from pathlib import Path
 import pyomo.environ as pyo
 import pyomo.version
 
-from mlopt.generators.oasis import generate
+from mlopt.families.oasis.generator import generate
 from mlopt.machine import cpu_model
 from mlopt.models.oasis import build_utility_ilp
 from mlopt.solve import solve

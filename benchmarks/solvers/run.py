@@ -12,7 +12,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from mlopt.solvers.bench import load_spec, run_bench, write_report
+from mlopt.harness.solver_bench import load_spec, run_bench, write_report
 
 HERE = Path(__file__).resolve().parent
 

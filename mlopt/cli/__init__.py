@@ -11,7 +11,7 @@ import json
 import sys
 from typing import Callable
 
-from ..errors import InputError
+from mlopt.errors import InputError
 
 COMMANDS: dict[str, tuple[Callable[[argparse.ArgumentParser], None],
                           Callable[[argparse.Namespace], int]]] = {}
@@ -63,7 +63,8 @@ def _default(o):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from . import bench, core, instances, quickstart, solvers  # noqa: F401  (register commands)
+    from mlopt.cli import (  # noqa: F401  (register commands)
+        bench, core, families, instances, quickstart, solvers)
 
     parser = OneLineParser(prog="mlopt", description="Scheduling distributed ML training jobs: "
                            "offline optima, online algorithms, checked schedules, benchmarks.")

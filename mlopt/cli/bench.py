@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import sys
 
-from . import command
+from mlopt.cli import command
 
 
 @command("bench", "run an experiment spec (TOML) through the harness, or report on its results")
@@ -27,7 +27,7 @@ def _args(p):
 
 
 def _run(args) -> int:
-    from ..harness import load_spec, run_spec, write_report
+    from mlopt.harness import load_spec, run_spec, write_report
 
     out = args.out or f"results/{load_spec(args.spec).name}"
     summary = run_spec(args.spec, out, workers=args.workers, scheduler=args.scheduler,
@@ -43,8 +43,8 @@ def _run(args) -> int:
 def _report(args) -> int:
     from pathlib import Path
 
-    from ..errors import InputError
-    from ..harness import ResultStore, write_report
+    from mlopt.errors import InputError
+    from mlopt.harness import ResultStore, write_report
 
     store_path = Path(args.dir) / "results.sqlite"
     if not store_path.is_file():

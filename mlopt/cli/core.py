@@ -4,11 +4,11 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..errors import InputError
-from ..families import get_family
-from ..schedule import Schedule
-from ..workload import Workload
-from . import command, emit, parse_kv
+from mlopt.errors import InputError
+from mlopt.families import get_family
+from mlopt.schedule import Schedule
+from mlopt.workload import Workload
+from mlopt.cli import command, emit, parse_kv
 
 
 def _family_of(workload: Workload, explicit: str | None) -> str:
@@ -58,7 +58,7 @@ def _solve_args(p):
 
 
 def _solve(args) -> int:
-    from ..pipeline import solve_offline
+    from mlopt.pipeline import solve_offline
 
     workload = Workload.load(args.file)
     res = solve_offline(workload, family=_family_of(workload, args.family), model=args.model,
@@ -90,7 +90,7 @@ def _run_args(p):
 
 
 def _run(args) -> int:
-    from ..pipeline import run_algorithm
+    from mlopt.pipeline import run_algorithm
 
     workload = Workload.load(args.file)
     res = run_algorithm(workload, args.algorithm, family=_family_of(workload, args.family),

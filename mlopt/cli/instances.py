@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 import sys
 
-from . import command, parse_kv
+from mlopt.cli import command, parse_kv
 
 
 @command("instances", "committed instance sets, the registry of proven optima, trace imports")
@@ -49,7 +49,7 @@ def _args(p):
 
 
 def _list(args) -> int:
-    from ..instances import list_sets, load_set
+    from mlopt.instances import list_sets, load_set
 
     for name in list_sets():
         s = load_set(name)
@@ -58,14 +58,14 @@ def _list(args) -> int:
 
 
 def _show(args) -> int:
-    from ..instances import load_set, show
+    from mlopt.instances import load_set, show
 
     print(show(load_set(args.set)))
     return 0
 
 
 def _build(args) -> int:
-    from ..instances import build_set, load_set
+    from mlopt.instances import build_set, load_set
 
     for name, h in build_set(load_set(args.set)):
         print(f"{name} {h}")
@@ -73,7 +73,7 @@ def _build(args) -> int:
 
 
 def _solve(args) -> int:
-    from ..instances import load_set, solve_set
+    from mlopt.instances import load_set, solve_set
 
     rows = solve_set(load_set(args.set), solver=args.solver, time_limit=args.time_limit,
                      update_solu=args.update_solu, progress=True)
@@ -89,7 +89,7 @@ def _solve(args) -> int:
 
 
 def _require_rows(table, report) -> None:
-    from ..errors import InputError
+    from mlopt.errors import InputError
 
     if len(table) == 0:
         reasons = ", ".join(f"{k} {v}" for k, v in sorted(report.skipped.items()))
@@ -105,8 +105,8 @@ def _write(workload, report, output) -> int:
 
 
 def _from_trace(args) -> int:
-    from ..traces import load_trace
-    from ..traces.convert import trace_to_workload
+    from mlopt.traces import load_trace
+    from mlopt.traces.convert import trace_to_workload
 
     table, report = load_trace(args.trace, args.path, strict=args.strict)
     _require_rows(table, report)
@@ -115,8 +115,8 @@ def _from_trace(args) -> int:
 
 
 def _from_csv(args) -> int:
-    from ..traces.convert import trace_to_workload
-    from ..traces.csv_generic import load_csv
+    from mlopt.traces.convert import trace_to_workload
+    from mlopt.traces.csv_generic import load_csv
 
     table, report = load_csv(args.path, args.map, arrival_unit=args.arrival_unit,
                              duration_unit=args.duration_unit, strict=args.strict)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import command
+from mlopt.cli import command
 
 QUICK_SPEC = Path(__file__).resolve().parents[1] / "specs" / "quick.toml"
 
@@ -51,7 +51,7 @@ def ratio_table(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def run(args) -> int:
-    from ..harness import ResultStore, run_spec, write_report
+    from mlopt.harness import ResultStore, run_spec, write_report
 
     out = Path(args.out)
     if out.exists():

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import command
+from mlopt.cli import command
 
 
 @command("solvers", "solver backends: list them, or benchmark them on a spec (TOML)")
@@ -20,7 +20,7 @@ def _args(p):
 
 
 def _list(args) -> int:
-    from ..solvers import BACKENDS
+    from mlopt.solvers import BACKENDS
 
     for name, cls in sorted(BACKENDS.items()):
         ok = cls.available()
@@ -31,7 +31,7 @@ def _list(args) -> int:
 
 
 def _bench(args) -> int:
-    from ..solvers.bench import load_spec, read_results, run_bench, write_report
+    from mlopt.harness.solver_bench import load_spec, read_results, run_bench, write_report
 
     spec = load_spec(args.spec)
     out = Path(args.out) if args.out else spec.output
@@ -54,7 +54,7 @@ def _export_args(p):
 
 
 def _export(args) -> int:
-    from ..export import export_workload
+    from mlopt.export import export_workload
 
     print(export_workload(args.file, args.model, args.output, family=args.family))
     return 0

@@ -1,2 +1,2 @@
 """Importing this module registers every family (kept separate to avoid import cycles)."""
-from . import oasis  # noqa: F401
+from mlopt.families import oasis  # noqa: F401

@@ -12,10 +12,10 @@ from typing import Callable
 
 import pyomo.environ as pyo
 
-from ..check import CheckResult
-from ..errors import InputError
-from ..schedule import Schedule
-from ..workload import Workload
+from mlopt.check import CheckResult
+from mlopt.errors import InputError
+from mlopt.schedule import Schedule
+from mlopt.workload import Workload
 
 Builder = Callable[..., pyo.ConcreteModel]
 Extractor = Callable[[pyo.ConcreteModel, Workload], Schedule]
@@ -56,6 +56,21 @@ class Family:
                              value=name)
         return self.algorithms[name]
 
+    def bound(self, name: str) -> Callable[..., object]:
+        if name not in self.bounds:
+            raise InputError(f"unknown bound for family {self.name} (known: "
+                             f"{', '.join(sorted(self.bounds))})", field="bound", value=name)
+        return self.bounds[name]
+
+    def describe(self) -> dict:
+        """Every name a user or a script can pass for this family (``mlopt families --json``)."""
+        return {
+            "name": self.name, "paper": self.paper, "sense": self.sense,
+            "models": sorted(self.models), "default_model": self.default_model,
+            "algorithms": sorted(self.algorithms), "presets": sorted(self.presets),
+            "bounds": sorted(self.bounds), "diagnostics": sorted(self.diagnostics),
+        }
+
     def preset(self, name: str) -> Generator:
         if name not in self.presets:
             raise InputError(f"unknown preset for family {self.name} (known: "
@@ -71,8 +86,15 @@ def register_family(family: Family) -> Family:
     return family
 
 
+def all_families() -> dict[str, Family]:
+    """Every registered family, by name (imports them all first)."""
+    from mlopt.families import _load_all  # noqa: F401  (import side effect: registers every family)
+
+    return dict(sorted(FAMILIES.items()))
+
+
 def get_family(name: str) -> Family:
-    from . import _load_all  # noqa: F401  (import side effect: registers every family)
+    from mlopt.families import _load_all  # noqa: F401  (import side effect: registers every family)
 
     if name not in FAMILIES:
         raise InputError(f"unknown family (known: {', '.join(sorted(FAMILIES))})",

@@ -10,12 +10,12 @@ Modules: :mod:`.spec` (TOML format), :mod:`.tasks` (one task, bound hook), :mod:
 """
 from __future__ import annotations
 
-from .ratios import OptBracket, opt_bracket, ratio_interval, ratio_point, shifted_geometric_mean
-from .report import report, write_report
-from .runner import RunSummary, build_tasks, run_spec
-from .spec import Spec, load_spec, parse_spec
-from .store import ResultStore
-from .tasks import run_task
+from mlopt.harness.ratios import OptBracket, opt_bracket, ratio_interval, ratio_point, shifted_geometric_mean
+from mlopt.harness.report import report, write_report
+from mlopt.harness.runner import RunSummary, build_tasks, run_spec
+from mlopt.harness.spec import Spec, load_spec, parse_spec
+from mlopt.harness.store import ResultStore
+from mlopt.harness.tasks import run_task
 
 __all__ = ["OptBracket", "ResultStore", "RunSummary", "Spec", "build_tasks", "load_spec",
            "opt_bracket", "parse_spec", "ratio_interval", "ratio_point", "report", "run_spec",

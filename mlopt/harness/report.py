@@ -23,8 +23,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from .ratios import shifted_geometric_mean
-from .store import ResultStore
+from mlopt.harness.ratios import shifted_geometric_mean
+from mlopt.harness.store import ResultStore
 
 RATIO_SHIFT = 1.0
 RUNTIME_SHIFT = 0.01
@@ -34,7 +34,7 @@ FIGURES = "figures"
 
 # ---- loading -----------------------------------------------------------------------------------
 def _frame(source):
-    from .runner import STORE_NAME
+    from mlopt.harness.runner import STORE_NAME
 
     if isinstance(source, ResultStore):
         return source.to_frame(), {"spec_name": source.get_meta("spec_name")}
@@ -42,7 +42,7 @@ def _frame(source):
     if path.is_dir():
         path = path / STORE_NAME
     if not path.exists():
-        from ..errors import InputError
+        from mlopt.errors import InputError
 
         raise InputError("no results store here", file=str(path))
     with ResultStore(path) as store:
@@ -90,7 +90,7 @@ def stamp() -> str:
             return "n/a"
 
     import mlopt
-    from ..machine import cpu_model
+    from mlopt.machine import cpu_model
 
     cpu = cpu_model()
 
@@ -263,7 +263,7 @@ def _theory_section(algs) -> list[str]:
 
 def _sense(df) -> str:
     """max when the bracket/ratio orientation says so (bound rows carry only high for max)."""
-    from .tasks import resolve_family
+    from mlopt.harness.tasks import resolve_family
 
     fam = df.family.iloc[0]
     try:

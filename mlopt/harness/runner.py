@@ -38,10 +38,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from ..errors import InputError
-from .spec import InstanceSpec, Spec, canonical_json, load_spec
-from .store import ResultStore
-from .tasks import family_module, resolve_family, run_task
+from mlopt.errors import InputError
+from mlopt.harness.spec import InstanceSpec, Spec, canonical_json, load_spec
+from mlopt.harness.store import ResultStore
+from mlopt.harness.tasks import family_module, resolve_family, run_task
 
 STORE_NAME = "results.sqlite"
 SPEC_COPY = "spec.toml"

@@ -57,7 +57,7 @@ try:  # Python >= 3.11
 except ModuleNotFoundError:  # pragma: no cover - Python 3.10
     import tomli as tomllib  # type: ignore[no-redef]
 
-from ..errors import InputError
+from mlopt.errors import InputError
 
 OFFLINE_METHODS = ("exact", "none")
 MAX_TASKS = 1_000_000
@@ -258,7 +258,7 @@ def _check_kwargs(fn: Callable, names, where: str, what: str) -> None:
 
 
 def _parse(data: dict, default_name: str) -> Spec:
-    from .tasks import BUILTIN_BOUNDS, resolve_family
+    from mlopt.harness.tasks import BUILTIN_BOUNDS, resolve_family
 
     _unknown_keys(data, ("name", "family", "instances", "algorithms", "offline", "solver"), "")
     name = _string(data, "name", "", default_name)
@@ -390,7 +390,7 @@ def _parse(data: dict, default_name: str) -> Spec:
                              field="offline.model", value=mname)
         model = mname
     if method == "exact" or bounds:
-        from ..solvers import get_backend
+        from mlopt.solvers import get_backend
 
         try:
             get_backend(solver)

@@ -46,8 +46,8 @@ import sqlite3
 from pathlib import Path
 from typing import Any, Iterable
 
-from ..errors import InputError
-from .tasks import ROW_FIELDS
+from mlopt.errors import InputError
+from mlopt.harness.tasks import ROW_FIELDS
 
 SCHEMA_VERSION = 1
 

@@ -46,8 +46,8 @@ import time
 import traceback
 from typing import Any, Callable
 
-from ..errors import InputError
-from . import ratios
+from mlopt.errors import InputError
+from mlopt.harness import ratios
 
 #: row columns produced by a task (the store adds nothing but its own primary key order)
 ROW_FIELDS = (
@@ -70,7 +70,7 @@ def resolve_family(name: str, module_hint: str | None = None):
 
     Families registered at run time (e.g. in tests) are found without loading the built-in ones.
     """
-    from ..families.base import FAMILIES, get_family
+    from mlopt.families.base import FAMILIES, get_family
 
     if name in FAMILIES:
         return FAMILIES[name]
@@ -131,7 +131,7 @@ def lp_relaxation_bound(workload, *, family, model, model_options, solver, time_
     """LP relaxation of the offline model: a bound on OPT when solved to optimality."""
     import pyomo.environ as pyo
 
-    from ..solve import Status, solve
+    from mlopt.solve import Status, solve
 
     m = family.model(model)(workload, **model_options)
     pyo.TransformationFactory("core.relax_integer_vars").apply_to(m)
@@ -309,7 +309,7 @@ def beats(sense: str, value: float | None, reference: float) -> bool:
 
 
 def _run_offline(family, workload, task) -> dict:
-    from ..solve import solve
+    from mlopt.solve import solve
 
     off, sv = task["offline"], task["solver"]
     model_name = off["model"]
@@ -409,7 +409,7 @@ def _run_bound(family, workload, b: dict, task: dict, ctx: dict) -> dict:
                                        time_limit=off["time_limit"], threads=sv["threads"],
                                        solver_options=sv["options"], **b["options"])
             out["solver"] = sv["name"]
-            from ..solvers import get_backend
+            from mlopt.solvers import get_backend
 
             out["solver_version"] = type(get_backend(sv["name"])).version()
         else:

@@ -25,7 +25,7 @@ import numpy as np
 import pyomo.environ as pyo
 from pyomo.repn.linear import LinearRepnVisitor
 
-from ..errors import InputError
+from mlopt.errors import InputError
 
 # A value this close to an integer is loaded as that integer for integer columns (SCIP and
 # Gurobi return e.g. 0.9999999997 inside their feasibility tolerance 1e-6).

@@ -6,8 +6,8 @@ from typing import ClassVar
 
 import pyomo.environ as pyo
 
-from ..errors import InputError
-from ..solve import SolveResult
+from mlopt.errors import InputError
+from mlopt.solve import SolveResult
 
 
 @dataclass(frozen=True)

@@ -72,10 +72,10 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import InputError
-from ..solve import SolveResult, Status, classify
-from ._matrix import LinearForm, compile_linear, load_solution
-from .base import Capabilities, SolverBackend, register_backend
+from mlopt.errors import InputError
+from mlopt.solve import SolveResult, Status, classify
+from mlopt.solvers._matrix import LinearForm, compile_linear, load_solution
+from mlopt.solvers.base import Capabilities, SolverBackend, register_backend
 
 MAX_ACTIVITY = 2 ** 53  # bound on sum |coef| max|x| of every scaled row and of the objective
 OBJ_PRECISION = 1e-7  # target for delta, the objective rounding error over the variable box

@@ -7,8 +7,8 @@ import pyomo.environ  # noqa: F401  (registers the contrib solvers with SolverFa
 from pyomo.contrib.solver.common.factory import SolverFactory
 from pyomo.contrib.solver.common.results import SolutionStatus, TerminationCondition as TC
 
-from ..solve import SolveResult, Status, classify, model_sense
-from .base import Capabilities, SolverBackend, register_backend
+from mlopt.solve import SolveResult, Status, classify, model_sense
+from mlopt.solvers.base import Capabilities, SolverBackend, register_backend
 
 _LIMITS = {TC.maxTimeLimit, TC.iterationLimit, TC.objectiveLimit, TC.interrupted}
 

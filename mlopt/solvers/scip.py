@@ -17,9 +17,9 @@ from __future__ import annotations
 import math
 import time
 
-from ..solve import SolveResult, Status, classify
-from ._matrix import compile_linear, load_solution
-from .base import Capabilities, SolverBackend, register_backend
+from mlopt.solve import SolveResult, Status, classify
+from mlopt.solvers._matrix import compile_linear, load_solution
+from mlopt.solvers.base import Capabilities, SolverBackend, register_backend
 
 _LIMITS = {"timelimit", "gaplimit", "nodelimit", "totalnodelimit", "stallnodelimit",
            "memlimit", "sollimit", "bestsollimit", "restartlimit", "userinterrupt",

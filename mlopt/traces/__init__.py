@@ -19,15 +19,15 @@ from typing import Any, Callable
 
 import pandas as pd
 
-from ..errors import InputError
-from .alibaba import (PerGpuDemand, UniformPerGpuDemand, alibaba_cluster, load_nodes,
+from mlopt.errors import InputError
+from mlopt.traces.alibaba import (PerGpuDemand, UniformPerGpuDemand, alibaba_cluster, load_nodes,
                       load_pod_demand, per_gpu_demand)
-from .convert import DEFAULTS as CONVENTIONS, build_cluster, trace_to_workload
-from .csv_generic import load_csv, parse_mapping
-from .itp import load_itp
-from .paths import shared_traces_dir
-from .philly import load_philly, load_pollux_workload
-from .table import REASONS, LoadReport, check_table, read_table
+from mlopt.traces.convert import DEFAULTS as CONVENTIONS, build_cluster, trace_to_workload
+from mlopt.traces.csv_generic import load_csv, parse_mapping
+from mlopt.traces.itp import load_itp
+from mlopt.traces.paths import shared_traces_dir
+from mlopt.traces.philly import load_philly, load_pollux_workload
+from mlopt.traces.table import REASONS, LoadReport, check_table, read_table
 
 Loader = Callable[..., "tuple[pd.DataFrame, LoadReport]"]
 

@@ -20,7 +20,7 @@ Memory is in GiB, the unit of the EC2 catalogue figures :mod:`mlopt.clusters` us
 ``memory_gb``, so demands and capacities compare directly.
 
 **Fallback** (:class:`UniformPerGpuDemand`, used when the file is absent): the OASiS paper's worker
-ranges (seed 000, Sec. V-A; :data:`mlopt.generators.oasis.DEFAULTS`): 1-10 vCPUs and 2-32 GB
+ranges (seed 000, Sec. V-A; :data:`mlopt.families.oasis.generator.DEFAULTS`): 1-10 vCPUs and 2-32 GB
 memory, uniform integers, per GPU.
 
 **Heterogeneous cluster** (:func:`alibaba_cluster`).  ``openb_node_list_gpu_node.csv`` lists 1,213
@@ -42,11 +42,11 @@ from typing import Any, Protocol, Sequence
 import numpy as np
 import pandas as pd
 
-from ..clusters import NIC_GBPS, STORAGE_GB
-from ..errors import InputError
-from ..generators.oasis import DEFAULTS as OASIS_DEFAULTS
-from ..workload import BANDWIDTH, Server
-from .paths import shared_trace, shared_traces_dir
+from mlopt.clusters import NIC_GBPS, STORAGE_GB
+from mlopt.errors import InputError
+from mlopt.families.oasis.generator import DEFAULTS as OASIS_DEFAULTS
+from mlopt.workload import BANDWIDTH, Server
+from mlopt.traces.paths import shared_trace, shared_traces_dir
 
 POD_FILE = "alibaba-pai-2023/openb_pod_list_default.csv"
 NODE_FILE = "alibaba-pai-2023/openb_node_list_gpu_node.csv"

@@ -2,7 +2,7 @@
 
 No trace records parameter servers, epochs, mini-batches or per-worker CPU/memory, so a trace job
 (arrival, duration D seconds, g GPUs) becomes an OASiS-style job by these conventions
-(:data:`DEFAULTS`; the OASiS ranges come from :data:`mlopt.generators.oasis.DEFAULTS`, seed 000
+(:data:`DEFAULTS`; the OASiS ranges come from :data:`mlopt.families.oasis.generator.DEFAULTS`, seed 000
 Sec. V-A, with its DECISION that tau_i is in seconds):
 
 * **Time.**  Slots of ``slot_seconds`` [3600 s, "one time slot can be 1 hour", as in seeds 000 /
@@ -60,13 +60,13 @@ from typing import Any, Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from .. import clusters as _clusters
-from ..errors import InputError
-from ..generators.oasis import CLASSES, DEFAULTS as OASIS, MAX_REDRAWS
-from ..utility import Sigmoid
-from ..workload import DEFAULT_RESOURCES, Job, Server, Workload, validate
-from .alibaba import alibaba_cluster, per_gpu_demand
-from .table import LoadReport, check_table
+from mlopt import clusters as _clusters
+from mlopt.errors import InputError
+from mlopt.families.oasis.generator import CLASSES, DEFAULTS as OASIS, MAX_REDRAWS
+from mlopt.utility import Sigmoid
+from mlopt.workload import DEFAULT_RESOURCES, Job, Server, Workload, validate
+from mlopt.traces.alibaba import alibaba_cluster, per_gpu_demand
+from mlopt.traces.table import LoadReport, check_table
 
 DEFAULTS: dict[str, Any] = {
     "slot_seconds": 3600.0,

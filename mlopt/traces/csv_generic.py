@@ -20,8 +20,8 @@ from typing import Any, Mapping
 
 import pandas as pd
 
-from ..errors import InputError
-from .table import FIELD_KINDS, LoadReport, read_table
+from mlopt.errors import InputError
+from mlopt.traces.table import FIELD_KINDS, LoadReport, read_table
 
 
 def parse_mapping(spec: str | Mapping[str, str]) -> dict[str, str]:

@@ -11,9 +11,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..errors import InputError
-from ..workload import Workload
-from . import load_trace, shared_traces_dir, trace_to_workload
+from mlopt.errors import InputError
+from mlopt.workload import Workload
+from mlopt.traces import load_trace, shared_traces_dir, trace_to_workload
 
 
 def workload_from_trace_entry(trace: dict[str, Any], *, seed: int = 0) -> Workload:

@@ -21,8 +21,8 @@ from typing import Any
 
 import pandas as pd
 
-from .paths import shared_trace
-from .table import LoadReport, read_table
+from mlopt.traces.paths import shared_trace
+from mlopt.traces.table import LoadReport, read_table
 
 ITP_DEFAULT_FILE = "microsoft-itp/raw/cluster01.csv"
 ITP_DEFAULT_ANNOTATED_FILE = "microsoft-itp/annotated/cluster01.csv"

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ..errors import InputError
+from mlopt.errors import InputError
 
 ENV_VAR = "MLOPT_SHARED_TRACES"
 

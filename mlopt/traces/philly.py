@@ -32,8 +32,8 @@ from typing import Any, Mapping
 import numpy as np
 import pandas as pd
 
-from .paths import shared_trace
-from .table import LoadReport, read_table
+from mlopt.traces.paths import shared_trace
+from mlopt.traces.table import LoadReport, read_table
 
 PHILLY_FILE = "philly-pollux/philly.csv"
 POLLUX_WORKLOAD_FILE = "philly-pollux/workload-6.csv"

@@ -53,7 +53,7 @@ from typing import Any, Callable, Mapping
 import numpy as np
 import pandas as pd
 
-from ..errors import InputError
+from mlopt.errors import InputError
 
 # Mapping keys (the table's logical fields) and how the source column is parsed.
 FIELD_KINDS: dict[str, str] = {

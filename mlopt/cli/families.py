@@ -1,0 +1,29 @@
+"""``mlopt families``: the one place to discover every registered name (families, their
+formulations, algorithms, generator presets and bounds)."""
+from __future__ import annotations
+
+import json
+
+from mlopt.cli import command
+from mlopt.families.base import all_families
+
+
+@command("families", "list every family with its paper, sense, models, algorithms, presets and "
+         "bounds")
+def _families_args(p):
+    p.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    p.set_defaults(handler=_families)
+
+
+def _families(args) -> int:
+    described = {name: fam.describe() for name, fam in all_families().items()}
+    if args.json:
+        print(json.dumps({"families": described}))
+        return 0
+    for d in described.values():
+        print(f"{d['name']}  ({d['sense']}imize)  {d['paper']}")
+        print(f"  models:     {', '.join(d['models'])}  (default {d['default_model']})")
+        print(f"  algorithms: {', '.join(d['algorithms'])}")
+        print(f"  presets:    {', '.join(d['presets'])}")
+        print(f"  bounds:     {', '.join(d['bounds']) or '-'}")
+    return 0

@@ -1,0 +1,384 @@
+"""OASiS instance generator, calibrated to the simulation settings of seed 000 (Sec. V-A).
+
+``generate(preset, seed, **overrides)`` draws an EC2-like cluster (:mod:`mlopt.clusters`) and a
+set of jobs from one ``numpy.random.Generator`` seeded with ``seed``: same seed and parameters,
+same workload bit for bit.  Every range is a parameter; :data:`PRESETS` holds named parameter
+sets.  Defaults (paper, Sec. V-A):
+
+* worker demand: 0-4 GPUs, 1-10 vCPUs, 2-32 GB memory, 5-10 GB storage, b_i in [0.1, 5] Gbps;
+* PS demand: 0 GPU, 1-10 vCPUs, 2-32 GB memory, 5-10 GB storage, B_i in [5, 20] Gbps;
+* E_i in [50, 200], N_i in [5, 100], M_i in [10, 100], tau_i in [0.001, 0.1], e_i in [30, 575] MB;
+* sigmoid utility f(d) = g1 / (1 + exp(g2 (d - g3))): priority g1 in [1, 100], target g3 in
+  [1, 15]; 10% / 55% / 35% of jobs are time-insensitive (g2 = 0) / sensitive (g2 in [0.01, 1]) /
+  critical (g2 in [4, 6]), each job's class drawn independently with those probabilities.
+
+Counts (GPUs, vCPUs, GB of memory and storage, E, N, M) are uniform integers over the inclusive
+range; the rest are uniform reals, rounded to 6 significant digits so the JSON stays readable.
+
+DECISION (tau_i units).  The paper puts tau_i in [0.001, 0.1] "time slots".  With E_i M_i up to
+20,000 mini-batches per worker that is a minimum completion time of hundreds to thousands of
+slots, inconsistent with T = 100-300 and targets g3 in [1, 15].  We read the range as *seconds*
+with ``slot_seconds = 3600`` ("one time slot can be 1 hour or longer", Sec. III-C): a mini-batch
+costs tau_i + 2 e_i / b_i seconds and the workload model converts to slots
+(:meth:`mlopt.workload.Workload.chunk_slots`).  Both ``minibatch_seconds`` and ``slot_seconds``
+are parameters.
+
+DECISION (arrivals).  The paper follows the Google cluster trace, which we do not have.  Jobs
+arrive as a homogeneous Poisson process conditioned on exactly ``n_jobs`` arrivals in the window
+[0, W) (i.e. i.i.d. uniform arrival instants, sorted); job arrives in slot 1 + floor(instant).
+W is ``arrival_window`` (slots, default: the horizon T) or ``n_jobs / arrival_rate`` when a rate
+(jobs per slot) is given instead; W <= T keeps every arrival in 1..T.
+
+DECISION (fit).  A demand vector must fit some server of its role or ``mlopt.workload.validate``
+rejects the instance (e.g. a 4-GPU worker on a cluster of p2.xlarge).  Such a job's worker (or PS)
+demand vector is redrawn from the same generator until it fits (at most ``MAX_REDRAWS`` times):
+demands are drawn conditional on fitting.  ``meta["demand_redraws"]`` counts the redraws.
+"""
+from __future__ import annotations
+
+import math
+from functools import partial
+from typing import Any, Callable
+
+import numpy as np
+
+from mlopt.clusters import ROLE_ASSIGNMENTS, ec2_cluster
+from mlopt.errors import InputError
+from mlopt.utility import Sigmoid
+from mlopt.workload import DEFAULT_RESOURCES, Job, Server, Workload, validate
+
+MAX_REDRAWS = 1000
+CLASSES = ("insensitive", "sensitive", "critical")  # time sensitivity, Sec. V-A
+
+# Every parameter with its paper default.  Ranges are inclusive (low, high).
+DEFAULTS: dict[str, Any] = {
+    # instance size
+    "n_jobs": 200,
+    "horizon": 300,  # T (the paper: 100-300)
+    "slot_seconds": 3600.0,
+    # cluster (mlopt.clusters.ec2_cluster); n_servers, when set, is split by worker_server_fraction
+    "n_worker_servers": 50,  # H
+    "n_ps_servers": 50,  # K
+    "n_servers": None,
+    "worker_server_fraction": 0.5,
+    "roles": "gpu-workers",
+    "worker_types": None,  # None: from roles
+    "ps_types": None,
+    "storage_gb": 1000.0,
+    "nic_gbps": (20.0, 50.0),
+    # arrivals
+    "arrival_window": None,  # slots; None: the horizon (or n_jobs / arrival_rate)
+    "arrival_rate": None,  # jobs per slot
+    # job shape
+    "epochs": (50, 200),  # E_i
+    "chunks": (5, 100),  # N_i
+    "minibatches": (10, 100),  # M_i
+    "minibatch_seconds": (0.001, 0.1),  # tau_i, seconds (see DECISION above)
+    "gradient_mb": (30.0, 575.0),  # e_i
+    # worker demand w_i
+    "worker_gpu": (0, 4),
+    "worker_cpu": (1, 10),
+    "worker_memory_gb": (2, 32),
+    "worker_storage_gb": (5, 10),
+    "worker_bandwidth_gbps": (0.1, 5.0),  # b_i
+    # parameter-server demand s_i (no GPU)
+    "ps_cpu": (1, 10),
+    "ps_memory_gb": (2, 32),
+    "ps_storage_gb": (5, 10),
+    "ps_bandwidth_gbps": (5.0, 20.0),  # B_i
+    # utility
+    "priority": (1.0, 100.0),  # gamma1 (Fig. 5 varies it)
+    "target": (1.0, 15.0),  # gamma3, slots
+    "class_split": (0.10, 0.55, 0.35),  # insensitive / sensitive / critical
+    "decay_sensitive": (0.01, 1.0),  # gamma2
+    "decay_critical": (4.0, 6.0),  # gamma2
+}
+
+# Named presets: overrides of DEFAULTS.
+PRESETS: dict[str, dict[str, Any]] = {
+    # Sec. V-A, Fig. 3/6: T = 300, H = K = 50, 200 jobs arriving over the whole horizon.
+    "paper-default": {},
+    # Fig. 5: 10 jobs, T = 10, few servers, so that the offline optimum of the utility ILP (1)-(13)
+    # is provable with HiGHS.  SCALING: only the job size shrinks; per-worker/PS demands, M_i,
+    # tau_i, e_i, bandwidths and the utility ranges stay the paper's.  E_i in [10, 30] (paper
+    # 50-200) and N_i in [1, 10] (paper 5-100) keep a job's minimum completion time
+    # E_i M_i (tau_i + 2e_i/b_i) at one to a few slots and its work at a few worker-slots, and
+    # the integer y/z ranges small.  Arrivals come in the first half of the horizon so late
+    # arrivals still have room.  Calibrated with a throwaway ILP (x, y, z, completion indicators
+    # per job/server/slot) on seeds 0-7: HiGHS proves the optimum in 0.1-4 s; with 4 servers
+    # the optimum reaches 63-100% (median ~80%) of the sum of each job's utility when run alone,
+    # admitting 6-10 jobs, i.e. resources are contended; with 12 servers contention mostly
+    # vanishes.  "Number of servers" (Fig. 5's x-axis) is n_servers, split evenly between
+    # worker and PS servers (worker_server_fraction).
+    "paper-fig5": {
+        "n_jobs": 10, "horizon": 10, "n_servers": 4, "n_worker_servers": None,
+        "n_ps_servers": None, "arrival_window": 5, "epochs": (10, 30), "chunks": (1, 10),
+    },
+    # Hand-checkable: 3 jobs, 3 slots, one big server of each role (every demand fits without
+    # redraws), 1-minute slots and moderate bandwidths so a chunk costs about half a worker-slot.
+    "tiny": {
+        "n_jobs": 3, "horizon": 3, "slot_seconds": 60.0, "n_worker_servers": 1,
+        "n_ps_servers": 1, "worker_types": ("p2.8xlarge",), "ps_types": ("c4.8xlarge",),
+        "arrival_window": 2, "epochs": (1, 2), "chunks": (1, 3), "minibatches": (20, 60),
+        "gradient_mb": (30.0, 100.0), "worker_bandwidth_gbps": (0.5, 2.0),
+    },
+}
+
+
+# ---- parameter checking ----------------------------------------------------------------------
+def _is_num(x) -> bool:
+    return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool) \
+        and math.isfinite(float(x))
+
+
+def _range(params: dict, key: str, *, integer: bool = False, minimum: float = 0.0,
+           strict: bool = False) -> tuple:
+    value = params[key]
+    ok = (isinstance(value, (tuple, list)) and len(value) == 2 and all(_is_num(v) for v in value))
+    if ok and integer:
+        ok = all(float(v).is_integer() for v in value)
+    if not ok:
+        kind = "integers" if integer else "numbers"
+        raise InputError(f"must be a range [low, high] of finite {kind}", field=key, value=value)
+    lo, hi = (int(v) for v in value) if integer else (float(v) for v in value)
+    if lo > hi:
+        raise InputError("low must be <= high", field=key, value=value)
+    if lo < minimum or (strict and lo <= minimum):
+        raise InputError(f"low must be {'>' if strict else '>='} {minimum:g}", field=key,
+                         value=value)
+    return lo, hi
+
+
+def _int_param(params: dict, key: str, minimum: int) -> int:
+    value = params[key]
+    if not _is_num(value) or not float(value).is_integer() or int(value) < minimum:
+        raise InputError(f"must be an integer >= {minimum}", field=key, value=value)
+    return int(value)
+
+
+def _positive(params: dict, key: str) -> float:
+    value = params[key]
+    if not _is_num(value) or float(value) <= 0:
+        raise InputError("must be a finite number > 0", field=key, value=value)
+    return float(value)
+
+
+def _resolve(preset: str, overrides: dict) -> dict[str, Any]:
+    """Preset + overrides -> full parameter dict, with the server-count shorthand resolved."""
+    if preset not in PRESETS:
+        raise InputError(f"unknown OASiS preset (known: {', '.join(PRESETS)})", field="preset",
+                         value=preset)
+    unknown = sorted(set(overrides) - set(DEFAULTS))
+    if unknown:
+        raise InputError("unknown generator parameter", field=unknown[0],
+                         value=overrides[unknown[0]])
+    explicit = {"n_worker_servers", "n_ps_servers"} & set(overrides)
+    if "n_servers" in overrides and explicit and overrides["n_servers"] is not None:
+        raise InputError("give either n_servers or n_worker_servers/n_ps_servers",
+                         field="n_servers", value=overrides["n_servers"])
+    params = {**DEFAULTS, **PRESETS[preset]}
+    # An override of one way of sizing the cluster replaces the preset's other way (a preset
+    # sized by n_servers overridden with explicit counts needs both counts).
+    if overrides.get("n_servers") is not None:
+        params.update(n_worker_servers=None, n_ps_servers=None)
+    elif explicit:
+        params["n_servers"] = None
+    params.update(overrides)
+    return params
+
+
+def _check(params: dict) -> dict[str, Any]:
+    """Validate every parameter; return the normalized values used for drawing."""
+    p: dict[str, Any] = {}
+    p["n_jobs"] = _int_param(params, "n_jobs", 1)
+    p["horizon"] = _int_param(params, "horizon", 1)
+    p["slot_seconds"] = _positive(params, "slot_seconds")
+    if params["n_servers"] is not None:
+        n = _int_param(params, "n_servers", 2)
+        frac = params["worker_server_fraction"]
+        if not _is_num(frac) or not 0 < float(frac) < 1:
+            raise InputError("must be a number in (0, 1)", field="worker_server_fraction",
+                             value=frac)
+        # "number of servers (proportionally divided to host workers and PSs)", Fig. 5.
+        p["n_worker_servers"] = min(n - 1, max(1, round(n * float(frac))))
+        p["n_ps_servers"] = n - p["n_worker_servers"]
+    else:
+        p["n_worker_servers"] = _int_param(params, "n_worker_servers", 1)
+        p["n_ps_servers"] = _int_param(params, "n_ps_servers", 1)
+    if params["roles"] not in ROLE_ASSIGNMENTS:
+        raise InputError(f"unknown role assignment (known: {', '.join(ROLE_ASSIGNMENTS)})",
+                         field="roles", value=params["roles"])
+    p["roles"] = params["roles"]
+    for key in ("worker_types", "ps_types"):
+        v = params[key]
+        if v is not None and (isinstance(v, str) or not isinstance(v, (tuple, list))):
+            raise InputError("must be a list of instance type names or null", field=key, value=v)
+        p[key] = None if v is None else tuple(v)
+    p["storage_gb"] = _positive(params, "storage_gb")
+    p["nic_gbps"] = _range(params, "nic_gbps", strict=True)
+
+    T = p["horizon"]
+    window, rate = params["arrival_window"], params["arrival_rate"]
+    if window is not None and rate is not None:
+        raise InputError("give either arrival_window or arrival_rate", field="arrival_rate",
+                         value=rate)
+    if rate is not None:
+        window = p["n_jobs"] / _positive(params, "arrival_rate")
+        if window > T:
+            raise InputError(f"too low: {p['n_jobs']} jobs at this rate arrive after the horizon "
+                             f"T={T} (need rate >= n_jobs / T = {p['n_jobs'] / T:g})",
+                             field="arrival_rate", value=rate)
+    elif window is not None:
+        window = _positive(params, "arrival_window")
+        if window > T:
+            raise InputError(f"must be <= the horizon T={T}", field="arrival_window", value=window)
+    p["arrival_window"] = float(window if window is not None else T)
+
+    for key in ("epochs", "chunks", "minibatches"):
+        p[key] = _range(params, key, integer=True, minimum=1)
+    p["minibatch_seconds"] = _range(params, "minibatch_seconds")
+    p["gradient_mb"] = _range(params, "gradient_mb")
+    if p["minibatch_seconds"][1] == 0 and p["gradient_mb"][1] == 0:
+        raise InputError("a mini-batch must take time: minibatch_seconds and gradient_mb are "
+                         "both 0", field="minibatch_seconds", value=params["minibatch_seconds"])
+    for key in ("worker_gpu", "worker_cpu", "worker_memory_gb", "worker_storage_gb",
+                "ps_cpu", "ps_memory_gb", "ps_storage_gb"):
+        p[key] = _range(params, key, integer=True)
+    p["worker_bandwidth_gbps"] = _range(params, "worker_bandwidth_gbps", strict=True)
+    p["ps_bandwidth_gbps"] = _range(params, "ps_bandwidth_gbps", strict=True)
+    p["priority"] = _range(params, "priority")
+    p["target"] = _range(params, "target")
+    p["decay_sensitive"] = _range(params, "decay_sensitive")
+    p["decay_critical"] = _range(params, "decay_critical")
+    split = params["class_split"]
+    if (not isinstance(split, (tuple, list)) or len(split) != 3
+            or not all(_is_num(s) and float(s) >= 0 for s in split)
+            or abs(sum(float(s) for s in split) - 1.0) > 1e-9):
+        raise InputError("must be 3 non-negative shares (insensitive, sensitive, critical) "
+                         "summing to 1", field="class_split", value=split)
+    p["class_split"] = tuple(float(s) for s in split)
+    return p
+
+
+# ---- drawing ---------------------------------------------------------------------------------
+def _sig6(x: np.ndarray, lo: float, hi: float) -> np.ndarray:
+    """Round to 6 significant digits (readable JSON), clipped back into [lo, hi]."""
+    rounded = np.array([float(f"{v:.6g}") for v in np.atleast_1d(x)])
+    return np.clip(rounded, lo, hi)
+
+
+def _uniform(rng, rng_range, size) -> np.ndarray:
+    lo, hi = rng_range
+    return _sig6(rng.uniform(lo, hi, size=size), lo, hi)
+
+
+def _integers(rng, rng_range, size) -> np.ndarray:
+    lo, hi = rng_range
+    return rng.integers(lo, hi, size=size, endpoint=True)
+
+
+def _worker_vectors(rng, p, n) -> np.ndarray:
+    """n x 5 worker demands in DEFAULT_RESOURCES order (gpu, cpu, memory, storage, bandwidth)."""
+    return np.column_stack([
+        _integers(rng, p["worker_gpu"], n), _integers(rng, p["worker_cpu"], n),
+        _integers(rng, p["worker_memory_gb"], n), _integers(rng, p["worker_storage_gb"], n),
+        _uniform(rng, p["worker_bandwidth_gbps"], n)]).astype(float)
+
+
+def _ps_vectors(rng, p, n) -> np.ndarray:
+    return np.column_stack([
+        np.zeros(n), _integers(rng, p["ps_cpu"], n), _integers(rng, p["ps_memory_gb"], n),
+        _integers(rng, p["ps_storage_gb"], n), _uniform(rng, p["ps_bandwidth_gbps"], n)])
+
+
+def _fit_demands(rng, draw: Callable, demands: np.ndarray, caps: np.ndarray, role: str,
+                 p: dict) -> tuple[np.ndarray, int]:
+    """Redraw rows of ``demands`` that fit no row of ``caps`` (see DECISION (fit))."""
+    def fits(rows):
+        return (rows[:, None, :] <= caps[None, :, :] + 1e-12).all(axis=2).any(axis=1)
+
+    redraws = 0
+    bad = np.flatnonzero(~fits(demands))
+    for i in bad:  # in job order, so the draw sequence is deterministic
+        for _ in range(MAX_REDRAWS):
+            redraws += 1
+            demands[i] = draw(rng, p, 1)[0]
+            if fits(demands[i:i + 1])[0]:
+                break
+        else:
+            raise InputError(f"no {role} demand drawn from the configured ranges fits a {role} "
+                             f"server of this cluster after {MAX_REDRAWS} tries",
+                             field=f"{role}_demand", value=demands[i].tolist())
+    return demands, redraws
+
+
+def _draw(p: dict, seed: int) -> tuple[list[Server], list[Job], int]:
+    rng = np.random.default_rng(seed)
+    servers = ec2_cluster(rng, p["n_worker_servers"], p["n_ps_servers"], roles=p["roles"],
+                          worker_types=p["worker_types"], ps_types=p["ps_types"],
+                          storage_gb=p["storage_gb"], nic_gbps=p["nic_gbps"])
+    n = p["n_jobs"]
+    arrivals = 1 + np.floor(np.sort(rng.uniform(0.0, p["arrival_window"], size=n))).astype(int)
+    arrivals = np.minimum(arrivals, p["horizon"])  # guard the float edge instant == window == T
+    classes = rng.choice(len(CLASSES), size=n, p=p["class_split"])
+    epochs = _integers(rng, p["epochs"], n)
+    chunks = _integers(rng, p["chunks"], n)
+    minibatches = _integers(rng, p["minibatches"], n)
+    tau = _uniform(rng, p["minibatch_seconds"], n)
+    grad = _uniform(rng, p["gradient_mb"], n)
+    wdem = _worker_vectors(rng, p, n)
+    sdem = _ps_vectors(rng, p, n)
+    gamma1 = _uniform(rng, p["priority"], n)
+    gamma3 = _uniform(rng, p["target"], n)
+    decay = np.where(classes == 2, _uniform(rng, p["decay_critical"], n),
+                     _uniform(rng, p["decay_sensitive"], n))
+    gamma2 = np.where(classes == 0, 0.0, decay)  # time-insensitive: constant utility g1 / 2
+
+    res = list(DEFAULT_RESOURCES)
+    caps = {role: np.array([[s.capacity[r] for r in res] for s in servers if s.role == role])
+            for role in ("worker", "ps")}
+    wdem, r1 = _fit_demands(rng, _worker_vectors, wdem, caps["worker"], "worker", p)
+    sdem, r2 = _fit_demands(rng, _ps_vectors, sdem, caps["ps"], "ps", p)
+
+    width = max(3, len(str(n)))
+    jobs = [Job(
+        id=f"j{i + 1:0{width}d}", arrival=int(arrivals[i]), epochs=int(epochs[i]),
+        chunks=int(chunks[i]), minibatches=int(minibatches[i]),
+        minibatch_seconds=float(tau[i]), gradient_mb=float(grad[i]),
+        worker_demand=dict(zip(res, map(float, wdem[i]))),
+        ps_demand=dict(zip(res, map(float, sdem[i]))),
+        utility=Sigmoid(float(gamma1[i]), float(gamma2[i]), float(gamma3[i])),
+        extra={"time_class": CLASSES[classes[i]]},
+    ) for i in range(n)]
+    return servers, jobs, r1 + r2
+
+
+def _jsonable(value):
+    return list(value) if isinstance(value, tuple) else value
+
+
+def generate(preset: str = "paper-default", seed: int = 0, **overrides) -> Workload:
+    """Draw an OASiS workload from ``PRESETS[preset]`` updated by ``overrides`` (keys of
+    :data:`DEFAULTS`).  Bad preset, parameter name or value -> :class:`InputError`."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise InputError("must be an integer >= 0", field="seed", value=seed)
+    params = _resolve(preset, overrides)
+    p = _check(params)
+    servers, jobs, redraws = _draw(p, int(seed))
+    meta = {
+        "generator": "oasis", "paper": "000_1db5ded823e0cb57 (OASiS, Sec. V-A)",
+        "preset": preset, "seed": int(seed),
+        "params": {k: _jsonable(v) for k, v in p.items()},
+        "overrides": sorted(overrides),
+        "arrival_rate": p["n_jobs"] / p["arrival_window"],
+        "demand_redraws": redraws,
+    }
+    workload = Workload(f"oasis-{preset}-s{seed}", p["horizon"], p["slot_seconds"],
+                        DEFAULT_RESOURCES, tuple(servers), tuple(jobs), meta)
+    return validate(workload)
+
+
+# One generator callable per preset, for registries (``Family.presets``): fn(seed=, **params).
+PRESET_GENERATORS: dict[str, Callable[..., Workload]] = {
+    name: partial(generate, name) for name in PRESETS
+}
