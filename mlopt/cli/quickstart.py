@@ -1,9 +1,10 @@
 """``mlopt quickstart``: the main job on embedded defaults, through the harness.
 
-Runs the packaged quick spec (``mlopt/specs/quick.toml``): eight small OASiS instances (preset
-``paper-fig5``: 10 jobs, T=10), each offline optimum with HiGHS, OASiS and the paper's four
-baselines, every schedule checked, and prints the performance ratio OPT/ALG per instance and
-algorithm (an interval wherever OPT is not proven) and the harness's summary report.
+Runs every packaged quick spec (``mlopt/specs/quick*.toml``, one per family; ``quick.toml`` is
+OASiS's: eight small instances, preset ``paper-fig5``), each offline optimum with HiGHS, each
+family's online algorithm and the paper's baselines, every schedule checked, and prints the
+performance ratio per instance and algorithm (OPT/ALG for maximization, ALG/OPT for
+minimization; an interval wherever OPT is not proven) and the harness's summary report.
 """
 from __future__ import annotations
 
@@ -15,13 +16,19 @@ import pandas as pd
 
 from mlopt.cli import command
 
-QUICK_SPEC = Path(__file__).resolve().parents[1] / "specs" / "quick.toml"
+SPECS_DIR = Path(__file__).resolve().parents[1] / "specs"
 
 
-@command("quickstart", "the main job: offline optima and performance ratios of OASiS and the "
-         "paper's baselines on small generated instances (HiGHS, about a minute)")
+def quick_specs() -> list[Path]:
+    """The packaged quick specs: OASiS's ``quick.toml`` first, then one per further family."""
+    return sorted(SPECS_DIR.glob("quick*.toml"), key=lambda p: (p.stem != "quick", p.stem))
+
+
+@command("quickstart", "the main job: offline optima and performance ratios of every family's "
+         "online algorithm and baselines on small generated instances (HiGHS, a few minutes)")
 def _args(p):
-    p.add_argument("--spec", default=str(QUICK_SPEC), help="default: the packaged quick spec")
+    p.add_argument("--spec", action="append", default=None,
+                   help="a spec to run instead of the packaged quick specs; repeatable")
     p.add_argument("-o", "--out", default="results/quickstart",
                    help="results directory (its earlier results are replaced)")
     p.add_argument("--workers", type=int, default=2)
@@ -45,20 +52,44 @@ def ratio_table(df: pd.DataFrame) -> pd.DataFrame:
     algs["ratio"] = [format_ratio(lo, hi) if ok else "INFEASIBLE"
                      for lo, hi, ok in zip(algs.ratio_low, algs.ratio_high, algs.feasible)]
     table = algs.pivot(index="instance_id", columns="method", values="ratio")
-    table.insert(0, "OPT", [f"{off.loc[i, 'objective']:.2f}" for i in table.index])
-    table.insert(0, "offline", [off.loc[i, "status"] for i in table.index])
+
+    def opt(i):
+        v = off.loc[i, "objective"] if i in off.index else None
+        return "n/a" if v is None or (isinstance(v, float) and math.isnan(v)) else f"{v:.2f}"
+
+    table.insert(0, "OPT", [opt(i) for i in table.index])
+    table.insert(0, "offline", [off.loc[i, "status"] if i in off.index else "none"
+                                for i in table.index])
     return table
 
 
 def run(args) -> int:
-    from mlopt.harness import ResultStore, run_spec, write_report
+    from mlopt.harness import load_spec
 
+    specs = [Path(s) for s in args.spec] if args.spec else quick_specs()
+    loaded = [load_spec(s) for s in specs]  # every spec is validated before anything runs
     out = Path(args.out)
     if out.exists():
         shutil.rmtree(out)  # the quickstart's own scratch directory
-    summary = run_spec(args.spec, out, workers=args.workers, resume=False, progress=True)
+    codes = []
+    for spec_path, spec in zip(specs, loaded):
+        target = out if len(specs) == 1 else out / spec.name
+        codes.append(_run_one(spec_path, spec.family, target, args.workers))
+        if codes[-1] == 130:
+            return 130
+    return max(codes)
+
+
+def _run_one(spec_path: Path, family: str, out: Path, workers: int) -> int:
+    from mlopt.families import get_family
+    from mlopt.harness import ResultStore, run_spec, write_report
+
+    sense = get_family(family).sense
+    print(f"=== {family}: {spec_path.name} ===")
+    summary = run_spec(spec_path, out, workers=workers, resume=False, progress=True)
     df = ResultStore(out / "results.sqlite").to_frame()
-    print("Performance ratio OPT/ALG per instance (checked schedules; an interval where OPT is "
+    what = "OPT/ALG" if sense == "max" else "ALG/OPT"
+    print(f"Performance ratio {what} per instance (checked schedules; an interval where OPT is "
           "not proven):")
     print(ratio_table(df).to_string())
     print()
@@ -67,7 +98,7 @@ def run(args) -> int:
     start = text.find("### Competitive ratios")
     end = text.find("## Figures")
     print(text[start:end].strip())
-    print(f"\n{summary}\nfull report: {report}")
+    print(f"\n{summary}\nfull report: {report}\n")
     if summary.interrupted:
         return 130
     checked = df[df.method_kind == "algorithm"]
