@@ -107,7 +107,7 @@ def build_entry(iset: InstanceSet, entry: InstanceEntry) -> Workload:
         raise InputError("unknown source (generator or trace)", file=str(iset.path),
                          field=f"{entry.name}.source", value=entry.source)
     return Workload(entry.name, w.horizon, w.slot_seconds, w.resources, w.servers, w.jobs,
-                    {**w.meta, "family": iset.family, "instance_set": iset.name})
+                    {**w.meta, "family": iset.family, "instance_set": iset.name}, extra=w.extra)
 
 
 def build_set(iset: InstanceSet, *, check_hash: bool = True) -> list[tuple[str, str]]:

@@ -72,6 +72,7 @@ def solve_offline(workload: Workload, *, family: str = "oasis", model: str | Non
                   solver: str = "highs", time_limit: float | None = None, mip_gap: float = 0.0,
                   threads: int | None = 1) -> OfflineResult:
     fam = get_family(family)
+    fam.validate(workload)  # the family's own fields (InputError naming field and value)
     name = model or fam.default_model
     build = fam.model(name)
     t0 = time.perf_counter()
@@ -93,6 +94,7 @@ def solve_offline(workload: Workload, *, family: str = "oasis", model: str | Non
 def run_algorithm(workload: Workload, algorithm: str, *, family: str = "oasis", seed: int = 0,
                   **options) -> AlgorithmResult:
     fam = get_family(family)
+    fam.validate(workload)
     fn = fam.algorithm(algorithm)
     t0 = time.perf_counter()
     schedule = fn(workload, seed=seed, **options)

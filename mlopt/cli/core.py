@@ -120,6 +120,7 @@ def _check(args) -> int:
     workload = Workload.load(args.file)
     schedule = Schedule.load(args.schedule)
     fam = get_family(_family_of(workload, args.family))
+    fam.validate(workload)
     res = fam.check(workload, schedule)
     d = {"status": "feasible" if res.feasible else "infeasible", "objective": res.objective,
          "bound": None, "gap": None, "runtime_s": None, "feasible": res.feasible,
