@@ -1,2 +1,3 @@
 """Importing this module registers every family (kept separate to avoid import cycles)."""
 from mlopt.families import oasis  # noqa: F401
+from mlopt.families import edgecloud  # noqa: F401

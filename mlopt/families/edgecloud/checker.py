@@ -1,0 +1,158 @@
+"""Independent checker for edge-cloud schedules (seed 001, problem (2) with pinned chunks).
+
+From the workload and the schedule table alone it re-derives each chunk's worker and slots, each
+job's mode zeta_j ((2g)/(2h)), the slots a chunk needs at that mode's rate, completion c_j ((2j))
+and the objective sum_j (c_j - r_j).  Violations, named after the paper's equations:
+
+* ``unknown_job`` / ``unknown_server`` / ``unknown_role`` / ``bad_row`` (count != 1, negative
+  slot, a missing ``worker``/``chunk`` column) / ``bad_chunk`` (chunk id outside 0..D_j-1);
+* ``c2a_eligibility``: a worker slot that does not exist on that edge server or whose type is
+  not the job's (v_jsw = 0); ``o_ps_eligibility`` the same for a PS (o_jsp = 0);
+* ``c2i_upload_delay``: a chunk trained on server s before r_j + Delta_js;
+* ``c2d_worker_capacity``: an edge worker trains two chunks in one slot;
+* ``c4e_one_worker_per_chunk``: a chunk on two workers in one slot;
+* ``chunk_pinning``: a chunk trained on more than one worker (data never migrates);
+* ``c2b_work_covered``: a chunk trained fewer slots than p_j at its job's mode (or never);
+* ``cloud_no_preemption``: a cloud chunk whose slots are not consecutive;
+* ``c2e_one_ps``: a slot where the job trains without exactly one PS, or has a PS while idle;
+* ``c2f_ps_capacity``: an edge PS slot serving two jobs in one slot.
+
+DECISIONS.  zeta_j = 1 iff every worker and PS row of the job is in the cloud ((2g)/(2h), read
+as OR).  A chunk may train more slots than it needs (the (2b) inequality); c_j is the last
+slot with a worker row.  Slots beyond the workload's horizon are allowed (T "large enough").
+``meta["speed"]`` (1 + eps) shortens p_j; such a schedule solves the speed-augmented problem,
+not the problem itself, and must not be used as a feasible value of OPT (the harness excludes it).
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from mlopt.check import CheckResult, Violation
+from mlopt.schedule import Schedule
+from mlopt.workload import Workload
+
+from mlopt.families.edgecloud.instance import EdgeCloud
+
+CONSTRAINTS = (
+    "unknown_job", "unknown_server", "unknown_role", "bad_row", "bad_chunk", "c2a_eligibility",
+    "o_ps_eligibility", "c2i_upload_delay", "c2d_worker_capacity", "c4e_one_worker_per_chunk",
+    "chunk_pinning", "c2b_work_covered", "cloud_no_preemption", "c2e_one_ps", "c2f_ps_capacity",
+)
+
+
+def schedule_speed(schedule: Schedule) -> float:
+    return float(schedule.meta.get("speed", 1.0) or 1.0)
+
+
+def _v(V, label, frame, text):
+    """One violation per offending row of ``frame`` (capped: the first 20 are enough to act)."""
+    for r in frame.head(20).itertuples(index=False):
+        d = r._asdict()
+        V.append(Violation(label, text.format(**d), job=d.get("job"),
+                           slot=None if d.get("slot") is None else int(d["slot"]),
+                           server=d.get("server")))
+    if len(frame) > 20:
+        V.append(Violation(label, f"... and {len(frame) - 20} more rows"))
+
+
+def check_edgecloud(workload: Workload, schedule: Schedule) -> CheckResult:
+    ec = EdgeCloud(workload, speed=schedule_speed(schedule))
+    V: list[Violation] = []
+    df = schedule.allocations
+    if not {"worker", "chunk"} <= set(df.columns):
+        V.append(Violation("bad_row", "the table needs 'worker' and 'chunk' columns"))
+        return CheckResult(False, float("nan"), "min", V)
+    df = df.copy()
+    cloud = ec.cloud
+    servers = {s.id for s in workload.servers}
+    # structural problems first; such rows cannot be placed in (2) and are left out afterwards
+    known_job = df["job"].isin(list(ec.job_index))
+    _v(V, "unknown_job", df[~known_job], "job {job}")
+    known_srv = df["server"].isin(list(servers))
+    _v(V, "unknown_server", df[known_job & ~known_srv], "server {server}")
+    ok = known_job & known_srv
+    role_ok = df["role"].isin(["worker", "ps"])
+    _v(V, "unknown_role", df[ok & ~role_ok], "role {role}")
+    ok &= role_ok
+    row_ok = (df["count"] == 1) & (df["slot"] >= 1)
+    _v(V, "bad_row", df[ok & ~row_ok], "count {count} at slot {slot} (need count 1, slot >= 1)")
+    ok &= row_ok
+    chunks = df["job"].map({jv.id: jv.chunks for jv in ec.jobs})
+    chunk_ok = (df["role"] != "worker") | ((df["chunk"] >= 0) & (df["chunk"] < chunks))
+    _v(V, "bad_chunk", df[ok & ~chunk_ok], "chunk {chunk} out of range")
+    ok &= chunk_ok
+    df = df[ok]
+    wk = df[df["role"] == "worker"]
+    ps = df[df["role"] == "ps"]
+
+    # eligibility (v_jsw, o_jsp) and upload delay (2i)
+    wtype = {(w.server, w.name): w.type for w in ec.workers}
+    ptype = {(s, f"{t}#{k}"): t for s, d in ec.ps_slots.items() for t, c in d.items()
+             for k in range(c)}
+    jw = {jv.id: jv.worker_type for jv in ec.jobs}
+    jp = {jv.id: jv.ps_type for jv in ec.jobs}
+    edge_w = wk[wk["server"] != cloud]
+    have = [wtype.get(k) for k in zip(edge_w["server"], edge_w["worker"])]
+    _v(V, "c2a_eligibility", edge_w[np.array(have, dtype=object) != edge_w["job"].map(jw)
+                                   .to_numpy(dtype=object)],
+       "worker {worker} cannot serve job {job}")
+    edge_p = ps[ps["server"] != cloud]
+    have = [ptype.get(k) for k in zip(edge_p["server"], edge_p["worker"])]
+    _v(V, "o_ps_eligibility", edge_p[np.array(have, dtype=object) != edge_p["job"].map(jp)
+                                    .to_numpy(dtype=object)],
+       "PS {worker} cannot serve job {job}")
+    start = np.array([ec.start(ec.jobs[ec.job_index[j]], s)
+                      for j, s in zip(wk["job"], wk["server"])], dtype=np.int64)
+    _v(V, "c2i_upload_delay", wk[wk["slot"].to_numpy() < start],
+       "chunk {chunk} trained at slot {slot}, before its data arrives")
+    # capacity: one chunk per edge worker per slot (2d); one job per edge PS per slot (2f)
+    _v(V, "c2d_worker_capacity",
+       edge_w[edge_w.duplicated(["server", "worker", "slot"], keep="first")],
+       "worker {worker} trains a second chunk")
+    _v(V, "c2f_ps_capacity", edge_p[edge_p.duplicated(["server", "worker", "slot"],
+                                                      keep="first")],
+       "PS {worker} serves a second job")
+    # per chunk: one worker per slot, pinned, enough slots, no preemption in the cloud
+    _v(V, "c4e_one_worker_per_chunk", wk[wk.duplicated(["job", "chunk", "slot"], keep="first")],
+       "chunk {chunk} of {job} on a second worker")
+    wk = wk.assign(place=wk["server"] + "/" + wk["worker"], in_cloud=wk["server"] == cloud)
+    agg = wk.groupby(["job", "chunk"]).agg(places=("place", "nunique"),
+                                           slots=("slot", "nunique"), first=("slot", "min"),
+                                           last=("slot", "max"), cloud=("in_cloud", "all"))
+    agg = agg.reset_index()
+    _v(V, "chunk_pinning", agg[agg["places"] > 1], "chunk {chunk} of {job} migrates across "
+       "{places} workers")
+    zeta = {}
+    jobs_w = wk.groupby("job")["in_cloud"].all().to_dict()
+    ps_cloud = (ps["server"] == cloud).groupby(ps["job"]).all().to_dict()
+    for jv in ec.jobs:
+        zeta[jv.id] = int(jobs_w.get(jv.id, False) and ps_cloud.get(jv.id, True))
+    need = agg["job"].map({jv.id: (jv.p_cloud if zeta[jv.id] else jv.p_edge) for jv in ec.jobs})
+    _v(V, "c2b_work_covered", agg.assign(need=need)[agg["slots"] < need],
+       "chunk {chunk} of {job} trained {slots} of {need} slots")
+    trained = agg.groupby("job")["chunk"].nunique().to_dict()
+    for jv in ec.jobs:
+        if trained.get(jv.id, 0) < jv.chunks:
+            V.append(Violation("c2b_work_covered", f"{jv.chunks - trained.get(jv.id, 0)} of "
+                               f"{jv.chunks} chunks never trained", jv.id))
+    cl = agg[agg["cloud"]]
+    _v(V, "cloud_no_preemption", cl[cl["last"] - cl["first"] + 1 != cl["slots"]],
+       "cloud chunk {chunk} of {job} preempted")
+    # (2e): exactly one PS in every slot the job trains, none while idle
+    run = wk[["job", "slot"]].drop_duplicates().assign(run=1)
+    pc = ps.groupby(["job", "slot"]).size().rename("ps").reset_index()
+    both = run.merge(pc, on=["job", "slot"], how="outer").fillna(0)
+    _v(V, "c2e_one_ps", both[both["ps"] != both["run"]],
+       "{job} at slot {slot}: {ps:.0f} PSs while training={run:.0f}")
+    # completion (2j) and the objective
+    comp = wk.groupby("job")["slot"].max().to_dict()
+    ncloud = wk[wk["in_cloud"]].groupby("job")["chunk"].nunique().to_dict()
+    per_job, total = [], 0.0
+    for jv in ec.jobs:
+        c = comp.get(jv.id)
+        jct = float(c - jv.arrival) if c is not None else float("nan")
+        total += 0.0 if c is None else jct
+        per_job.append({"job": jv.id, "admitted": True, "completion": c, "value": jct,
+                        "zeta": zeta[jv.id], "cloud_chunks": int(ncloud.get(jv.id, 0))})
+    return CheckResult(not V, float(total), "min", V, pd.DataFrame(per_job))

@@ -1,0 +1,216 @@
+"""Seeded edge-cloud instance generator, calibrated to seed 001, Sec. V-A (simulator).
+
+``generate(preset, seed, **overrides)`` draws everything from one ``numpy.random.Generator``:
+same seed and parameters, same workload bit for bit.  Paper ranges (Sec. V-A):
+
+* job model from Table II (uniformly): D_j / B_j = 27/58 (ResNet-50, ResNet-101 on CIFAR10),
+  115/58 (GoogLeNet, LeNet on Caltech101), 60/58 (AlexNet, Inception-BN on ImageNet-12);
+* E_j in [20, 60]; m_j in [0.001, 0.05] h; G_j in [10, 100] ms; q_j in [30, 575] MB;
+  b_j in [100, 5*1024] Mbps;
+* upload delay of a chunk: [1, 4] slots to an edge server, [10, 15] slots to the cloud;
+* 8-10 worker types and 8-10 PS types, each worker and PS slot of a server of a random type.
+
+DECISION (servers).  The paper takes worker/PS counts per server from a trace's GPUs and CPUs
+(unnamed).  We draw ``workers_per_server`` and ``ps_per_server`` uniformly (defaults 1-8, the
+GPU counts of Philly-like machines).  A job's worker (PS) type is drawn among the types present
+on the edge, so every job is eligible on some edge server (A_online-E needs one).
+
+DECISION (arrivals).  The traces are unnamed; arrivals are i.i.d. uniform instants over
+``arrival_window`` slots (a Poisson process conditioned on n_jobs arrivals), job arrives in slot
+1 + floor(instant).  ``gpus`` (the non-elastic baselines' worker count) is drawn from
+{1, 2, 4, 8} with Philly-like shares 0.6 / 0.2 / 0.1 / 0.1, capped at D_j.
+
+DECISION (scaled presets).  ``paper-ratio`` (Fig. 12-13: the offline optimum must be solvable
+at 5-25 jobs) scales a job down: chunks = ceil(D_j * chunk_scale) with chunk_scale = 0.05
+(27 -> 2, 60 -> 3, 115 -> 6), E in [1, 3], upload delays edge [1, 2] / cloud [3, 5] slots
+(the paper's cloud/edge contrast at the scaled chunk times of 1-9 slots).  ``tiny`` is smaller.
+
+The horizon T is set to max_j H_j (every job finished when run entirely in the cloud), the
+slot bound the exact model needs; algorithms may finish later (the checker allows it: "T is set
+to be large enough to complete all jobs").
+"""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from mlopt.errors import InputError
+from mlopt.utility import Constant
+from mlopt.workload import BANDWIDTH, Job, Server, Workload, validate as validate_workload
+
+from mlopt.families.edgecloud.instance import KEY, EdgeCloud
+
+TABLE_II = (  # (model, dataset, D_j, B_j)
+    ("ResNet-50", "CIFAR10", 27, 58), ("ResNet-101", "CIFAR10", 27, 58),
+    ("GoogLeNet", "Caltech101", 115, 58), ("LeNet", "Caltech101", 115, 58),
+    ("AlexNet", "ImageNet-12", 60, 58), ("Inception-BN", "ImageNet-12", 60, 58),
+)
+GPU_CHOICES = (1, 2, 4, 8)
+GPU_SHARES = (0.6, 0.2, 0.1, 0.1)
+
+DEFAULTS: dict[str, Any] = {
+    "n_jobs": 300,
+    "n_edge": 100,  # edge servers (the cloud is added)
+    "slot_seconds": 3600.0,  # 1 slot = 1 h (Sec. V-A)
+    "arrival_window": 150.0,  # slots
+    "worker_types": (8, 10),
+    "ps_types": (8, 10),
+    "workers_per_server": (1, 8),
+    "ps_per_server": (1, 8),
+    "chunk_scale": 1.0,  # D_j = ceil(Table II D * chunk_scale)
+    "minibatches": None,  # None: Table II's B_j; else a range
+    "epochs": (20, 60),
+    "minibatch_hours": (0.001, 0.05),  # m_j
+    "ps_update_ms": (10.0, 100.0),  # G_j
+    "gradient_mb": (30.0, 575.0),  # q_j
+    "bandwidth_mbps": (100.0, 5120.0),  # b_j
+    "delay_edge": (1, 4),
+    "delay_cloud": (10, 15),
+}
+
+PRESETS: dict[str, dict[str, Any]] = {
+    "paper-sim": {},  # Sec. V-A simulator: 300 jobs, 100 edge servers
+    "paper-ratio": {  # Fig. 12-13 scale (see DECISION (scaled presets))
+        "n_jobs": 10, "n_edge": 5, "arrival_window": 5.0, "chunk_scale": 0.05,
+        "epochs": (1, 3), "delay_edge": (1, 2), "delay_cloud": (3, 5),
+        "workers_per_server": (1, 4), "ps_per_server": (1, 4),
+        "worker_types": (2, 3), "ps_types": (2, 3),
+    },
+    "tiny": {  # a few jobs on two edge servers: exact model in well under a second
+        "n_jobs": 3, "n_edge": 2, "arrival_window": 3.0, "chunk_scale": 0.02,
+        "epochs": (1, 2), "delay_edge": (1, 1), "delay_cloud": (2, 4),
+        "workers_per_server": (1, 2), "ps_per_server": (1, 2), "worker_types": (1, 1),
+        "ps_types": (1, 1),
+    },
+}
+
+
+def _num(x) -> bool:
+    return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool) \
+        and math.isfinite(float(x))
+
+
+def _range(p: dict, key: str, *, integer: bool = False, minimum: float = 0.0) -> tuple:
+    v = p[key]
+    if not (isinstance(v, (list, tuple)) and len(v) == 2 and all(_num(x) for x in v)
+            and (not integer or all(float(x).is_integer() for x in v))):
+        kind = "integers" if integer else "numbers"
+        raise InputError(f"must be a range [low, high] of finite {kind}", field=key, value=v)
+    lo, hi = (int(x) for x in v) if integer else (float(x) for x in v)
+    if lo > hi or lo < minimum:
+        raise InputError(f"need {minimum:g} <= low <= high", field=key, value=v)
+    return lo, hi
+
+
+def _positive_int(p: dict, key: str) -> int:
+    v = p[key]
+    if not _num(v) or not float(v).is_integer() or int(v) < 1:
+        raise InputError("must be an integer >= 1", field=key, value=v)
+    return int(v)
+
+
+def _positive(p: dict, key: str) -> float:
+    v = p[key]
+    if not _num(v) or float(v) <= 0:
+        raise InputError("must be a finite number > 0", field=key, value=v)
+    return float(v)
+
+
+def resolve(preset: str, overrides: dict) -> dict[str, Any]:
+    if preset not in PRESETS:
+        raise InputError(f"unknown edgecloud preset (known: {', '.join(PRESETS)})",
+                         field="preset", value=preset)
+    unknown = sorted(set(overrides) - set(DEFAULTS))
+    if unknown:
+        raise InputError("unknown generator parameter", field=unknown[0],
+                         value=overrides[unknown[0]])
+    raw = {**DEFAULTS, **PRESETS[preset], **overrides}
+    p: dict[str, Any] = {k: _positive_int(raw, k) for k in ("n_jobs", "n_edge")}
+    p["slot_seconds"] = _positive(raw, "slot_seconds")
+    p["arrival_window"] = _positive(raw, "arrival_window")
+    p["chunk_scale"] = _positive(raw, "chunk_scale")
+    for k in ("worker_types", "ps_types", "workers_per_server", "ps_per_server", "epochs"):
+        p[k] = _range(raw, k, integer=True, minimum=1)
+    for k in ("delay_edge", "delay_cloud"):
+        p[k] = _range(raw, k, integer=True, minimum=0)
+    p["minibatches"] = None if raw["minibatches"] is None else _range(raw, "minibatches",
+                                                                    integer=True, minimum=1)
+    for k in ("minibatch_hours", "ps_update_ms", "gradient_mb"):
+        p[k] = _range(raw, k)
+    p["bandwidth_mbps"] = _range(raw, "bandwidth_mbps", minimum=1e-9)
+    return p
+
+
+def _u(rng, r, size=None):
+    """Uniform real, rounded to 6 significant digits (readable JSON), kept inside the range."""
+    x = rng.uniform(r[0], r[1], size=size)
+    return np.clip(np.vectorize(lambda v: float(f"{v:.6g}"))(x), r[0], r[1])
+
+
+def _i(rng, r, size=None):
+    return rng.integers(r[0], r[1], size=size, endpoint=True)
+
+
+def generate(preset: str, seed: int = 0, **overrides) -> Workload:
+    p = resolve(preset, overrides)
+    rng = np.random.default_rng(seed)
+    n_wt, n_pt = int(_i(rng, p["worker_types"])), int(_i(rng, p["ps_types"]))
+    wtypes = [f"w{k}" for k in range(n_wt)]
+    ptypes = [f"p{k}" for k in range(n_pt)]
+    edge = [f"e{k}" for k in range(p["n_edge"])]
+    slots: dict[str, dict] = {}
+    for s in edge:
+        nw, npp = int(_i(rng, p["workers_per_server"])), int(_i(rng, p["ps_per_server"]))
+        w = rng.choice(n_wt, size=nw)
+        q = rng.choice(n_pt, size=npp)
+        slots[s] = {"workers": {wtypes[t]: int((w == t).sum()) for t in sorted(set(w))},
+                    "ps": {ptypes[t]: int((q == t).sum()) for t in sorted(set(q))}}
+    present_w = sorted({t for s in edge for t in slots[s]["workers"]})
+    present_p = sorted({t for s in edge for t in slots[s]["ps"]})
+    cloud = "cloud"
+    # Capacities of the shared model: only bandwidth matters here (b_j must fit somewhere);
+    # the worker/PS slots by type are in extra.edgecloud.
+    servers = [Server(s, "any", {BANDWIDTH: 10.0}, location="edge") for s in edge]
+    servers.append(Server(cloud, "any", {BANDWIDTH: 1e6}, location="cloud"))
+
+    n = p["n_jobs"]
+    arrivals = 1 + np.floor(np.sort(rng.uniform(0.0, p["arrival_window"], size=n))).astype(int)
+    models = rng.integers(0, len(TABLE_II), size=n)
+    epochs = _i(rng, p["epochs"], n)
+    m_h = _u(rng, p["minibatch_hours"], n)
+    g_ms = _u(rng, p["ps_update_ms"], n)
+    q_mb = _u(rng, p["gradient_mb"], n)
+    b_mbps = _u(rng, p["bandwidth_mbps"], n)
+    wt = rng.integers(0, len(present_w), size=n)
+    pt = rng.integers(0, len(present_p), size=n)
+    gpus = rng.choice(GPU_CHOICES, size=n, p=GPU_SHARES)
+    d_edge = _i(rng, p["delay_edge"], (n, len(edge)))
+    d_cloud = _i(rng, p["delay_cloud"], n)
+    mb = None if p["minibatches"] is None else _i(rng, p["minibatches"], n)
+    jobs = []
+    for i in range(n):
+        name, data, d_full, b_full = TABLE_II[models[i]]
+        chunks = max(1, math.ceil(d_full * p["chunk_scale"] - 1e-9))
+        delay = {s: int(d_edge[i, k]) for k, s in enumerate(edge)}
+        delay[cloud] = int(d_cloud[i])
+        bw = float(b_mbps[i]) / 1000.0  # Mbit/s -> Gbit/s (the shared model's unit)
+        jobs.append(Job(
+            id=f"j{i}", arrival=int(arrivals[i]), epochs=int(epochs[i]), chunks=chunks,
+            minibatches=int(b_full if mb is None else mb[i]),
+            minibatch_seconds=float(m_h[i]) * 3600.0, gradient_mb=float(q_mb[i]),
+            worker_demand={BANDWIDTH: bw}, ps_demand={BANDWIDTH: bw},
+            utility=Constant(1.0),  # unused: the objective is total JCT
+            extra={"worker_type": present_w[wt[i]], "ps_type": present_p[pt[i]],
+                   "delay": delay, "ps_update_seconds": float(g_ms[i]) / 1000.0,
+                   "gpus": int(min(gpus[i], chunks)), "model": f"{name}/{data}"}))
+    extra = {KEY: {"cloud": cloud, "servers": slots}}
+    meta = {"family": "edgecloud", "generator": "edgecloud", "preset": preset, "seed": seed,
+            "params": {k: (list(v) if isinstance(v, tuple) else v) for k, v in p.items()}}
+    w = Workload(f"edgecloud-{preset}-{seed}", int(arrivals.max()), p["slot_seconds"],
+                 (BANDWIDTH,), tuple(servers), tuple(jobs), meta, extra)
+    ec = EdgeCloud(w)
+    horizon = max([ec.horizon_bound(jv) for jv in ec.jobs] + [int(arrivals.max())])
+    w = Workload(w.name, horizon, w.slot_seconds, w.resources, w.servers, w.jobs, meta, extra)
+    return validate_workload(w)

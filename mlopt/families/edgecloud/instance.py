@@ -1,0 +1,218 @@
+"""The edge-cloud fields of a workload (seed 001, Sec. III) and a derived, validated view.
+
+Fields (units explicit; everything an algorithm, model or checker needs, nothing else):
+
+``Workload.extra["edgecloud"]`` (cluster level)::
+
+    {"cloud": "cloud",                                   # id of the cloud server s_c
+     "servers": {"e0": {"workers": {"w1": 2, "w4": 1},   # edge server -> worker slots by type
+                        "ps": {"p2": 3}}, ...}}          #             -> PS slots by type
+
+Every server of the workload is either an edge server listed there or the cloud (unlimited
+workers and PSs of every type, no preemption, longer upload delay).
+
+``Job.extra`` (per job): ``worker_type`` and ``ps_type`` (eligibility v_jsw / o_jsp is type
+matching, Sec. V-A), ``delay`` = {server id: upload delay of one chunk in slots} (Delta_js, every
+server including the cloud), ``ps_update_seconds`` (G_j), optionally ``gpus`` (the trace's GPU
+count, the fixed worker count of the non-elastic baselines).  The shared job fields carry the
+rest: ``chunks`` = D_j, ``minibatches`` = B_j, ``epochs`` = E_j, ``minibatch_seconds`` = m_j,
+``gradient_mb`` = q_j, ``worker_demand["bandwidth_gbps"]`` = b_j.
+
+Rates (Eq. (1)): one mini-batch takes m_j + G_j + 2 q_j / b_j seconds when workers and PS are
+apart (zeta_j = 0) and m_j + G_j when the whole job runs in the cloud (zeta_j = 1).
+
+DECISION (whole slots).  A worker trains one chunk per slot ((2d)), so a chunk occupies
+p_j = ceil(E_j B_j t_minibatch / slot_seconds / speed) slots of its worker (speed = 1 + eps
+under speed augmentation, 1 otherwise).  This p_j is used by every model, algorithm, bound and
+the checker.
+
+DECISION (JCT).  c_j is the last slot in which any chunk of j is trained ((2j)); JCT_j = c_j - r_j
+exactly as the objective of (2) (a job trained in its arrival slot has JCT 0; with the paper's
+delays >= 1 this never happens).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import cached_property
+
+from mlopt.errors import InputError
+from mlopt.workload import Workload
+
+KEY = "edgecloud"
+EPS = 1e-9
+
+
+def chunk_slots(seconds_per_minibatch: float, epochs: int, minibatches: int,
+                slot_seconds: float, speed: float = 1.0) -> int:
+    """Whole slots one worker needs for one chunk: ceil(E B t / slot / speed), at least 1."""
+    x = epochs * minibatches * seconds_per_minibatch / slot_seconds / speed
+    return max(1, math.ceil(x - EPS))
+
+
+@dataclass(frozen=True)
+class Worker:
+    server: str
+    type: str
+    name: str  # unique within the server, "<type>#<k>"
+    index: int  # position in EdgeCloud.workers
+
+
+@dataclass(frozen=True)
+class JobView:
+    id: str
+    index: int
+    arrival: int  # r_j
+    chunks: int  # D_j
+    worker_type: str
+    ps_type: str
+    delay: dict  # server -> Delta_js (slots)
+    p_edge: int  # slots per chunk with zeta_j = 0 (edge, or cloud when mixed), at the speed
+    p_cloud: int  # slots per chunk with zeta_j = 1 (the whole job in the cloud), at the speed
+    gpus: int
+    comm_seconds: float  # 2 q_j / b_j per mini-batch (communication when zeta_j = 0)
+    minibatches_total: int  # E_j B_j per chunk
+
+
+class EdgeCloud:
+    """Validated, derived view of an edge-cloud workload at a given speed (1 + eps)."""
+
+    def __init__(self, workload: Workload, speed: float = 1.0):
+        validate(workload)
+        if not (isinstance(speed, (int, float)) and math.isfinite(speed) and speed >= 1.0):
+            raise InputError("speed must be a number >= 1 (1 + eps)", field="speed", value=speed)
+        self.workload = workload
+        self.speed = float(speed)
+        ex = workload.extra[KEY]
+        self.cloud: str = ex["cloud"]
+        self.edge_servers: list[str] = [s.id for s in workload.servers if s.id != self.cloud]
+        self.workers: list[Worker] = []
+        self.ps_slots: dict[str, dict[str, int]] = {}
+        for s in self.edge_servers:
+            spec = ex["servers"][s]
+            for typ, count in sorted(spec.get("workers", {}).items()):
+                for k in range(int(count)):
+                    self.workers.append(Worker(s, typ, f"{typ}#{k}", len(self.workers)))
+            self.ps_slots[s] = {t: int(c) for t, c in sorted(spec.get("ps", {}).items())}
+        self.worker_index = {(w.server, w.name): w.index for w in self.workers}
+        slot = workload.slot_seconds
+        self.jobs: list[JobView] = []
+        for i, j in enumerate(workload.jobs):
+            g = float(j.extra["ps_update_seconds"])
+            comm = j.exchange_seconds
+            p0 = chunk_slots(j.minibatch_seconds + g + comm, j.epochs, j.minibatches, slot, speed)
+            p1 = chunk_slots(j.minibatch_seconds + g, j.epochs, j.minibatches, slot, speed)
+            self.jobs.append(JobView(
+                j.id, i, j.arrival, j.chunks, str(j.extra["worker_type"]),
+                str(j.extra["ps_type"]), {k: int(v) for k, v in j.extra["delay"].items()},
+                p0, p1, int(j.extra.get("gpus", 1)), comm, j.epochs * j.minibatches))
+        self.job_index = {jv.id: jv.index for jv in self.jobs}
+
+    # ---- derived -------------------------------------------------------------------------------
+    def eligible(self, job: JobView) -> list[Worker]:
+        """Edge workers whose type matches the job's (v_jsw = 1)."""
+        return self._by_type.get(job.worker_type, [])
+
+    @cached_property
+    def _by_type(self) -> dict[str, list[Worker]]:
+        out: dict[str, list[Worker]] = {}
+        for w in self.workers:
+            out.setdefault(w.type, []).append(w)
+        return out
+
+    def start(self, job: JobView, server: str) -> int:
+        """First slot a chunk of ``job`` can be trained on ``server``: r_j + Delta_js ((2i))."""
+        return job.arrival + job.delay[server]
+
+    def cloud_finish(self, job: JobView, zeta: int) -> int:
+        """Last slot of a chunk sent to the cloud at r_j (it trains without preemption)."""
+        p = job.p_cloud if zeta else job.p_edge
+        return self.start(job, self.cloud) + p - 1
+
+    def horizon_bound(self, job: JobView) -> int:
+        """H_j: the last slot of the whole job run in the cloud.  An optimal schedule finishes
+        every job by H_j (moving a later job entirely to the cloud frees capacity and finishes
+        it at H_j), so time-indexed models need slots up to max_j H_j only."""
+        return self.cloud_finish(job, 1)
+
+    @cached_property
+    def d_max(self) -> int:
+        return max((jv.chunks for jv in self.jobs), default=1)
+
+
+# ---- validation -----------------------------------------------------------------------------
+def _count(value, field: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or (
+            isinstance(value, float) and not value.is_integer()) or value < 0:
+        raise InputError("must be a non-negative integer", field=field, value=value)
+    return int(value)
+
+
+def validate(workload: Workload) -> None:
+    """Check every edge-cloud field; raise :class:`InputError` naming the field and value."""
+    ex = workload.extra.get(KEY)
+    if not isinstance(ex, dict):
+        raise InputError("missing edge-cloud cluster data (extra.edgecloud)", field="extra."+KEY,
+                         value=ex)
+    ids = [s.id for s in workload.servers]
+    cloud = ex.get("cloud")
+    if cloud is None or cloud not in ids:
+        raise InputError("no cloud: must name a server of the workload", field="extra.edgecloud"
+                         ".cloud", value=cloud)
+    servers = ex.get("servers")
+    if not isinstance(servers, dict):
+        raise InputError("must be an object: edge server -> {workers, ps}",
+                         field="extra.edgecloud.servers", value=servers)
+    edge_types: set[str] = set()
+    ps_types: set[str] = set()
+    for sid in ids:
+        if sid == cloud:
+            continue
+        if sid not in servers:
+            raise InputError("edge server without worker/PS slots", field=f"extra.edgecloud."
+                             f"servers.{sid}", value=None)
+    for sid, spec in servers.items():
+        where = f"extra.edgecloud.servers.{sid}"
+        if sid not in ids or sid == cloud:
+            raise InputError("not an edge server of the workload", field=where, value=sid)
+        if not isinstance(spec, dict) or set(spec) - {"workers", "ps"}:
+            raise InputError("must be {workers: {type: count}, ps: {type: count}}", field=where,
+                             value=spec)
+        for role, seen in (("workers", edge_types), ("ps", ps_types)):
+            slots = spec.get(role, {})
+            if not isinstance(slots, dict):
+                raise InputError("must be an object type -> count", field=f"{where}.{role}",
+                                 value=slots)
+            for typ, cnt in slots.items():
+                if _count(cnt, f"{where}.{role}.{typ}") > 0:
+                    seen.add(str(typ))
+    for n, j in enumerate(workload.jobs):
+        where = f"jobs[{n}].extra"
+        for key in ("worker_type", "ps_type", "delay", "ps_update_seconds"):
+            if key not in j.extra:
+                raise InputError("missing", field=f"{where}.{key}")
+        if j.extra["worker_type"] not in edge_types:
+            raise InputError("job eligible on no edge server: no edge worker of this type",
+                             field=f"{where}.worker_type", value=j.extra["worker_type"])
+        if j.extra["ps_type"] not in ps_types:
+            raise InputError("job eligible on no edge server: no edge PS of this type",
+                             field=f"{where}.ps_type", value=j.extra["ps_type"])
+        delay = j.extra["delay"]
+        if not isinstance(delay, dict):
+            raise InputError("must be an object server -> slots", field=f"{where}.delay",
+                             value=delay)
+        for sid in ids:
+            if sid not in delay:
+                raise InputError("missing upload delay to this server", field=f"{where}.delay."
+                                 f"{sid}")
+            _count(delay[sid], f"{where}.delay.{sid}")
+        unknown = set(delay) - set(ids)
+        if unknown:
+            name = sorted(unknown)[0]
+            raise InputError("unknown server", field=f"{where}.delay.{name}", value=delay[name])
+        g = j.extra["ps_update_seconds"]
+        if isinstance(g, bool) or not isinstance(g, (int, float)) or not math.isfinite(g) or g < 0:
+            raise InputError("must be a finite number >= 0", field=f"{where}.ps_update_seconds",
+                             value=g)
+        if "gpus" in j.extra and _count(j.extra["gpus"], f"{where}.gpus") < 1:
+            raise InputError("must be >= 1", field=f"{where}.gpus", value=j.extra["gpus"])

@@ -1,0 +1,96 @@
+"""The edge-cloud checker on the hand instance: the optimal schedule passes with objective 5,
+and every constraint family broken on purpose is caught (by its label)."""
+from __future__ import annotations
+
+import pytest
+from edgecloud_tiny import OPT, tiny_workload
+
+from mlopt.families.edgecloud.checker import CONSTRAINTS, check_edgecloud
+from mlopt.families.edgecloud.table import make_schedule
+
+# b on e0's worker in slots 2-3 with an edge PS; a entirely in the cloud at slot 4 (zeta = 1).
+GOOD = [
+    ("b", 2, "e0", "worker", 1, "w0#0", 0), ("b", 3, "e0", "worker", 1, "w0#0", 0),
+    ("b", 2, "e1", "ps", 1, "p0#0", -1), ("b", 3, "e1", "ps", 1, "p0#0", -1),
+    ("a", 4, "cloud", "worker", 1, "cloud", 0), ("a", 4, "cloud", "worker", 1, "cloud", 1),
+    ("a", 4, "cloud", "ps", 1, "cloud", -1),
+]
+
+
+def check(rows, **meta):
+    return check_edgecloud(tiny_workload(), make_schedule(["a", "b"], rows, meta))
+
+
+def test_good_schedule():
+    res = check(GOOD)
+    assert res.feasible, res.summary()
+    assert res.objective == OPT  # a: 4 - 1 = 3, b: 3 - 1 = 2
+    assert res.per_job.set_index("job").loc["a", "zeta"] == 1
+
+
+def replace(i, row):
+    rows = list(GOOD)
+    rows[i] = row
+    return rows
+
+
+BROKEN = {
+    "unknown_job": GOOD + [("zz", 2, "e1", "worker", 1, "w0#0", 0)],
+    "unknown_server": replace(0, ("b", 2, "e7", "worker", 1, "w0#0", 0)),
+    "unknown_role": GOOD + [("b", 2, "e1", "gpu", 1, "w0#0", 0)],
+    "bad_row": replace(0, ("b", 2, "e0", "worker", 2, "w0#0", 0)),
+    "bad_chunk": replace(4, ("a", 4, "cloud", "worker", 1, "cloud", 5)),
+    "c2a_eligibility": [r if r[0] != "b" or r[3] != "worker" else
+                        (*r[:5], "w9#0", 0) for r in GOOD],
+    "o_ps_eligibility": replace(2, ("b", 2, "e1", "ps", 1, "p9#0", -1)),
+    # b's data reaches e1 only at r + 2 = 3
+    "c2i_upload_delay": [r if r[0] != "b" or r[3] != "worker" else (r[0], r[1], "e1", r[3], 1,
+                                                                    "w0#0", 0) for r in GOOD],
+    # a trained on e0's worker while b uses it (a then mixed, p0 = 2 slots everywhere)
+    "c2d_worker_capacity": GOOD + [("a", 2, "e0", "worker", 1, "w0#0", 1)],
+    "c4e_one_worker_per_chunk": GOOD + [("b", 2, "e1", "worker", 1, "w0#0", 0)],
+    # b's chunk migrates from e0 to e1 (the data would have to move)
+    "chunk_pinning": replace(1, ("b", 3, "e1", "worker", 1, "w0#0", 0)),
+    "c2b_work_covered": GOOD[1:],
+    "cloud_no_preemption": [("b", 2, "e0", "worker", 1, "w0#0", 0),
+                            ("b", 3, "e0", "worker", 1, "w0#0", 0),
+                            ("b", 2, "cloud", "ps", 1, "cloud", -1),
+                            ("b", 3, "cloud", "ps", 1, "cloud", -1),
+                            ("a", 4, "cloud", "worker", 1, "cloud", 0),
+                            ("a", 6, "cloud", "worker", 1, "cloud", 0),
+                            ("a", 4, "cloud", "worker", 1, "cloud", 1),
+                            ("a", 5, "cloud", "worker", 1, "cloud", 1),
+                            ("a", 4, "cloud", "ps", 1, "cloud", -1),
+                            ("a", 5, "cloud", "ps", 1, "cloud", -1),
+                            ("a", 6, "cloud", "ps", 1, "cloud", -1)],
+    "c2e_one_ps": GOOD[:3] + GOOD[4:],
+    "c2f_ps_capacity": GOOD + [("a", 2, "e1", "ps", 1, "p0#0", -1)],
+}
+
+
+@pytest.mark.parametrize("label", sorted(BROKEN))
+def test_each_constraint_caught(label):
+    res = check(BROKEN[label])
+    assert not res.feasible
+    assert label in res.constraints_violated(), res.summary()
+
+
+def test_every_label_has_a_breaking_test():
+    assert set(BROKEN) == set(CONSTRAINTS)
+
+
+def test_mixed_mode_needs_slow_rate():
+    """An edge PS makes zeta = 0 (2h): a's cloud chunks then need p0 = 2 slots each."""
+    rows = [r for r in GOOD if r[0] == "b"] + [
+        ("a", 4, "cloud", "worker", 1, "cloud", 0), ("a", 4, "cloud", "worker", 1, "cloud", 1),
+        ("a", 4, "e0", "ps", 1, "p0#0", -1)]
+    res = check(rows)
+    assert "c2b_work_covered" in res.constraints_violated()
+
+
+def test_speed_augmented_schedule_is_checked_at_its_speed():
+    """At speed 2, p0 = ceil(2/2) = 1: b needs one slot only; the schedule is marked speed 2."""
+    rows = [r for r in GOOD if not (r[0] == "b" and r[1] == 3)]
+    assert not check(rows).feasible
+    res = check(rows, speed=2.0)
+    assert res.feasible and res.objective == 3 + 1
