@@ -18,7 +18,8 @@ from typing import Any
 from mlopt.check import CheckResult
 from mlopt.families import get_family
 from mlopt.schedule import Schedule
-from mlopt.solve import SolveResult, Status, solve
+from mlopt.solve import SolveResult, Status, Verification, relative_gap, solve
+from mlopt.solve import verify as verify_optimum
 from mlopt.workload import Workload
 
 
@@ -29,6 +30,15 @@ class OfflineResult:
     check: CheckResult | None
     build_s: float
     model: str
+    verification: Verification | None = None  # set when verification was requested
+
+    @property
+    def verified(self) -> bool:
+        return self.verification is not None and self.verification.verified
+
+    @property
+    def verified_by(self) -> str | None:
+        return None if self.verification is None else self.verification.verified_by
 
     @property
     def objective(self) -> float | None:
@@ -37,7 +47,7 @@ class OfflineResult:
 
     def to_dict(self) -> dict[str, Any]:
         s = self.solve
-        return {
+        d = {
             "status": s.status.value, "objective": self.objective,
             "solver_objective": s.objective, "bound": s.bound, "gap": s.gap,
             "runtime_s": s.runtime_s, "build_s": self.build_s,
@@ -46,7 +56,13 @@ class OfflineResult:
             "termination": s.termination,
             "violations": [] if self.check is None else
             [v.__dict__ for v in self.check.violations[:20]],
+            "verified": self.verified, "verified_by": self.verified_by,
+            "verification": None if self.verification is None else self.verification.to_dict(),
         }
+        if s.status == Status.DISPUTED and self.verification is not None:
+            v = self.verification
+            d["dispute"] = {"first": v.first, "second": v.second, "reason": v.reason}
+        return d
 
 
 @dataclass
@@ -68,9 +84,37 @@ class AlgorithmResult:
         }
 
 
+def verifier_name(verify: bool | str | None) -> str | None:
+    """``verify`` option -> second solver name: None/False = off, True/"auto" = the default
+    (:func:`mlopt.solve.default_verifier`), a string = that backend."""
+    if verify is None or verify is False:
+        return None
+    if verify is True:
+        return "auto"
+    from mlopt.errors import InputError
+    from mlopt.solvers import BACKENDS
+
+    if isinstance(verify, str) and verify:
+        if verify != "auto" and verify not in BACKENDS:  # a typo is an error, not "unverified"
+            raise InputError(f"unknown solver (known: auto, {', '.join(sorted(BACKENDS))})",
+                             field="verify", value=verify)
+        return verify
+    raise InputError("must be true, false or a solver name", field="verify", value=verify)
+
+
 def solve_offline(workload: Workload, *, family: str = "oasis", model: str | None = None,
                   solver: str = "highs", time_limit: float | None = None, mip_gap: float = 0.0,
-                  threads: int | None = 1) -> OfflineResult:
+                  threads: int | None = 1, verify: bool | str | None = None) -> OfflineResult:
+    """Build the family's model, solve, extract and check the schedule.
+
+    ``verify`` (True, "auto" or a solver name): after an optimal solve, re-solve the same model
+    with a second backend (:func:`mlopt.solve.verify`); the second solver's schedule is checked
+    too.  Agreement sets ``verified``; a disagreement makes the status ``disputed`` (with both
+    objectives and bounds in ``verification``; ``bound`` becomes the looser of the two, the only
+    one valid if either is); verification that cannot run leaves ``optimal`` with
+    ``verified = False`` and the reason.
+    """
+    verifier = verifier_name(verify)
     fam = get_family(family)
     fam.validate(workload)  # the family's own fields (InputError naming field and value)
     name = model or fam.default_model
@@ -88,7 +132,41 @@ def solve_offline(workload: Workload, *, family: str = "oasis", model: str | Non
             # Never report a proven optimum for a schedule the checker rejects.
             res.status = Status.ERROR
             res.message = "solver schedule rejected by the checker: " + check.summary()
-    return OfflineResult(res, schedule, check, build_s, name)
+    verification = None
+    if verifier is not None:
+        verification = verify_offline(fam, name, m, workload, res, verifier, time_limit,
+                                      threads)
+    return OfflineResult(res, schedule, check, build_s, name, verification)
+
+
+def verify_offline(fam, name: str, m, workload: Workload, res: SolveResult, verifier: str,
+                   time_limit: float | None, threads: int | None) -> Verification:
+    """Second solve of the family's model ``m`` (model ``name``); the second solver's schedule
+    goes through the family's checker as well (its verdict and objective are kept in
+    ``verification.second``; a rejected schedule blocks verification).  On a dispute ``res``
+    becomes ``disputed`` with the looser of the two bounds."""
+    checked: dict = {}
+
+    def on_second(model, second: SolveResult):
+        sched = fam.extract[name](model, workload)
+        chk = fam.check(workload, sched)
+        checked.update(checked_objective=chk.objective, checked_feasible=chk.feasible)
+        if not chk.feasible:
+            return f"the checker rejects {second.solver}'s schedule: {chk.summary(limit=3)}"
+        return None
+
+    v = verify_optimum(m, res, verifier, time_limit=time_limit, threads=threads,
+                       on_second=on_second)
+    if v.second is not None:
+        v.second.update(checked)
+    if v.outcome.value == "disputed":
+        bounds = [b for b in (v.first["bound"], v.second and v.second["bound"]) if b is not None]
+        res.status = Status.DISPUTED
+        res.message = "disputed: " + v.reason
+        if bounds:  # the looser bound: valid whichever solver is right
+            res.bound = max(bounds) if res.sense == "max" else min(bounds)
+            res.gap = relative_gap(res.objective, res.bound)
+    return v
 
 
 def run_algorithm(workload: Workload, algorithm: str, *, family: str = "oasis", seed: int = 0,

@@ -52,6 +52,9 @@ def _solve_args(p):
     p.add_argument("--family", default=None, help="default: the workload's meta.family or oasis")
     p.add_argument("--model", default=None, help="formulation name (default: the family's)")
     _solver_args(p)
+    p.add_argument("--verify", nargs="?", const="auto", default=None, metavar="SOLVER",
+                   help="after an optimal solve, re-solve with a second solver (default: scip "
+                   "if installed, else highs with presolve off) and report verified / disputed")
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
     p.add_argument("-o", "--output", help="write the solver's schedule here")
     p.set_defaults(handler=_solve)
@@ -63,7 +66,7 @@ def _solve(args) -> int:
     workload = Workload.load(args.file)
     res = solve_offline(workload, family=_family_of(workload, args.family), model=args.model,
                         solver=args.solver, time_limit=args.time_limit, mip_gap=args.mip_gap,
-                        threads=args.threads)
+                        threads=args.threads, verify=args.verify)
     if args.output and res.schedule is not None:
         res.schedule.save(args.output)
     d = res.to_dict()
@@ -71,6 +74,17 @@ def _solve(args) -> int:
             f"gap {_fmt(d['gap'])}  checked-feasible {d['feasible']}  "
             f"solve {d['runtime_s']:.2f}s  build {d['build_s']:.2f}s  "
             f"({d['solver']} {d['solver_version']})")
+    v = res.verification
+    if v is not None:
+        if v.verified:
+            text += f"\nverified by {v.verified_by} ({v.runtime_s:.2f}s)"
+        elif v.second is not None and v.outcome.value == "disputed":
+            text += (f"\nDISPUTED by {v.solver}: {v.first['solver']} objective "
+                     f"{_fmt(v.first['objective'])} bound {_fmt(v.first['bound'])}; {v.solver} "
+                     f"objective {_fmt(v.second['objective'])} bound "
+                     f"{_fmt(v.second['bound'])} ({v.reason})")
+        else:
+            text += f"\nnot verified ({v.solver}): {v.reason}"
     emit(d, args.json, text)
     return 0
 

@@ -92,7 +92,7 @@ def build_tasks(spec: Spec) -> list[dict]:
                        for a in spec.algorithms],
         "offline": {"method": spec.offline_method, "model": spec.model,
                     "model_options": spec.model_options, "time_limit": spec.time_limit,
-                    "mip_gap": spec.mip_gap},
+                    "mip_gap": spec.mip_gap, "verify": spec.verify},
         "bounds": [{"name": b.name, "options": b.options} for b in spec.bounds],
         "solver": {"name": spec.solver, "threads": spec.threads,
                    "options": spec.solver_options},

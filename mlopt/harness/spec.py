@@ -27,6 +27,9 @@ Format (every table and key is checked; unknown keys are errors, so typos do not
     time_limit = 60.0               # seconds per MILP (default 60)
     mip_gap = 0.0                   # stop gap; 'optimal' is only reported when proven anyway
     bounds = ["lp_relaxation"]      # extra bounds on OPT, by name (strings or {name, options})
+    verify = true                   # re-solve each optimum with a second solver (true: SCIP if
+                                    # installed, else HiGHS with presolve off; or a solver name);
+                                    # ratios are then point values only for verified optima
 
     [solver]
     name = "highs"                  # a registered solver backend (mlopt.solvers)
@@ -110,6 +113,7 @@ class Spec:
     solver: str
     threads: int | None
     solver_options: dict[str, Any]
+    verify: str | None = None  # second solver for optima: None = off, "auto" or a backend name
     path: str | None = None
     source: str = field(default="", repr=False)
 
@@ -133,7 +137,9 @@ class Spec:
             "algorithms": [[a.label, a.name, a.options] for a in self.algorithms],
             "offline": {"method": self.offline_method, "model": self.model,
                         "model_options": self.model_options, "time_limit": self.time_limit,
-                        "mip_gap": self.mip_gap},
+                        "mip_gap": self.mip_gap,
+                        # only when set, so that specs without it keep their fingerprints
+                        **({"verify": self.verify} if self.verify else {})},
             "bounds": [[b.name, b.options] for b in self.bounds],
             "solver": {"name": self.solver, "threads": self.threads,
                        "options": self.solver_options},
@@ -359,8 +365,8 @@ def _parse(data: dict, default_name: str) -> Spec:
 
     # -- offline
     off = _table(data, "offline", "")
-    _unknown_keys(off, ("method", "model", "model_options", "time_limit", "mip_gap", "bounds"),
-                  "offline")
+    _unknown_keys(off, ("method", "model", "model_options", "time_limit", "mip_gap", "bounds",
+                        "verify"), "offline")
     method = _string(off, "method", "offline", "exact")
     if method not in OFFLINE_METHODS:
         raise InputError(f"must be one of {', '.join(OFFLINE_METHODS)}", field="offline.method",
@@ -373,6 +379,7 @@ def _parse(data: dict, default_name: str) -> Spec:
     mip_gap = (_float(off["mip_gap"], "offline.mip_gap", below=1.0) if "mip_gap" in off
                else 0.0)
     bounds = _bounds(off.get("bounds", []), family, BUILTIN_BOUNDS)
+    verify = _verify(off.get("verify", False), method)
 
     needs_model = method == "exact" or any(b.name == "lp_relaxation" and
                                            b.name not in getattr(family, "bounds", {})
@@ -404,7 +411,28 @@ def _parse(data: dict, default_name: str) -> Spec:
                 algorithms=tuple(algorithms), offline_method=method, model=model,
                 model_options=model_options, time_limit=time_limit, mip_gap=mip_gap,
                 bounds=tuple(bounds), solver=solver, threads=threads,
-                solver_options=solver_options)
+                solver_options=solver_options, verify=verify)
+
+
+def _verify(raw: Any, method: str) -> str | None:
+    """``[offline] verify``: false (default), true (= "auto") or an installed solver's name."""
+    if raw is False:
+        return None
+    if method != "exact":
+        raise InputError("needs offline.method = \"exact\"", field="offline.verify", value=raw)
+    if raw is True:
+        return "auto"
+    if not isinstance(raw, str) or not raw:
+        raise InputError("must be true, false or a solver name", field="offline.verify",
+                         value=raw)
+    if raw != "auto":
+        from mlopt.solvers import get_backend
+
+        try:
+            get_backend(raw)
+        except InputError as err:
+            raise InputError(err.message, field="offline.verify", value=raw) from None
+    return raw
 
 
 def _seeds(raw: Any, full: str) -> tuple[int, ...]:

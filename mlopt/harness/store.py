@@ -37,7 +37,16 @@ timestamp           UTC ISO-8601 time the row was produced
 extra               JSON: solver objective/bound/gap/termination, violations, options, errors
 timing              JSON: timing breakdown, the task's wall and CPU time (task_wall_s,
                     task_cpu_s), host and pid (all differ between identical runs)
+verified            offline and algorithm rows of a spec with ``[offline] verify``: a second
+                    solver agreed with the optimum (1), or did not / could not (0); NULL when
+                    verification was not requested (and in rows written before schema 2)
+verified_by         ``"<solver> <version>[ with settings]"`` of the agreeing second solver
 ==================  ===========================================================================
+
+Schema versions: 1 had no ``verified``/``verified_by``; 2 appends them.  A version-1 database
+opens as it is (reading gives NULL for the new columns, so committed results still report and
+the file is not touched) and is migrated lazily, by ``ALTER TABLE ... ADD COLUMN``, in the same
+transaction as the first write to it.
 """
 from __future__ import annotations
 
@@ -49,16 +58,28 @@ from typing import Any, Iterable
 from mlopt.errors import InputError
 from mlopt.harness.tasks import ROW_FIELDS
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+#: columns each schema version appends to the previous one (older -> newer)
+_ADDED = {2: ("verified", "verified_by")}
 
 _TYPES = {
     "seed": "INTEGER", "objective": "REAL", "feasible": "INTEGER", "proven": "INTEGER",
     "bound_low": "REAL", "bound_high": "REAL", "ratio_low": "REAL", "ratio_high": "REAL",
-    "runtime_s": "REAL",
+    "runtime_s": "REAL", "verified": "INTEGER",
 }
 COLUMNS = ROW_FIELDS
 #: columns that legitimately differ between two runs of the same spec
 VOLATILE = ("runtime_s", "timestamp", "timing")
+
+
+def _columns(version: int) -> tuple[str, ...]:
+    """The results columns of schema ``version``."""
+    later = {c for v, cols in _ADDED.items() if v > version for c in cols}
+    return tuple(c for c in COLUMNS if c not in later)
+
+
+def _coldef(c: str) -> str:
+    return f"{c} {_TYPES.get(c, 'TEXT')}"
 
 
 def _ddl() -> str:
@@ -80,6 +101,7 @@ class ResultStore:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._con = None
+        self._version = SCHEMA_VERSION  # of the file; < SCHEMA_VERSION until the first write
         try:
             self._con = sqlite3.connect(str(self.path), timeout=30.0, isolation_level=None)
             self._con.execute("PRAGMA journal_mode=WAL")
@@ -103,17 +125,52 @@ class ResultStore:
             if row is None:
                 con.execute("INSERT INTO meta VALUES ('schema_version', ?)",
                             (str(SCHEMA_VERSION),))
-            elif row[0] != str(SCHEMA_VERSION):
-                raise InputError(f"results schema version {row[0]}, this mlopt writes "
-                                 f"{SCHEMA_VERSION}", file=str(self.path))
+                version = SCHEMA_VERSION
+            else:
+                try:
+                    version = int(row[0])
+                except ValueError:
+                    version = -1
+                if not 1 <= version <= SCHEMA_VERSION:
+                    raise InputError(f"results schema version {row[0]}, this mlopt reads 1 to "
+                                     f"{SCHEMA_VERSION}", file=str(self.path))
             have = [r[1] for r in con.execute("PRAGMA table_info(results)")]
-            if tuple(have) != COLUMNS:
+            if tuple(have) != _columns(version):
                 raise InputError("results table has an unexpected schema", file=str(self.path))
+            self._version = version
             con.execute("CREATE INDEX IF NOT EXISTS results_task ON results(task_key)")
             con.execute("COMMIT")
         except BaseException:
             _rollback(con)
             raise
+
+    @property
+    def schema_version(self) -> int:
+        """The file's schema version (older files are migrated on their first write)."""
+        return self._version
+
+    def _migrate(self) -> None:
+        """Bring an older file to SCHEMA_VERSION; call inside a write transaction."""
+        for v in range(self._version + 1, SCHEMA_VERSION + 1):
+            for c in _ADDED.get(v, ()):
+                self._con.execute(f"ALTER TABLE results ADD COLUMN {_coldef(c)}")
+        self._con.execute("UPDATE meta SET value = ? WHERE name = 'schema_version'",
+                          (str(SCHEMA_VERSION),))
+
+    def _write(self, fn) -> None:
+        """Run ``fn(con)`` in one transaction, migrating an older file first (same transaction:
+        a failed write leaves the file at its old version)."""
+        con = self._con
+        con.execute("BEGIN IMMEDIATE")
+        try:
+            if self._version < SCHEMA_VERSION:
+                self._migrate()
+            fn(con)
+            con.execute("COMMIT")
+        except BaseException:
+            _rollback(con)
+            raise
+        self._version = SCHEMA_VERSION
 
     # -- writing ----------------------------------------------------------------------------------
     def add_task(self, rows: Iterable[dict[str, Any]]) -> None:
@@ -127,19 +184,18 @@ class ResultStore:
         values = [tuple(_sql_value(r.get(c)) for c in COLUMNS) for r in rows]
         sql = (f"INSERT INTO results ({', '.join(COLUMNS)}) "
                f"VALUES ({', '.join('?' * len(COLUMNS))})")
-        con = self._con
-        con.execute("BEGIN IMMEDIATE")
-        try:
-            con.execute("DELETE FROM results WHERE task_key = ?", (keys.pop(),))
+        key = keys.pop()
+
+        def write(con):
+            con.execute("DELETE FROM results WHERE task_key = ?", (key,))
             con.executemany(sql, values)
-            con.execute("COMMIT")
-        except BaseException:
-            _rollback(con)
-            raise
+
+        self._write(write)
 
     def set_meta(self, name: str, value: Any) -> None:
-        with_tx = json.dumps(value, sort_keys=True)
-        self._con.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (name, with_tx))
+        text = json.dumps(value, sort_keys=True)
+        self._write(lambda con: con.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)",
+                                            (name, text)))
 
     def get_meta(self, name: str, default: Any = None) -> Any:
         row = self._con.execute("SELECT value FROM meta WHERE name = ?", (name,)).fetchone()
@@ -163,15 +219,17 @@ class ResultStore:
         return self._con.execute("SELECT COUNT(*) FROM results").fetchone()[0]
 
     def rows(self) -> list[dict[str, Any]]:
-        cur = self._con.execute(f"SELECT {', '.join(COLUMNS)} FROM results ORDER BY key")
-        return [dict(zip(COLUMNS, r)) for r in cur]
+        """All rows with every current column (NULL for columns an older file lacks)."""
+        have = _columns(self._version)
+        cur = self._con.execute(f"SELECT {', '.join(have)} FROM results ORDER BY key")
+        return [{c: None for c in COLUMNS} | dict(zip(have, r)) for r in cur]
 
     def to_frame(self):
         """All rows as a pandas DataFrame (feasible/proven as nullable booleans)."""
         import pandas as pd
 
         df = pd.DataFrame(self.rows(), columns=list(COLUMNS))
-        for c in ("feasible", "proven"):
+        for c in ("feasible", "proven", "verified"):
             df[c] = df[c].astype("boolean")
         df["seed"] = df["seed"].astype("Int64")
         for c in ("objective", "bound_low", "bound_high", "ratio_low", "ratio_high",

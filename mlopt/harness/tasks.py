@@ -19,7 +19,11 @@ A task
 OPT is *proven* (point ratios) only when the solver status is ``optimal``, the checker accepts
 the solver's schedule, the checked objective equals the solver's objective within tolerance
 (else ``extra.objective_mismatch``) and no checked schedule of an algorithm beats it (else
-``extra.optimum_beaten``: the model is a restriction of the checked problem).  Otherwise the bracket is [best checked feasible objective, best bound] (max; mirrored for min).
+``extra.optimum_beaten``: the model is a restriction of the checked problem) and, when the spec
+sets ``[offline] verify``, a second solver agreed (``verified``; a disagreement is status
+``disputed``, whose bound is the looser of the two solvers' and whose second schedule, checked,
+is one more primal value).  Otherwise the bracket is [best checked feasible objective, best
+bound] (max; mirrored for min).
 Every feasible checked schedule — the MILP incumbent and every algorithm's — is a valid primal
 value.  A bound contradicted by a checked schedule (max: bound < a feasible objective) is
 flagged ``violated`` and left out; the MILP's own bound is left out when the checker rejects the
@@ -55,6 +59,7 @@ ROW_FIELDS = (
     "seed", "method_kind", "method", "status", "objective", "feasible", "proven", "bound_low",
     "bound_high", "ratio_low", "ratio_high", "runtime_s", "solver", "solver_version",
     "mlopt_version", "python_version", "numpy_version", "timestamp", "extra", "timing",
+    "verified", "verified_by",  # added in store schema 2 (hence last: ALTER TABLE appends)
 )
 
 # ---- families -----------------------------------------------------------------------------------
@@ -230,6 +235,9 @@ def run_task(task: dict) -> dict:
     primal = []
     if offline is not None and offline["feasible"]:
         primal.append(offline["objective"])
+    second = ((offline or {}).get("extra", {}).get("verification") or {}).get("second") or {}
+    if second.get("checked_feasible"):  # the verifying solver's schedule, checked
+        primal.append(second["checked_objective"])
     primal += [a["objective"] for a in algs if a["feasible"]]
     best_primal = (max(primal) if sense == "max" else min(primal)) if primal else None
 
@@ -253,6 +261,8 @@ def run_task(task: dict) -> dict:
                 ex["objective_mismatch"] = True  # the model's objective is not the checker's
             elif beats(sense, best_primal, offline["objective"]):
                 ex["optimum_beaten"] = best_primal  # a checked schedule beats the "optimum"
+            elif off.get("verify") and not offline["verified"]:
+                pass  # the spec requires a second solver's agreement for a point value
             else:
                 proven_opt = offline["objective"]
     for b in bounds:
@@ -275,7 +285,8 @@ def run_task(task: dict) -> dict:
                         proven=bracket.proven, bound_low=bracket.low, bound_high=bracket.high,
                         runtime_s=offline["runtime_s"], solver=offline["solver"],
                         solver_version=offline["solver_version"], extra=offline["extra"],
-                        timing=offline["timing"]))
+                        timing=offline["timing"], verified=offline["verified"],
+                        verified_by=offline["verified_by"]))
     for b in bounds:
         low, high = (None, b["value"]) if sense == "max" else (b["value"], None)
         rows.append(row("bound", b["name"], status=b["status"], bound_low=low, bound_high=high,
@@ -287,7 +298,9 @@ def run_task(task: dict) -> dict:
         rows.append(row("algorithm", a["label"], status=a["status"], objective=a["objective"],
                         feasible=a["feasible"], proven=bracket.proven, bound_low=bracket.low,
                         bound_high=bracket.high, ratio_low=r_low, ratio_high=r_high,
-                        runtime_s=a["runtime_s"], extra=a["extra"], timing=a["timing"]))
+                        runtime_s=a["runtime_s"], extra=a["extra"], timing=a["timing"],
+                        verified=None if offline is None else offline["verified"],
+                        verified_by=None if offline is None else offline["verified_by"]))
     return _finish(task, rows, t_start, c_start)
 
 
@@ -315,7 +328,7 @@ def _run_offline(family, workload, task) -> dict:
     model_name = off["model"]
     out = {"method": model_name, "status": "error", "objective": None, "feasible": None,
            "runtime_s": None, "solver": sv["name"], "solver_version": None, "extra": {},
-           "timing": {}}
+           "timing": {}, "verified": None, "verified_by": None}
     t0 = time.perf_counter()
     try:
         m = family.model(model_name)(workload, **off["model_options"])
@@ -349,7 +362,38 @@ def _run_offline(family, workload, task) -> dict:
         out["extra"]["admitted"] = len(schedule.admitted)
         if not check.feasible:
             out["extra"]["violations"] = _violations(check)
+    if off.get("verify"):
+        _verify_offline(family, workload, task, m, res, out)
     return out
+
+
+def _verify_offline(family, workload, task, m, res, out: dict) -> None:
+    """``[offline] verify``: a second solver re-solves an optimum (see
+    :func:`mlopt.pipeline.verify_offline`); the row gets ``verified``/``verified_by``, a dispute
+    turns the status into ``disputed`` with the looser of both bounds."""
+    from mlopt.pipeline import verify_offline
+
+    off, sv = task["offline"], task["solver"]
+    out["verified"] = False
+    if res.status.value != "optimal" or not out["feasible"]:
+        out["extra"]["verification"] = {
+            "outcome": "not_verified",
+            "reason": f"nothing to verify: status {out['status']}, checked feasible "
+                      f"{out['feasible']}"}
+        return
+    t0 = time.perf_counter()
+    try:
+        v = verify_offline(family, off["model"], m, workload, res, off["verify"],
+                           off["time_limit"], sv["threads"])
+    except Exception as err:
+        out["extra"]["verification"] = {"outcome": "not_verified", "reason": _err(err)}
+        return
+    finally:
+        out["timing"]["verify_s"] = time.perf_counter() - t0
+    out["extra"]["verification"] = v.to_dict()
+    out["verified"], out["verified_by"] = v.verified, v.verified_by
+    out["status"] = res.status.value
+    out["extra"].update(solver_bound=res.bound, gap=res.gap)
 
 
 def _run_algorithm(family, workload, a: dict, seed: int) -> dict:
