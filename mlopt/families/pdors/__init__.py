@@ -13,12 +13,16 @@ from mlopt.families.base import Family, register_family
 from mlopt.families.pdors.checker import check_pdors
 from mlopt.families.pdors.fields import validate_pdors
 from mlopt.families.pdors.generator import PRESETS, generate
+from mlopt.models.pdors import build_dmlrs_milp, extract_schedule
 
 FAMILY = register_family(Family(
     name="pdors",
     paper="seeds/004 PD-ORS (online scheduling with worker/PS co-location)",
     sense="max",
     check=check_pdors,
+    models={"dmlrs_milp": build_dmlrs_milp},
+    default_model="dmlrs_milp",
+    extract={"dmlrs_milp": extract_schedule},
     presets={name: partial(generate, name) for name in PRESETS},
     validate=validate_pdors,
 ))

@@ -1,0 +1,290 @@
+"""PD-ORS formulations (seed 004): the exact DMLRS MILP, the per-slot packing-covering IP
+(23)-(26) with its LP relaxation, and the single-job pricing MILP on the DP's workload grid.
+
+Notation (seed 004 / notes 004): jobs i (arrival a_i, batch F_i, ratio gamma_i), machines h of
+one pool, resources r (bandwidth excluded), slots t; alpha_i^r / beta_i^r per-worker / per-PS
+demands, C_h^r capacities; n_i^int / n_i^ext the worker-slots job i needs at internal / external
+speed (:mod:`mlopt.families.pdors.fields`).  A builder never solves.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pyomo.environ as pyo
+
+from mlopt.errors import InputError
+from mlopt.families.pdors.fields import EPS, copies, pdors_arrays
+from mlopt.schedule import Schedule
+from mlopt.workload import Workload
+
+INTEGRALITY_TOL = 1e-6
+
+
+def _no_options(name: str, options: dict) -> None:
+    if options:
+        key = sorted(options)[0]
+        raise InputError(f"{name} takes no options", field=f"options.{key}", value=options[key])
+
+
+def build_dmlrs_milp(workload: Workload, **options) -> pyo.ConcreteModel:
+    """DMLRS (3)-(7) of seed 004 as an exact MILP (the notes' [D] construction, Sec. 2).
+
+    Variables (indices are job / machine ids and slots, so LP labels read ``w(j1_m1_2)``)
+      * ``x[i]`` binary: job admitted; ``e[i,t]`` binary: job i completes in slot t;
+      * ``w[i,h,t]``, ``s[i,h,t]`` integer >= 0: workers / PSs of i on machine h in slot t,
+        only for t >= a_i (7) and where one worker (PS) fits on h; bounded by
+        min(F_i, copies that fit on an empty h);
+      * ``z[i,h,t]`` binary: i runs entirely on h in slot t (Fact 1's internal case);
+      * ``om[i,h,t]`` >= 0: workers credited at internal speed.
+
+    Rows
+      * ``c_one_completion``  sum_t e[i,t] = x[i]
+      * ``c4_batch_until_completion``  sum_h w[i,h,t] <= F_i sum_{t'>=t} e[i,t']: (4), and no
+        worker after the completion slot, i.e. t~_i of (6) is the completion slot;
+      * ``c6_work_in_completion``  sum_h w[i,h,t] >= e[i,t]: the completion slot has workers;
+      * ``ratio_ps_cover``  gamma_i sum_h s >= sum_h w, ``ratio_ps_le_workers`` sum_h s <=
+        sum_h w (the gamma_i row the notes omit, O1/O2; with (4) this also gives s = 0 when x = 0);
+      * ``c5_capacity``  sum_i alpha_i^r w + beta_i^r s <= C_h^r on every shared machine;
+      * Fact 1, exactly: ``fact1_one_machine`` sum_h z <= 1; ``fact1_alone_on_h``
+        sum_{h' != h}(w + s)[i,h',t] <= 2 F_i (1 - z[i,h,t]); ``fact1_ps_on_h`` s[i,h,t] >= z;
+        ``fact1_credit_le_w`` om <= w; ``fact1_credit_if_internal`` om <= ub(w) z;
+      * ``c3_work``  sum_t sum_h [w + (n^ext/n^int - 1) om] >= n_i^ext x[i]: (3) in worker-slots
+        at external speed, the internal slots credited at their faster rate.
+
+    Why exact: z[i,h,t] = 1 forces every worker and PS of i in slot t onto h (and a PS there), so
+    credit om > 0 only where Fact 1 gives internal speed; where it does, setting z = 1 is
+    feasible, so the optimum credits every internal slot.  Completion is linearized as in the
+    OASiS ILP: e picks the last slot with workers.  Objective: max sum_i sum_t u_i(t - a_i) e.
+
+    Tightening: e[i,t] exists only for t >= a_i + ceil(n_i^int / F_i) - 1 (no slot does more
+    than F_i / n_i^int of the job); a job with no such slot <= T has x_i = 0.
+    """
+    _no_options("dmlrs_milp", options)
+    arr = pdors_arrays(workload)
+    T, R = workload.horizon, arr.resources
+    jobs = [j.id for j in workload.jobs]
+    hs = list(arr.server_ids)
+    wfit = copies(arr.cap, arr.alpha)  # I x H
+    sfit = copies(arr.cap, arr.beta)
+    m = pyo.ConcreteModel(name="pdors_dmlrs_milp")
+    W, S, E = [], [], []
+    wub, sub = {}, {}
+    for i, jid in enumerate(jobs):
+        a, F = int(arr.arrival[i]), int(arr.batch[i])
+        first = a + max(1, math.ceil(arr.n_int[i] / F - EPS)) - 1
+        E += [(jid, t) for t in range(first, T + 1)]
+        for hi, h in enumerate(hs):
+            for t in range(a, T + 1):
+                if wfit[i, hi] >= 1:
+                    W.append((jid, h, t))
+                    wub[jid, h, t] = int(min(F, wfit[i, hi]))
+                if sfit[i, hi] >= 1:
+                    S.append((jid, h, t))
+                    sub[jid, h, t] = int(min(F, sfit[i, hi]))
+    m.J = pyo.Set(initialize=jobs, ordered=True)
+    m.W = pyo.Set(initialize=W, dimen=3, ordered=True)
+    m.S = pyo.Set(initialize=S, dimen=3, ordered=True)
+    m.E = pyo.Set(initialize=E, dimen=2, ordered=True)
+    m.x = pyo.Var(m.J, domain=pyo.Binary)
+    m.e = pyo.Var(m.E, domain=pyo.Binary)
+    m.w = pyo.Var(m.W, domain=pyo.NonNegativeIntegers, bounds=lambda _, *k: (0, wub[k]))
+    m.s = pyo.Var(m.S, domain=pyo.NonNegativeIntegers, bounds=lambda _, *k: (0, sub[k]))
+    m.z = pyo.Var(m.W, domain=pyo.Binary)
+    m.om = pyo.Var(m.W, domain=pyo.NonNegativeReals, bounds=lambda _, *k: (0, wub[k]))
+
+    ji = {jid: i for i, jid in enumerate(jobs)}
+    w_by = {}  # (i, t) -> [(h, t)]
+    s_by = {}
+    for (j, h, t) in W:
+        w_by.setdefault((j, t), []).append(h)
+    for (j, h, t) in S:
+        s_by.setdefault((j, t), []).append(h)
+    e_by = {}
+    for (j, t) in E:
+        e_by.setdefault(j, []).append(t)
+    slots = sorted({(j, t) for (j, _, t) in W} | {(j, t) for (j, _, t) in S})
+
+    def sw(j, t):
+        return sum(m.w[j, h, t] for h in w_by.get((j, t), []))
+
+    def ss(j, t):
+        return sum(m.s[j, h, t] for h in s_by.get((j, t), []))
+
+    # one completion slot iff admitted
+    m.c_one_completion = pyo.Constraint(m.J, rule=lambda _, j: sum(
+        m.e[j, t] for t in e_by.get(j, [])) == m.x[j])
+    # (4) + (6): at most F_i workers, and none after the completion slot
+    m.c4_batch_until_completion = pyo.Constraint(slots, rule=lambda _, j, t: sw(j, t) <= int(
+        arr.batch[ji[j]]) * sum(m.e[j, u] for u in e_by.get(j, []) if u >= t))
+    # (6): the completion slot has at least one worker
+    m.c6_work_in_completion = pyo.Constraint(m.E, rule=lambda _, j, t: sw(j, t) >= m.e[j, t])
+    # worker:PS ratio rows (O1/O2): gamma sum s >= sum w >= sum s
+    m.ratio_ps_cover = pyo.Constraint(slots, rule=lambda _, j, t: int(arr.gamma[ji[j]]) * ss(
+        j, t) >= sw(j, t))
+    m.ratio_ps_le_workers = pyo.Constraint(slots, rule=lambda _, j, t: ss(j, t) <= sw(j, t))
+
+    # (5): capacities of shared machines, both roles of every job
+    cap_terms = {}
+    for (j, h, t) in W:
+        for r, res in enumerate(R):
+            if arr.alpha[ji[j], r] > 0:
+                cap_terms.setdefault((h, t, res), []).append((float(arr.alpha[ji[j], r]),
+                                                              m.w[j, h, t]))
+    for (j, h, t) in S:
+        for r, res in enumerate(R):
+            if arr.beta[ji[j], r] > 0:
+                cap_terms.setdefault((h, t, res), []).append((float(arr.beta[ji[j], r]),
+                                                              m.s[j, h, t]))
+    cap = {(h, res): float(arr.cap[hi, r]) for hi, h in enumerate(hs) for r, res in enumerate(R)}
+    keys = sorted(cap_terms, key=lambda k: (hs.index(k[0]), k[1], R.index(k[2])))
+    m.c5_capacity = pyo.Constraint(keys, rule=lambda _, h, t, res: sum(
+        c * v for c, v in cap_terms[h, t, res]) <= cap[h, res])
+
+    # Fact 1: z[i,h,t] = 1 => everything of i in slot t is on h, with a PS there
+    m.fact1_one_machine = pyo.Constraint(slots, rule=lambda _, j, t: sum(
+        m.z[j, h, t] for h in w_by.get((j, t), [])) <= 1 if w_by.get((j, t)) else
+        pyo.Constraint.Skip)
+
+    def alone(_, j, h, t):
+        others = [m.w[j, g, t] for g in w_by.get((j, t), []) if g != h] + \
+                 [m.s[j, g, t] for g in s_by.get((j, t), []) if g != h]
+        if not others:
+            return pyo.Constraint.Skip
+        return sum(others) <= 2 * int(arr.batch[ji[j]]) * (1 - m.z[j, h, t])
+    m.fact1_alone_on_h = pyo.Constraint(m.W, rule=alone)
+    m.fact1_ps_on_h = pyo.Constraint(m.W, rule=lambda _, j, h, t: (
+        m.s[j, h, t] >= m.z[j, h, t]) if (j, h, t) in sub else m.z[j, h, t] == 0)
+    m.fact1_credit_le_w = pyo.Constraint(m.W, rule=lambda _, j, h, t: m.om[j, h, t] <= m.w[
+        j, h, t])
+    m.fact1_credit_if_internal = pyo.Constraint(m.W, rule=lambda _, j, h, t: m.om[
+        j, h, t] <= wub[j, h, t] * m.z[j, h, t])
+
+    # (3): work in worker-slots at external speed; internal slots count n^ext/n^int times
+    def work(_, j):
+        i = ji[j]
+        bonus = float(arr.n_ext[i] / arr.n_int[i] - 1.0)
+        terms = [m.w[k] for k in W if k[0] == j]
+        if not terms:
+            return m.x[j] == 0
+        return sum(terms) + bonus * sum(m.om[k] for k in W if k[0] == j) >= \
+            float(arr.n_ext[i]) * m.x[j]
+    m.c3_work = pyo.Constraint(m.J, rule=work)
+
+    util = {(j, t): float(workload.jobs[ji[j]].utility(t - int(arr.arrival[ji[j]])))
+            for (j, t) in E}
+    m.obj_total_utility = pyo.Objective(expr=sum(util[k] * m.e[k] for k in E),
+                                        sense=pyo.maximize)
+    return m
+
+
+def extract_schedule(model: pyo.ConcreteModel, workload: Workload) -> Schedule:
+    """Read a solved :func:`build_dmlrs_milp` back into a Schedule (integer counts)."""
+    def val(v):
+        x = pyo.value(v, exception=False)
+        if x is None:
+            return 0
+        r = round(x)
+        if abs(x - r) > INTEGRALITY_TOL:
+            raise ValueError(f"{v.name} = {x} is not integral: the model was not solved as a MILP")
+        return int(r)
+
+    admitted = [j for j in model.J if val(model.x[j]) == 1]
+    rows = [(j, t, h, "worker", val(model.w[j, h, t])) for (j, h, t) in model.W]
+    rows += [(j, t, h, "ps", val(model.s[j, h, t])) for (j, h, t) in model.S]
+    rows = [r for r in rows if r[4] > 0 and r[0] in admitted]
+    return Schedule.from_rows(admitted, rows, {"model": "dmlrs_milp"})
+
+
+def build_slot_ip(pw: np.ndarray, ps: np.ndarray, alpha: np.ndarray, beta: np.ndarray,
+                  free: np.ndarray, batch: int, gamma: int, demand: int, *, relax: bool = False,
+                  ) -> pyo.ConcreteModel:
+    """The external case of Alg. 4: packing-covering IP (23)-(26) plus the ratio rows.
+
+      min  sum_h pw_h w_h + ps_h s_h                          (23), pw = sum_r p alpha^r, ...
+      s.t. alpha^r w_h + beta^r s_h <= free_h^r   for all h, r (24) (residual capacity C^ hat)
+           sum_h w_h <= F_i                                  (25)
+           sum_h w_h >= demand                               (26), demand = ceil(v (tau + c^ext))
+           gamma_i sum_h s_h >= sum_h w_h,  sum_h s_h >= 1   (ratio rows the notes add: without
+                                                              them the LP sets s = 0)
+           w, s integer >= 0 (``relax=True``: real >= 0, the LP of Step 8)
+
+    ``free`` is H x R; machines are indexed 0..H-1.
+    """
+    H, R = free.shape
+    m = pyo.ConcreteModel(name="pdors_slot_lp" if relax else "pdors_slot_ip")
+    m.H = pyo.RangeSet(0, H - 1)
+    dom = pyo.NonNegativeReals if relax else pyo.NonNegativeIntegers
+    m.w = pyo.Var(m.H, domain=dom)
+    m.s = pyo.Var(m.H, domain=dom)
+    rows = [(h, r) for h in range(H) for r in range(R) if alpha[r] > 0 or beta[r] > 0]
+    m.c24_packing = pyo.Constraint(rows, rule=lambda _, h, r: float(alpha[r]) * m.w[h] + float(
+        beta[r]) * m.s[h] <= float(free[h, r]))
+    m.c25_batch = pyo.Constraint(expr=sum(m.w[h] for h in m.H) <= int(batch))
+    m.c26_cover = pyo.Constraint(expr=sum(m.w[h] for h in m.H) >= int(demand))
+    m.ratio_ps_cover = pyo.Constraint(expr=int(gamma) * sum(m.s[h] for h in m.H) >= sum(
+        m.w[h] for h in m.H))
+    m.ratio_ps_min = pyo.Constraint(expr=sum(m.s[h] for h in m.H) >= 1)
+    m.obj23_cost = pyo.Objective(expr=sum(float(pw[h]) * m.w[h] + float(ps[h]) * m.s[h]
+                                          for h in m.H), sense=pyo.minimize)
+    return m
+
+
+def build_pricing_milp(job: dict, price: np.ndarray, free: np.ndarray, grid: int
+                       ) -> pyo.ConcreteModel:
+    """The single-job pricing problem (15) of Alg. 2 on the DP's workload grid, as one MILP.
+
+    ``job``: dict with arrival ``a``, ``F``, ``gamma``, ``n_int``, ``n_ext``, ``alpha``, ``beta``
+    (length-R arrays) and ``utility`` (callable of the duration); ``price`` and ``free`` are
+    T x H x R (slot 1 is row 0).  The job's work is cut into ``grid`` equal units; slot t does an
+    integer number d_t of units (the DP's restriction, :mod:`mlopt.families.pdors.dp`); per slot,
+    the placement is exact (Fact 1 as in :func:`build_dmlrs_milp`).  max u(t~ - a) - cost; the
+    optimum is the DP's payoff when the DP uses the exact per-slot oracle.
+    """
+    T, H, R = price.shape
+    a, F, gamma = int(job["a"]), int(job["F"]), int(job["gamma"])
+    alpha, beta = np.asarray(job["alpha"], float), np.asarray(job["beta"], float)
+    slots = list(range(a, T + 1))
+    m = pyo.ConcreteModel(name="pdors_pricing_milp")
+    m.T = pyo.Set(initialize=slots, ordered=True)
+    m.H = pyo.RangeSet(0, H - 1)
+    wfit = copies(free.reshape(T * H, R), alpha[None, :])[0].reshape(T, H)
+    sfit = copies(free.reshape(T * H, R), beta[None, :])[0].reshape(T, H)
+    m.w = pyo.Var(m.T, m.H, domain=pyo.NonNegativeIntegers,
+                  bounds=lambda _, t, h: (0, int(min(F, wfit[t - 1, h]))))
+    m.s = pyo.Var(m.T, m.H, domain=pyo.NonNegativeIntegers,
+                  bounds=lambda _, t, h: (0, int(min(F, sfit[t - 1, h]))))
+    m.z = pyo.Var(m.T, m.H, domain=pyo.Binary)
+    m.om = pyo.Var(m.T, m.H, domain=pyo.NonNegativeReals, bounds=(0, F))
+    m.d = pyo.Var(m.T, domain=pyo.NonNegativeIntegers, bounds=(0, grid))
+    m.e = pyo.Var(m.T, domain=pyo.Binary)
+    m.c_one_completion = pyo.Constraint(expr=sum(m.e[t] for t in m.T) <= 1)
+    m.c17_total_work = pyo.Constraint(expr=sum(m.d[t] for t in m.T) >= grid * sum(
+        m.e[t] for t in m.T))
+    m.c_units_until_completion = pyo.Constraint(m.T, rule=lambda _, t: m.d[t] <= grid * sum(
+        m.e[u] for u in m.T if u >= t))
+    m.c4_batch = pyo.Constraint(m.T, rule=lambda _, t: sum(m.w[t, h] for h in m.H) <= F)
+    m.ratio_ps_cover = pyo.Constraint(m.T, rule=lambda _, t: gamma * sum(
+        m.s[t, h] for h in m.H) >= sum(m.w[t, h] for h in m.H))
+    m.ratio_ps_le_workers = pyo.Constraint(m.T, rule=lambda _, t: sum(
+        m.s[t, h] for h in m.H) <= sum(m.w[t, h] for h in m.H))
+    m.c18_capacity = pyo.Constraint(m.T, m.H, range(R), rule=lambda _, t, h, r: (
+        float(alpha[r]) * m.w[t, h] + float(beta[r]) * m.s[t, h] <= float(free[t - 1, h, r]))
+        if alpha[r] > 0 or beta[r] > 0 else pyo.Constraint.Skip)
+    m.fact1_one_machine = pyo.Constraint(m.T, rule=lambda _, t: sum(m.z[t, h] for h in m.H) <= 1)
+    m.fact1_alone_on_h = pyo.Constraint(m.T, m.H, rule=lambda _, t, h: sum(
+        m.w[t, g] + m.s[t, g] for g in m.H if g != h) <= 2 * F * (1 - m.z[t, h]))
+    m.fact1_credit_le_w = pyo.Constraint(m.T, m.H, rule=lambda _, t, h: m.om[t, h] <= m.w[t, h])
+    m.fact1_credit_if_internal = pyo.Constraint(m.T, m.H, rule=lambda _, t, h: m.om[
+        t, h] <= F * m.z[t, h])
+    bonus = float(job["n_ext"] / job["n_int"] - 1.0)
+    # (20) per slot: worker-slots at external speed >= d_t / grid of n^ext
+    m.c20_cover = pyo.Constraint(m.T, rule=lambda _, t: sum(m.w[t, h] for h in m.H) + bonus * sum(
+        m.om[t, h] for h in m.H) >= float(job["n_ext"]) / grid * m.d[t])
+    pw = (price * alpha[None, None, :]).sum(axis=2)
+    pps = (price * beta[None, None, :]).sum(axis=2)
+    m.obj15_payoff = pyo.Objective(expr=sum(float(job["utility"](t - a)) * m.e[t] for t in m.T)
+                                   - sum(float(pw[t - 1, h]) * m.w[t, h] + float(pps[t - 1, h])
+                                         * m.s[t, h] for t in m.T for h in m.H),
+                                   sense=pyo.maximize)
+    return m
