@@ -16,6 +16,8 @@ from mlopt.families.edgecloud.bounds import BOUNDS
 from mlopt.families.edgecloud.checker import check_edgecloud
 from mlopt.families.edgecloud.generator import PRESETS, generate
 from mlopt.families.edgecloud.instance import validate
+from mlopt.families.edgecloud.online import run_a_online, run_a_online_e
+from mlopt.families.edgecloud.theory import diagnostics
 from mlopt.models.edgecloud import build_jct_milp, extract_schedule
 
 FAMILY = register_family(Family(
@@ -26,8 +28,9 @@ FAMILY = register_family(Family(
     models={"jct_milp": build_jct_milp},
     default_model="jct_milp",
     extract={"jct_milp": extract_schedule},
-    algorithms={},
+    algorithms={"a_online": run_a_online, "a_online_e": run_a_online_e},
     presets={name: partial(generate, name) for name in PRESETS},
     validate=validate,
     bounds=dict(BOUNDS),
+    diagnostics={"a_online": diagnostics, "a_online_e": partial(diagnostics, use_cloud=False)},
 ))
