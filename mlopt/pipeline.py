@@ -17,6 +17,7 @@ from typing import Any
 
 from mlopt.check import CheckResult
 from mlopt.families import get_family
+from mlopt.harness.ratios import close
 from mlopt.schedule import Schedule
 from mlopt.solve import SolveResult, Status, Verification, relative_gap, solve
 from mlopt.solve import verify as verify_optimum
@@ -42,14 +43,20 @@ class OfflineResult:
 
     @property
     def objective(self) -> float | None:
-        """The checker's objective of the incumbent (not the solver's claim)."""
-        return self.check.objective if self.check is not None else None
+        """The checker's objective of the incumbent (not the solver's claim); None without an
+        incumbent or when the checker rejects it (see ``partial_objective``)."""
+        return self.check.reported_objective if self.check is not None else None
+
+    @property
+    def partial_objective(self) -> float | None:
+        return self.check.partial_objective if self.check is not None else None
 
     def to_dict(self) -> dict[str, Any]:
         s = self.solve
         d = {
             "status": s.status.value, "objective": self.objective,
-            "solver_objective": s.objective, "bound": s.bound, "gap": s.gap,
+            "partial_objective": self.partial_objective, "solver_objective": s.objective,
+            "bound": s.bound, "gap": s.gap,
             "runtime_s": s.runtime_s, "build_s": self.build_s,
             "feasible": None if self.check is None else self.check.feasible,
             "solver": s.solver, "solver_version": s.solver_version, "model": self.model,
@@ -77,7 +84,8 @@ class AlgorithmResult:
         c = self.check
         return {
             "algorithm": self.algorithm, "status": "feasible" if c.feasible else "infeasible",
-            "objective": c.objective, "bound": None, "gap": None, "runtime_s": self.runtime_s,
+            "objective": c.reported_objective, "partial_objective": c.partial_objective,
+            "bound": None, "gap": None, "runtime_s": self.runtime_s,
             "feasible": c.feasible, "admitted": len(self.schedule.admitted),
             "options": self.options,
             "violations": [v.__dict__ for v in c.violations[:20]],
@@ -132,6 +140,12 @@ def solve_offline(workload: Workload, *, family: str = "oasis", model: str | Non
             # Never report a proven optimum for a schedule the checker rejects.
             res.status = Status.ERROR
             res.message = "solver schedule rejected by the checker: " + check.summary()
+        elif (check.feasible and res.objective is not None
+              and not close(check.objective, res.objective)):
+            # The model's objective is not the checked problem's: its optimum proves nothing.
+            res.status = Status.ERROR
+            res.message = (f"the checker's objective {check.objective:.10g} differs from the "
+                           f"solver's {res.objective:.10g}")
     verification = None
     if verifier is not None:
         verification = verify_offline(fam, name, m, workload, res, verifier, time_limit,

@@ -14,6 +14,7 @@ from typing import Any, Iterable
 
 import pandas as pd
 
+from mlopt import fileio, formats
 from mlopt.errors import InputError
 
 SCHEDULE_SCHEMA_VERSION = 1
@@ -24,7 +25,10 @@ COLUMNS = ("job", "slot", "server", "role", "count")
 class Schedule:
     admitted: frozenset[str]
     allocations: pd.DataFrame  # columns COLUMNS (+ optional extras)
-    meta: dict[str, Any] = field(default_factory=dict)  # producer, parameters, timings
+    meta: dict[str, Any] = field(default_factory=dict)  # producer, parameters (saved)
+    # wall-clock measurements of the producer (decision times...): kept in memory for reports,
+    # never written to the schedule file, so the same run gives the same bytes
+    timing: dict[str, Any] = field(default_factory=dict, compare=False)
 
     @classmethod
     def from_rows(cls, admitted: Iterable[str], rows: Iterable[tuple], meta: dict | None = None,
@@ -53,40 +57,37 @@ class Schedule:
 
     @classmethod
     def from_dict(cls, data: Any, file: str | None = None) -> "Schedule":
-        if not isinstance(data, dict):
-            raise InputError("a schedule must be a JSON object", file=file)
-        if data.get("schema_version") != SCHEDULE_SCHEMA_VERSION:
-            raise InputError("unsupported schedule schema version", file=file,
-                             field="schema_version", value=data.get("schema_version"))
-        for key in ("admitted", "columns", "rows"):
-            if not isinstance(data.get(key), list):
-                raise InputError("missing or not a list", file=file, field=key)
-        cols = data["columns"]
-        missing = [c for c in COLUMNS if c not in cols]
-        if missing:
-            raise InputError("missing column", file=file, field="columns", value=missing[0])
-        for n, row in enumerate(data["rows"]):
-            if not isinstance(row, list) or len(row) != len(cols):
-                raise InputError(f"row must have {len(cols)} values", file=file,
-                                 field=f"rows[{n}]", value=row)
-        df = pd.DataFrame(data["rows"], columns=cols)
         try:
-            df = _normalize(df)
-        except (TypeError, ValueError) as err:
-            raise InputError(f"bad value in rows: {err}", file=file, field="rows") from None
-        return cls(frozenset(str(a) for a in data["admitted"]), df, dict(data.get("meta", {})))
+            return _parse_schedule(data)
+        except InputError as err:
+            raise err.with_file(file) if file else err
 
     @classmethod
     def load(cls, path: str | Path) -> "Schedule":
-        path = Path(path)
-        try:
-            data = json.loads(path.read_text())
-        except OSError as err:
-            raise InputError(f"cannot read ({err.strerror})", file=str(path)) from None
-        except json.JSONDecodeError as err:
-            raise InputError(f"malformed JSON at line {err.lineno}: {err.msg}",
-                             file=str(path)) from None
-        return cls.from_dict(data, file=str(path))
+        return cls.from_dict(fileio.load_json(path), file=str(path))
+
+
+def _parse_schedule(data: Any) -> Schedule:
+    # types, limits and unknown keys: mlopt.formats.ScheduleFile; the rest relates fields
+    if isinstance(data, dict) and "schema_version" in data and (
+            type(data["schema_version"]) is not int
+            or data["schema_version"] != SCHEDULE_SCHEMA_VERSION):
+        raise InputError(f"unsupported schedule schema version (this mlopt reads "
+                         f"{SCHEDULE_SCHEMA_VERSION})", field="schema_version",
+                         value=data["schema_version"])
+    f = formats.validate(formats.ScheduleFile, data)
+    cols = f.columns
+    if len(set(cols)) != len(cols):
+        raise InputError("duplicate column name", field="columns", value=cols)
+    missing = [c for c in COLUMNS if c not in cols]
+    if missing:
+        raise InputError("missing column", field="columns", value=missing[0])
+    for n, row in enumerate(f.rows):
+        if len(row) != len(cols):
+            raise InputError(f"row must have {len(cols)} values", field=f"rows[{n}]", value=row)
+    formats.validate_columns(cols, f.rows)
+    df = pd.DataFrame(f.rows, columns=cols)
+    return Schedule(frozenset(f.admitted), _normalize(df), f.meta)
 
 
 def _normalize(df: pd.DataFrame) -> pd.DataFrame:

@@ -13,16 +13,23 @@ from typing import Callable, ClassVar
 
 import numpy as np
 
+from mlopt import limits
 from mlopt.errors import InputError
 
 
 def _finite_nonneg(name: str, value, field: str) -> float:
-    try:
-        x = float(value)
-    except (TypeError, ValueError):
-        raise InputError("must be a number", field=f"{field}.{name}", value=value) from None
+    # strictly a JSON number: "5" and true are not numbers (they used to be converted silently)
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise InputError("must be a number", field=f"{field}.{name}", value=value)
+    if isinstance(value, int) and abs(value) > limits.MAX_VALUE:
+        raise InputError(f"above the limit {limits.MAX_VALUE:,} (see mlopt.limits)",
+                         field=f"{field}.{name}", value=value)
+    x = float(value)
     if not math.isfinite(x) or x < 0:
         raise InputError("must be finite and >= 0", field=f"{field}.{name}", value=value)
+    if x > limits.MAX_VALUE:
+        raise InputError(f"above the limit {limits.MAX_VALUE:,} (see mlopt.limits)",
+                         field=f"{field}.{name}", value=value)
     return x
 
 
@@ -101,7 +108,7 @@ def utility_from_dict(data, field: str = "utility") -> Utility:
     if not isinstance(data, dict):
         raise InputError("must be an object with a 'kind'", field=field, value=data)
     kind = data.get("kind")
-    if kind not in UTILITY_KINDS:
+    if not isinstance(kind, str) or kind not in UTILITY_KINDS:
         raise InputError(f"unknown utility kind (known: {', '.join(UTILITY_KINDS)})",
                          field=f"{field}.kind", value=kind)
     params = {}

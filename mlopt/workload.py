@@ -31,6 +31,7 @@ from typing import Any, Iterable
 
 import numpy as np
 
+from mlopt import fileio, formats
 from mlopt.errors import InputError
 from mlopt.utility import Utility, utility_from_dict
 
@@ -220,127 +221,75 @@ class Workload:
 
     @classmethod
     def load(cls, path: str | Path) -> "Workload":
-        path = Path(path)
-        try:
-            text = path.read_text()
-        except OSError as err:
-            raise InputError(f"cannot read ({err.strerror})", file=str(path)) from None
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as err:
-            raise InputError(f"malformed JSON at line {err.lineno} column {err.colno}: {err.msg}",
-                             file=str(path)) from None
-        return cls.from_dict(data, file=str(path))
+        return cls.from_dict(fileio.load_json(path), file=str(path))
 
 
 # ---- parsing and validation ------------------------------------------------------------------
-def _get(obj: dict, key: str, where: str):
-    if not isinstance(obj, dict):
-        raise InputError("must be an object", field=where, value=obj)
-    if key not in obj:
-        raise InputError("missing", field=f"{where}.{key}" if where else key)
-    return obj[key]
-
-
-def _number(value, where: str, *, minimum: float = 0.0, strict: bool = False) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise InputError("must be a number", field=where, value=value)
-    x = float(value)
-    if not math.isfinite(x):
-        raise InputError("must be finite", field=where, value=value)
-    if x < minimum or (strict and x <= minimum):
-        raise InputError(f"must be {'>' if strict else '>='} {minimum:g}", field=where, value=value)
-    return x
-
-
-def _integer(value, where: str, *, minimum: int = 1) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or (
-            isinstance(value, float) and (not math.isfinite(value) or not value.is_integer())):
-        raise InputError("must be an integer", field=where, value=value)
-    if int(value) < minimum:
-        raise InputError(f"must be >= {minimum}", field=where, value=value)
-    return int(value)
-
-
-def _resource_vector(obj, resources, where: str) -> dict[str, float]:
-    if not isinstance(obj, dict):
-        raise InputError("must be an object of resource amounts", field=where, value=obj)
-    unknown = set(obj) - set(resources)
+# Types, ranges, limits and unknown keys are declared once in mlopt.formats.WorkloadFile; the
+# rules below relate fields to each other.
+def _resource_vector(obj: dict[str, float], resources, where: str) -> dict[str, float]:
+    unknown = [r for r in obj if r not in resources]
     if unknown:
-        name = sorted(unknown)[0]
         raise InputError(f"unknown resource (declared: {', '.join(resources)})",
-                         field=f"{where}.{name}", value=obj[name])
-    return {r: _number(_get(obj, r, where), f"{where}.{r}") for r in resources}
+                         field=f"{where}.{unknown[0]}", value=obj[unknown[0]])
+    missing = [r for r in resources if r not in obj]
+    if missing:
+        raise InputError("missing", field=f"{where}.{missing[0]}")
+    return {r: float(obj[r]) for r in resources}
+
+
+def _duplicate(ids: list[str]) -> str | None:
+    seen = set()
+    for i in ids:
+        if i in seen:
+            return i
+        seen.add(i)
+    return None
 
 
 def _parse_workload(data: Any) -> Workload:
-    if not isinstance(data, dict):
-        raise InputError("a workload must be a JSON object", value=type(data).__name__)
-    version = _get(data, "schema_version", "")
-    if version != SCHEMA_VERSION:
+    if isinstance(data, dict) and "schema_version" in data and (
+            type(data["schema_version"]) is not int or data["schema_version"] != SCHEMA_VERSION):
         raise InputError(f"unsupported schema version (this mlopt reads {SCHEMA_VERSION})",
-                         field="schema_version", value=version)
-    horizon = _integer(_get(data, "horizon", ""), "horizon")
-    slot_seconds = _number(_get(data, "slot_seconds", ""), "slot_seconds", strict=True)
-    resources = _get(data, "resources", "")
-    if (not isinstance(resources, list) or not resources
-            or not all(isinstance(r, str) and r for r in resources)):
-        raise InputError("must be a non-empty list of names", field="resources", value=resources)
+                         field="schema_version", value=data["schema_version"])
+    f = formats.validate(formats.WorkloadFile, data)
+    family = f.meta.get("family")
+    if family is not None and not isinstance(family, str) or family == "":
+        raise InputError("must be a family name", field="meta.family", value=family)
+    resources = tuple(f.resources)
     if len(set(resources)) != len(resources):
-        raise InputError("duplicate resource name", field="resources", value=resources)
+        raise InputError("duplicate resource name", field="resources", value=list(resources))
     if BANDWIDTH not in resources:
         raise InputError(f"must include '{BANDWIDTH}' (b_i and B_i)", field="resources",
-                         value=resources)
-    resources = tuple(resources)
+                         value=list(resources))
 
-    servers_raw = _get(data, "servers", "")
-    if not isinstance(servers_raw, list) or not servers_raw:
-        raise InputError("must be a non-empty list", field="servers", value=servers_raw)
     servers = []
-    for n, s in enumerate(servers_raw):
-        where = f"servers[{n}]"
-        sid = str(_get(s, "id", where))
-        role = _get(s, "role", where)
-        if role not in ROLES:
-            raise InputError(f"must be one of {', '.join(ROLES)}", field=f"{where}.role", value=role)
-        cap = _resource_vector(_get(s, "capacity", where), resources, f"{where}.capacity")
-        servers.append(Server(sid, role, cap, s.get("kind"), s.get("location")))
-    ids = [s.id for s in servers]
-    if len(set(ids)) != len(ids):
-        dup = next(i for i in ids if ids.count(i) > 1)
+    for n, s in enumerate(f.servers):
+        cap = _resource_vector(s.capacity, resources, f"servers[{n}].capacity")
+        servers.append(Server(s.id, s.role, cap, s.kind, s.location))
+    dup = _duplicate([s.id for s in servers])
+    if dup is not None:
         raise InputError("duplicate server id", field="servers.id", value=dup)
 
-    jobs_raw = _get(data, "jobs", "")
-    if not isinstance(jobs_raw, list):
-        raise InputError("must be a list", field="jobs", value=jobs_raw)
-    jobs = [_parse_job(j, n, resources, horizon, servers) for n, j in enumerate(jobs_raw)]
-    jids = [j.id for j in jobs]
-    if len(set(jids)) != len(jids):
-        dup = next(i for i in jids if jids.count(i) > 1)
+    jobs = [_parse_job(j, n, resources, f.horizon, servers) for n, j in enumerate(f.jobs)]
+    dup = _duplicate([j.id for j in jobs])
+    if dup is not None:
         raise InputError("duplicate job id", field="jobs.id", value=dup)
-    meta = data.get("meta", {})
-    if not isinstance(meta, dict):
-        raise InputError("must be an object", field="meta", value=meta)
-    extra = data.get("extra", {})
-    if not isinstance(extra, dict):
-        raise InputError("must be an object", field="extra", value=extra)
-    return Workload(str(data.get("name", "workload")), horizon, slot_seconds, resources,
-                    tuple(servers), tuple(jobs), meta, extra)
+    return Workload(f.name, f.horizon, float(f.slot_seconds), resources, tuple(servers),
+                    tuple(jobs), f.meta, f.extra)
 
 
 def _fits(demand: dict[str, float], servers: Iterable[Server]) -> bool:
     return any(all(demand[r] <= s.capacity[r] + 1e-12 for r in demand) for s in servers)
 
 
-def _parse_job(j, n: int, resources, horizon: int, servers) -> Job:
+def _parse_job(j: formats.JobFile, n: int, resources, horizon: int, servers) -> Job:
     where = f"jobs[{n}]"
-    jid = str(_get(j, "id", where))
-    arrival = _integer(_get(j, "arrival", where), f"{where}.arrival")
-    if arrival > horizon:
+    if j.arrival > horizon:
         raise InputError(f"arrival after the horizon T={horizon}", field=f"{where}.arrival",
-                         value=arrival)
-    wd = _resource_vector(_get(j, "worker_demand", where), resources, f"{where}.worker_demand")
-    sd = _resource_vector(_get(j, "ps_demand", where), resources, f"{where}.ps_demand")
+                         value=j.arrival)
+    wd = _resource_vector(j.worker_demand, resources, f"{where}.worker_demand")
+    sd = _resource_vector(j.ps_demand, resources, f"{where}.ps_demand")
     for key, vec in (("worker_demand", wd), ("ps_demand", sd)):
         if vec[BANDWIDTH] <= 0:
             raise InputError("bandwidth must be > 0", field=f"{where}.{key}.{BANDWIDTH}",
@@ -351,23 +300,14 @@ def _parse_job(j, n: int, resources, horizon: int, servers) -> Job:
     if not _fits(sd, [s for s in servers if s.hosts_ps()]):
         raise InputError("a parameter server of this job fits on no server",
                          field=f"{where}.ps_demand", value=sd)
-    tau = _number(_get(j, "minibatch_seconds", where), f"{where}.minibatch_seconds")
-    grad = _number(_get(j, "gradient_mb", where), f"{where}.gradient_mb")
+    tau, grad = float(j.minibatch_seconds), float(j.gradient_mb)
     if tau == 0 and grad == 0:
         raise InputError("a mini-batch must take time: minibatch_seconds and gradient_mb are both 0",
                          field=f"{where}.minibatch_seconds", value=tau)
-    extra = j.get("extra", {})
-    if not isinstance(extra, dict):
-        raise InputError("must be an object", field=f"{where}.extra", value=extra)
     return Job(
-        id=jid, arrival=arrival,
-        epochs=_integer(_get(j, "epochs", where), f"{where}.epochs"),
-        chunks=_integer(_get(j, "chunks", where), f"{where}.chunks"),
-        minibatches=_integer(_get(j, "minibatches", where), f"{where}.minibatches"),
-        minibatch_seconds=tau, gradient_mb=grad,
-        worker_demand=wd, ps_demand=sd,
-        utility=utility_from_dict(_get(j, "utility", where), f"{where}.utility"),
-        extra=extra,
+        id=j.id, arrival=j.arrival, epochs=j.epochs, chunks=j.chunks, minibatches=j.minibatches,
+        minibatch_seconds=tau, gradient_mb=grad, worker_demand=wd, ps_demand=sd,
+        utility=utility_from_dict(j.utility, f"{where}.utility"), extra=j.extra,
     )
 
 

@@ -136,7 +136,8 @@ def _check(args) -> int:
     fam = get_family(_family_of(workload, args.family))
     fam.validate(workload)
     res = fam.check(workload, schedule)
-    d = {"status": "feasible" if res.feasible else "infeasible", "objective": res.objective,
+    d = {"status": "feasible" if res.feasible else "infeasible",
+         "objective": res.reported_objective, "partial_objective": res.partial_objective,
          "bound": None, "gap": None, "runtime_s": None, "feasible": res.feasible,
          "family": fam.name, "violations": [v.__dict__ for v in res.violations[:50]]}
     emit(d, args.json, res.summary(limit=10))

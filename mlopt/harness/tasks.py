@@ -360,11 +360,12 @@ def _run_offline(family, workload, task) -> dict:
             out["status"] = "error"
             return out
         out["timing"].update(extract_s=t4 - t3, check_s=t5 - t4)
-        out["objective"] = float(check.objective)
+        out["objective"] = check.reported_objective  # None when infeasible
         out["feasible"] = bool(check.feasible)
         out["extra"]["admitted"] = len(schedule.admitted)
         if not check.feasible:
             out["extra"]["violations"] = _violations(check)
+            out["extra"]["partial_objective"] = check.partial_objective
     if off.get("verify"):
         _verify_offline(family, workload, task, m, res, out)
     return out
@@ -414,7 +415,7 @@ def _run_algorithm(family, workload, a: dict, seed: int) -> dict:
         out["extra"].update(error=_err(err), traceback=traceback.format_exc(limit=-3))
         return out
     out.update(status="feasible" if check.feasible else "infeasible",
-               objective=float(check.objective), feasible=bool(check.feasible),
+               objective=check.reported_objective, feasible=bool(check.feasible),
                runtime_s=t1 - t0)
     out["extra"]["admitted"] = len(schedule.admitted)
     speed = schedule.meta.get("speed")
@@ -422,6 +423,7 @@ def _run_algorithm(family, workload, a: dict, seed: int) -> dict:
         out["extra"]["speed"] = float(speed)  # augmented: excluded from the OPT bracket
     if not check.feasible:
         out["extra"]["violations"] = _violations(check)
+        out["extra"]["partial_objective"] = check.partial_objective
     out["timing"] = {"check_s": t2 - t1}
     out["schedule"] = schedule  # for the family's diagnostics; never serialized
     return out

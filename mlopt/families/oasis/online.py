@@ -151,14 +151,18 @@ def oasis_online(workload: Workload, params: PriceParams | None = None, *,
     meta = {
         "producer": "oasis", "subroutine": subroutine, "work_unit": work_unit,
         "price_params": params.to_dict(),
-        "per_job": {d.job: {"admitted": d.admitted, "payoff": d.payoff, "end_slot": d.end_slot,
-                            "seconds": d.seconds} for d in decisions},
-        "decision_seconds": ({"median": float(np.median(secs)),
-                              "p95": float(np.percentile(secs, 95)),
-                              "max": float(secs.max())} if len(secs) else {}),
+        "per_job": {d.job: {"admitted": d.admitted, "payoff": d.payoff, "end_slot": d.end_slot}
+                    for d in decisions},
         "final_prices": {"worker": _summary(p, params.L1), "ps": _summary(q, params.L2)},
     }
     schedule = Schedule.from_rows(admitted, rows, meta)
+    # wall-clock times stay out of the schedule file (same seed, same bytes)
+    schedule.timing = {
+        "decision_seconds": ({"median": float(np.median(secs)),
+                              "p95": float(np.percentile(secs, 95)),
+                              "max": float(secs.max())} if len(secs) else {}),
+        "per_job_seconds": {d.job: d.seconds for d in decisions},
+    }
     return OasisRun(schedule, params, g, v, p, q, decisions)
 
 
