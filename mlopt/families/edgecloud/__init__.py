@@ -12,6 +12,7 @@ from __future__ import annotations
 from functools import partial
 
 from mlopt.families.base import Family, register_family
+from mlopt.families.edgecloud.baselines import BASELINES
 from mlopt.families.edgecloud.bounds import BOUNDS
 from mlopt.families.edgecloud.checker import check_edgecloud
 from mlopt.families.edgecloud.generator import PRESETS, generate
@@ -28,7 +29,8 @@ FAMILY = register_family(Family(
     models={"jct_milp": build_jct_milp},
     default_model="jct_milp",
     extract={"jct_milp": extract_schedule},
-    algorithms={"a_online": run_a_online, "a_online_e": run_a_online_e},
+    algorithms={"a_online": run_a_online, "a_online_e": run_a_online_e,
+                **BASELINES},
     presets={name: partial(generate, name) for name in PRESETS},
     validate=validate,
     bounds=dict(BOUNDS),

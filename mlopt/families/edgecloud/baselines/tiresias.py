@@ -1,0 +1,34 @@
+"""Tiresias-L [13] (seed 001, Sec. V-A): discretized two-dimensional least-attained-service.
+
+A job's priority comes from "the number and the occupation time of GPUs allocated": its attained
+service in worker-slots (workers x slots run).  Jobs fall into priority queues by thresholds on
+that service; the highest queue goes first, FIFO (arrival) inside a queue; all-or-nothing
+(:mod:`._gang`).
+
+DECISION (thresholds): the paper gives none.  Tiresias' discretized 2D-LAS uses a few queues with
+exponentially spaced thresholds; we use two thresholds, ``thresholds = (10, 100)`` worker-slots
+by default (three queues), an option.  Tiresias' starvation guard (promotion after waiting) is
+left out: the paper's one-sentence description does not mention it.
+"""
+from __future__ import annotations
+
+import bisect
+
+from mlopt.errors import InputError
+from mlopt.schedule import Schedule
+from mlopt.workload import Workload
+
+from mlopt.families.edgecloud.baselines._gang import simulate_gang
+
+
+def run_tiresias_l(workload: Workload, *, seed: int = 0,
+                   thresholds: tuple | list = (10, 100)) -> Schedule:
+    th = list(thresholds)
+    if any(not isinstance(x, (int, float)) or x <= 0 for x in th) or th != sorted(th):
+        raise InputError("must be increasing positive worker-slot thresholds",
+                         field="thresholds", value=thresholds)
+
+    def priority(g, t):
+        return (bisect.bisect_right(th, g.attained), g.jv.arrival, g.jv.index)
+
+    return simulate_gang(workload, priority, seed=seed, producer="tiresias_l")
