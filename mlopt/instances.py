@@ -3,8 +3,12 @@
 Each set is a folder ``instances/<set>/`` with a ``manifest.toml`` and the instance JSON files it
 lists.  A manifest entry says how the file was made (generator preset + seed + parameters, or a
 trace window), so ``build`` can regenerate it and verify the content hash.  ``solu.csv`` records,
-per instance: family, objective, status (``optimal`` when proven, else ``bound``), bound, solver
-and time; ``solve(..., update_solu=True)`` maintains it, and the tests re-prove every optimum.
+per instance: family, objective, status (``optimal`` when proven, else ``bound``), bound, solver,
+time and ``verified_by`` (the second solver that agreed with the optimum, see
+:func:`mlopt.solve.verify`).  An optimum is recorded only when a second solver agrees:
+``solve_set(..., update_solu=True)`` verifies before it writes, never writes a ``disputed``
+optimum, and records an optimum that could not be verified as ``bound``; ``verify_set`` re-checks
+the optima already recorded.  The tests re-prove every optimum and check its ``verified_by``.
 
 Manifest format::
 
@@ -38,7 +42,8 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 INSTANCES_DIR = Path(__file__).resolve().parents[1] / "instances"
-SOLU_COLUMNS = ("instance", "set", "family", "objective", "status", "bound", "solver", "time_s")
+SOLU_COLUMNS = ("instance", "set", "family", "objective", "status", "bound", "solver", "time_s",
+                "verified_by")
 
 
 @dataclass
@@ -134,6 +139,7 @@ def read_solu(path: Path = INSTANCES_DIR / "solu.csv") -> dict[str, dict[str, An
     for r in rows:
         for key in ("objective", "bound", "time_s"):
             r[key] = float(r[key]) if r.get(key) not in (None, "") else None
+        r["verified_by"] = r.get("verified_by") or None  # absent in files before the column
         out[r["instance"]] = r
     return out
 
@@ -156,37 +162,93 @@ def _fmt(v):
 
 def solve_set(iset: InstanceSet, *, solver: str = "highs", time_limit: float | None = 60.0,
               update_solu: bool = False, solu_path: Path = INSTANCES_DIR / "solu.csv",
-              progress: bool = False) -> list[dict[str, Any]]:
+              progress: bool = False, verify: bool | str | None = None,
+              ) -> list[dict[str, Any]]:
     """Solve every instance of a set; optionally record results in solu.csv.
 
-    ``status`` is ``optimal`` only for a proven optimum; otherwise ``bound`` with the best
-    incumbent (checked) and the solver's bound.  An existing proven optimum is never replaced by
-    a weaker record.
+    ``status`` is ``optimal`` only for a proven optimum that a second solver verified (``verify``:
+    True/"auto" or a solver name; implied by ``update_solu``), ``disputed`` when the second
+    solver disagrees (never recorded), otherwise ``bound`` with the best incumbent (checked) and
+    the solver's bound.  An existing optimum is never replaced by a weaker record.
     """
     from tqdm import tqdm
 
     from mlopt.pipeline import solve_offline
     from mlopt.solve import Status
 
+    if update_solu and not verify:
+        verify = "auto"  # nothing enters the registry of optima on one solver's word
     solu = read_solu(solu_path)
     results = []
     for entry in tqdm(iset.entries, disable=not progress, desc=f"solve {iset.name}",
                       file=sys.stderr):
         w = iset.load(entry)
-        res = solve_offline(w, family=iset.family, solver=solver, time_limit=time_limit)
-        proven = res.solve.status == Status.OPTIMAL
+        res = solve_offline(w, family=iset.family, solver=solver, time_limit=time_limit,
+                            verify=verify)
+        st = res.solve.status
+        proven = st == Status.OPTIMAL and (res.verified or not verify)
+        status = "optimal" if proven else "disputed" if st == Status.DISPUTED else "bound"
         row = {"instance": entry.name, "set": iset.name, "family": iset.family,
-               "objective": res.objective, "status": "optimal" if proven else "bound",
+               "objective": res.objective, "status": status,
                "bound": res.solve.bound, "solver": f"{res.solve.solver} {res.solve.solver_version}",
-               "time_s": round(res.solve.runtime_s, 3),
+               "time_s": round(res.solve.runtime_s, 3), "verified_by": res.verified_by,
                "feasible": None if res.check is None else res.check.feasible}
+        if res.verification is not None and not res.verified:
+            row["verification"] = res.verification.outcome.value
+            row["reason"] = res.verification.reason
         results.append(row)
         old = solu.get(entry.name)
-        if update_solu and not (old and old["status"] == "optimal" and not proven):
+        if update_solu and status != "disputed" and not (
+                old and old["status"] == "optimal" and not proven):
             solu[entry.name] = row
     if update_solu:
         write_solu(solu, solu_path)
     return results
+
+
+def verify_set(iset: InstanceSet, *, solver: str | None = "auto", time_limit: float | None = 600.0,
+               update_solu: bool = False, solu_path: Path = INSTANCES_DIR / "solu.csv",
+               progress: bool = False) -> list[dict[str, Any]]:
+    """Re-check every optimum recorded for ``iset`` with a second solver.
+
+    The recorded objective and bound play the first solver's part in :func:`mlopt.solve.verify`
+    (the second solver's schedule is checked too).  With ``update_solu``, an agreeing solver's
+    name and version go to the record's ``verified_by``; a disputed or unverifiable record gets
+    an empty ``verified_by`` (the tests then fail on it: someone must look).  Returns one row per
+    recorded optimum with the outcome and reason.
+    """
+    from tqdm import tqdm
+
+    from mlopt.families import get_family
+    from mlopt.pipeline import verify_offline
+    from mlopt.solve import SolveResult, Status, model_sense
+
+    fam = get_family(iset.family)
+    solu = read_solu(solu_path)
+    out = []
+    for entry in tqdm(iset.entries, disable=not progress, desc=f"verify {iset.name}",
+                      file=sys.stderr):
+        rec = solu.get(entry.name)
+        if rec is None or rec["status"] != "optimal":
+            continue
+        w = iset.load(entry)
+        fam.validate(w)
+        m = fam.model(fam.default_model)(w)
+        name, _, version = (rec.get("solver") or "recorded").partition(" ")
+        first = SolveResult(Status.OPTIMAL, rec["objective"], rec["bound"], 0.0,
+                            rec["time_s"] or 0.0, name, version, model_sense(m))
+        v = verify_offline(fam, fam.default_model, m, w, first, solver or "auto", time_limit,
+                           1)
+        out.append({"instance": entry.name, "set": iset.name, "outcome": v.outcome.value,
+                    "verified_by": v.verified_by, "reason": v.reason,
+                    "objective": rec["objective"],
+                    "second_objective": None if v.second is None else v.second["objective"],
+                    "second_bound": None if v.second is None else v.second["bound"],
+                    "time_s": round(v.runtime_s, 3)})
+        rec["verified_by"] = v.verified_by
+    if update_solu:
+        write_solu(solu, solu_path)
+    return out
 
 
 def show(iset: InstanceSet) -> str:

@@ -37,6 +37,19 @@ def test_recorded_optimum_is_reproduced(name):
     assert res.solve.status == Status.OPTIMAL
     assert res.check.feasible
     assert res.objective == pytest.approx(rec["objective"], rel=1e-6, abs=1e-6)
+    # recorded only after a second solver agreed (mlopt instances verify SET --update-solu)
+    by = rec["verified_by"] or ""
+    assert by, f"{name}: no verified_by"
+    # a different solver, or the same one on another path (HiGHS with presolve off)
+    assert by.split()[0] != rec["solver"].split()[0] or "presolve=off" in by
+
+
+def test_every_recorded_optimum_was_verified_by_a_second_solver():
+    unverified = sorted(n for n, r in SOLU.items() if r["status"] == "optimal"
+                        and not r["verified_by"])
+    assert not unverified, ("optima in instances/solu.csv without verified_by: run `mlopt "
+                            f"instances verify SET --update-solu` for {unverified}")
+    assert not [n for n, r in SOLU.items() if r["status"] != "optimal" and r["verified_by"]]
 
 
 def test_every_tiny_and_small_instance_has_a_record():

@@ -20,7 +20,7 @@ from mlopt.errors import InputError
 from mlopt.harness.runner import run_spec
 from mlopt.harness.spec import parse_spec
 from mlopt.harness.store import COLUMNS, SCHEMA_VERSION, ResultStore, _columns
-from mlopt.instances import load_set
+from mlopt.instances import SOLU_COLUMNS, load_set, read_solu, solve_set, verify_set, write_solu
 from mlopt.pipeline import solve_offline
 from mlopt.solve import (Agreement, SolveResult, Status, VERIFY_REL_TOL, agree, solve,
                          verify)
@@ -166,6 +166,20 @@ def test_planted_disagreement_is_disputed(liar, why):
     assert why in v.reason
     assert v.first["objective"] == pytest.approx(9)
     assert v.second["objective"] != pytest.approx(9)
+
+
+def test_minimization_disputes_mirror():
+    """min 2a + 3b + c  s.t. a + b + c >= 2, binaries: cheapest pair {a, c} costs 3."""
+    m = pyo.ConcreteModel()
+    m.x = pyo.Var(["a", "b", "c"], domain=pyo.Binary)
+    m.obj = pyo.Objective(expr=2 * m.x["a"] + 3 * m.x["b"] + m.x["c"], sense=pyo.minimize)
+    m.cover = pyo.Constraint(expr=m.x["a"] + m.x["b"] + m.x["c"] >= 2)
+    first = solve(m)
+    assert first.objective == pytest.approx(3)
+    assert verify(m, first).verified
+    # for min, a lower objective (toy_worse: x0.999) is the "better" claim, a higher bound cuts
+    assert "better than the claimed" in verify(m, first, "toy_worse").reason
+    assert "cuts off the claimed" in verify(m, first, "toy_forged").reason
 
 
 def test_tolerance_is_relative_and_documented():
@@ -414,3 +428,82 @@ def test_committed_results_still_open_and_report(db):
         assert len(df) > 0 and df.verified.isna().all()
     assert "Experiment report" in report(db.parent)
     assert hashlib.sha256(db.read_bytes()).hexdigest() == digest
+
+
+# ---- instances/solu.csv -------------------------------------------------------------------------
+@pytest.fixture
+def one_tiny():
+    iset = load_set("tiny")
+    iset.entries = iset.entries[:1]
+    return iset
+
+
+def test_solu_has_a_verified_by_column():
+    assert SOLU_COLUMNS[-1] == "verified_by"
+    header = (ROOT / "instances" / "solu.csv").read_text().splitlines()[0].split(",")
+    assert header == list(SOLU_COLUMNS)
+
+
+def test_update_solu_verifies_before_it_writes(tmp_path, one_tiny):
+    path = tmp_path / "solu.csv"
+    (row,) = solve_set(one_tiny, update_solu=True, solu_path=path)
+    rec = read_solu(path)[row["instance"]]
+    assert rec["status"] == "optimal" and rec["verified_by"] == row["verified_by"]
+    assert rec["verified_by"].split()[0] == ("scip" if SCIP else "highs")
+
+
+def test_update_solu_refuses_a_disputed_optimum(tmp_path, one_tiny, capsys):
+    path = tmp_path / "solu.csv"
+    (row,) = solve_set(one_tiny, update_solu=True, solu_path=path, verify="toy_forged")
+    assert row["status"] == "disputed" and row["verified_by"] is None
+    assert read_solu(path) == {}  # nothing written for it
+    # an older (verified) record stays as it was
+    solve_set(one_tiny, update_solu=True, solu_path=path)
+    before = path.read_text()
+    solve_set(one_tiny, update_solu=True, solu_path=path, verify="toy_worse")
+    assert path.read_text() == before
+
+
+def test_update_solu_records_an_unverifiable_optimum_as_a_bound(tmp_path, one_tiny):
+    path = tmp_path / "solu.csv"
+    (row,) = solve_set(one_tiny, update_solu=True, solu_path=path, verify="toy_absent")
+    rec = read_solu(path)[row["instance"]]
+    assert rec["status"] == "bound" and rec["verified_by"] is None
+    assert "not installed" in row["reason"]
+
+
+def test_verify_set_fills_and_clears_verified_by(tmp_path, one_tiny):
+    name = one_tiny.entries[0].name
+    path = tmp_path / "solu.csv"
+    rec = {**read_solu()[name], "verified_by": None}
+    write_solu({name: rec}, path)
+    (r,) = verify_set(one_tiny, update_solu=True, solu_path=path)
+    assert r["outcome"] == "verified" and read_solu(path)[name]["verified_by"] == r["verified_by"]
+    # a recorded optimum that a second solver refutes loses its verified_by
+    (r,) = verify_set(one_tiny, solver="toy_worse", update_solu=True, solu_path=path)
+    assert r["outcome"] == "disputed" and read_solu(path)[name]["verified_by"] is None
+    # a planted wrong record (0.1% below the optimum) is caught by the real second solver
+    write_solu({name: {**rec, "objective": rec["objective"] * 0.999,
+                       "bound": rec["bound"] * 0.999}}, path)
+    (r,) = verify_set(one_tiny, update_solu=True, solu_path=path)
+    assert r["outcome"] == "disputed" and "better than the claimed optimum" in r["reason"]
+
+
+def test_cli_instances_solve_and_verify(tmp_path, capsys, monkeypatch):
+    import mlopt.instances as inst
+
+    code, out, _ = _cli(capsys, "instances", "verify", "tiny", "--json")
+    rows = json.loads(out)
+    assert code == 0 and len(rows) == 5 and all(r["outcome"] == "verified" for r in rows)
+    # --update-solu with a disputing second solver: exit 1, nothing written
+    path = tmp_path / "solu.csv"
+    real = inst.solve_set
+    monkeypatch.setattr(inst, "solve_set", lambda iset, **kw: real(
+        load_set("tiny").__class__(iset.name, iset.path, iset.family, iset.description,
+                                   iset.entries[:1]), **{**kw, "solu_path": path}))
+    code, out, err = _cli(capsys, "instances", "solve", "tiny", "--update-solu", "--verify",
+                          "toy_forged")
+    assert code == 1 and "disputed" in out and "not recorded" in err
+    assert not path.exists() or read_solu(path) == {}
+    code, _, err = _cli(capsys, "instances", "solve", "tiny", "--verify", "nosuch")
+    assert code == 2 and "nosuch" in err

@@ -21,9 +21,23 @@ def _args(p):
     v.add_argument("set")
     v.add_argument("--solver", default="highs")
     v.add_argument("--time-limit", type=float, default=60.0)
-    v.add_argument("--update-solu", action="store_true", help="record results in solu.csv")
+    v.add_argument("--update-solu", action="store_true",
+                   help="record results in solu.csv (optima only when a second solver agrees; "
+                   "implies --verify)")
+    v.add_argument("--verify", nargs="?", const="auto", default=None, metavar="SOLVER",
+                   help="verify optima with a second solver (default: scip if installed, else "
+                   "highs with presolve off)")
     v.add_argument("--json", action="store_true")
     v.set_defaults(handler=_solve)
+    f = sub.add_parser("verify", help="re-check the optima recorded in solu.csv for a set with "
+                       "a second solver (fills verified_by with --update-solu)")
+    f.add_argument("set")
+    f.add_argument("--solver", default="auto",
+                   help="second solver (default: scip if installed, else highs, presolve off)")
+    f.add_argument("--time-limit", type=float, default=600.0)
+    f.add_argument("--update-solu", action="store_true", help="write verified_by to solu.csv")
+    f.add_argument("--json", action="store_true")
+    f.set_defaults(handler=_verify)
     t = sub.add_parser("from-trace", help="build a workload from a real trace window")
     t.add_argument("trace", help="philly | pollux-workload | itp | itp-annotated")
     t.add_argument("path", nargs="?", default=None,
@@ -75,17 +89,45 @@ def _build(args) -> int:
 def _solve(args) -> int:
     from mlopt.instances import load_set, solve_set
 
+    from mlopt.pipeline import verifier_name
+
+    verifier_name(args.verify)  # an unknown name is an input error before anything runs
     rows = solve_set(load_set(args.set), solver=args.solver, time_limit=args.time_limit,
-                     update_solu=args.update_solu, progress=True)
+                     update_solu=args.update_solu, progress=True, verify=args.verify)
     if args.json:
         print(json.dumps(rows))
     else:
         for r in rows:
             obj = "-" if r["objective"] is None else f"{r['objective']:.6g}"
             bnd = "-" if r["bound"] is None else f"{r['bound']:.6g}"
-            print(f"{r['instance']:28s} {r['status']:8s} objective {obj:>10s} bound {bnd:>10s} "
-                  f"{r['time_s']:8.2f}s  checked-feasible {r['feasible']}")
-    return 0
+            line = (f"{r['instance']:28s} {r['status']:8s} objective {obj:>10s} bound "
+                    f"{bnd:>10s} {r['time_s']:8.2f}s  checked-feasible {r['feasible']}")
+            if r.get("verified_by"):
+                line += f"  verified by {r['verified_by']}"
+            elif r.get("reason"):
+                line += f"  {r['verification']}: {r['reason']}"
+            print(line)
+    disputed = [r["instance"] for r in rows if r["status"] == "disputed"]
+    if disputed:
+        print(f"disputed optima{' (not recorded)' if args.update_solu else ''}: "
+              f"{', '.join(disputed)}", file=sys.stderr)
+    return 1 if disputed else 0
+
+
+def _verify(args) -> int:
+    from mlopt.instances import load_set, verify_set
+    from mlopt.pipeline import verifier_name
+
+    verifier_name(args.solver)
+    rows = verify_set(load_set(args.set), solver=args.solver, time_limit=args.time_limit,
+                      update_solu=args.update_solu, progress=True)
+    if args.json:
+        print(json.dumps(rows))
+    else:
+        for r in rows:
+            how = f"by {r['verified_by']}" if r["verified_by"] else r["reason"]
+            print(f"{r['instance']:28s} {r['outcome']:12s} {how}  ({r['time_s']:.2f}s)")
+    return 0 if all(r["outcome"] == "verified" for r in rows) else 1
 
 
 def _require_rows(table, report) -> None:
