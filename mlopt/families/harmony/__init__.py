@@ -1,0 +1,28 @@
+"""Harmony (seed 002, Bao, Peng, Wu; INFOCOM'19): interference-aware placement of PS jobs.
+
+Wires the family's modules into one registered :class:`Family`: the ground-truth speed model
+(:mod:`.speed`, parameters in ``speed_model.toml``), generator presets (:mod:`.generator`), the
+placement simulator (:mod:`.state`), the independent checker (:mod:`.checker`), the paper's
+baselines (:mod:`.baselines`) and the offline placement MILP (:mod:`mlopt.models.harmony`).
+"""
+from __future__ import annotations
+
+from mlopt.families.base import Family, register_family
+from mlopt.families.harmony.baselines import BASELINES
+from mlopt.families.harmony.checker import check_harmony
+from mlopt.families.harmony.generator import preset_generators
+from mlopt.families.harmony.validate import validate_harmony
+from mlopt.models.harmony import build_placement_milp, extract_schedule
+
+FAMILY = register_family(Family(
+    name="harmony",
+    paper="seeds/002 Harmony (Bao, Peng, Wu; INFOCOM'19)",
+    sense="min",
+    check=check_harmony,
+    models={"placement_milp": build_placement_milp},
+    default_model="placement_milp",
+    extract={"placement_milp": extract_schedule},
+    algorithms={**BASELINES},
+    presets=preset_generators(),
+    validate=validate_harmony,
+))

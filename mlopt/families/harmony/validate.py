@@ -1,0 +1,44 @@
+"""Harmony's own fields: ``Job.extra`` (model, workers W, PSs P) and ``Workload.extra``
+(speed model, N', N). Raises :class:`~mlopt.errors.InputError` naming the field and value."""
+from __future__ import annotations
+
+from mlopt.errors import InputError
+from mlopt.families.harmony.speed import RESOURCES, model_of
+
+
+def _count(value, field: str, minimum: int = 1) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) \
+            or not float(value).is_integer() or value < minimum:
+        raise InputError(f"must be an integer >= {minimum}", field=field, value=value)
+    return int(value)
+
+
+def validate_harmony(workload) -> None:
+    sm = model_of(workload)  # parses extra.speed_model, raising on any bad parameter
+    for key in ("max_new_jobs", "max_jobs"):
+        if key not in workload.extra:
+            raise InputError("missing", field=f"extra.{key}")
+        _count(workload.extra[key], f"extra.{key}")
+    if workload.extra["max_new_jobs"] > workload.extra["max_jobs"]:
+        raise InputError("N' must not exceed N", field="extra.max_new_jobs",
+                         value=workload.extra["max_new_jobs"])
+    missing = [r for r in RESOURCES if r not in workload.resources]
+    if missing:
+        raise InputError("a Harmony workload needs these resources", field="resources",
+                         value=missing)
+    for n, job in enumerate(workload.jobs):
+        where = f"jobs[{n}].extra"
+        for key in ("model", "workers", "ps"):
+            if key not in job.extra:
+                raise InputError("missing", field=f"{where}.{key}")
+        if job.extra["model"] not in sm.models:
+            raise InputError(f"unknown model type (known: {', '.join(sm.models)})",
+                             field=f"{where}.model", value=job.extra["model"])
+        _count(job.extra["workers"], f"{where}.workers")
+        _count(job.extra["ps"], f"{where}.ps")
+        # every task of a job must fit an empty server, or the job can never be placed
+        for role, dem in (("worker", job.worker_demand), ("ps", job.ps_demand)):
+            if not any(all(dem[r] <= s.capacity[r] + 1e-9 for r in RESOURCES)
+                       for s in workload.servers if s.role == "any"):
+                raise InputError(f"a {role} fits on no server that hosts both roles",
+                                 field=f"jobs[{n}].{role}_demand", value=dem)

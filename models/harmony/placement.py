@@ -1,0 +1,185 @@
+"""Harmony offline placement MILP (seed 002; the paper gives no program, see below).
+
+``build_placement_milp(workload)`` minimizes the average JCT over the horizon under the family's
+*known* ground-truth speed model (``mlopt/families/harmony/speed_model.toml``): the offline
+optimum the paper, which only had a black box, could not compute. ``extract_schedule`` reads the
+placement back. Exact for the model (no approximation), so it is for tiny instances.
+
+Decisions per job n (arrival a_n, W_n workers, P_n PSs, e_n epochs, model l_n) and server m:
+
+* ``st[n,t]`` binary, t in a_n..T: the job is placed at (the start of) interval t (queueing
+  allowed: the offline optimum may delay a job to avoid interference);
+* ``X[n,m]``, ``Y[n,m]`` integer: workers / PSs on m, fixed for the job's life (no migration);
+* ``z[n,m]`` binary: n has a task on m; ``u[n]`` binary: n spans more than one server;
+* ``act[n,t]`` binary: n runs in interval t (contiguous from its start);
+* ``Kw[n,m,t] = X[n,m] act[n,t]``, ``Kp`` likewise (products linearized: both only ever need
+  the lower bound Kw >= X - W (1 - act), Kw >= 0, because they only appear on the "<= capacity"
+  and "slowdown >=" sides, where larger is worse for the objective);
+* ``D[n,t] >= 0``: n's slowdown; for every m: D >= sum_{n' != n} alpha[l_n, l_n'] (Kw[n',m,t]
+  + omega Kp[n',m,t]) - BigM (1 - z[n,m]) + kappa_n u[n] (the max over its servers of the
+  co-located load, plus the spread penalty);
+* ``s[n,t]``: epochs trained in t, s <= b_n act[n,t] and s <= b_n factor(D) with the speed factor
+  max(1 - D, (1 - knee) - tail (D - knee), min_factor), a max of affine pieces: one binary
+  ``piece[n,t,k]`` picks the piece that bounds s (exact disjunction, big-M b_n (1 + Dmax_n));
+* ``sum_t s[n,t] >= e_n``.
+
+Objective: (1/|J|) sum_n [sum_t (t - a_n) st[n,t] + sum_t act[n,t]] = average of
+completion - a_n + 1 (JCT in whole intervals, the checker's definition).
+
+Why this is exact: any real run of a placement is a feasible point (set every variable to its
+true value), so OPT_MILP <= OPT. Conversely, in a MILP solution speeds are at most the true
+speeds given the MILP's active sets; replaying its placements and start intervals, by induction
+over t every job has trained at least as much as in the MILP, so it finishes no later, the
+active sets are subsets, interference is no larger: the checked JCT is <= the MILP's objective.
+Hence the checked JCT of the extracted schedule equals the optimum (the tests assert it).
+"""
+from __future__ import annotations
+
+import pyomo.environ as pyo
+
+from mlopt.families.harmony.speed import RESOURCES, model_of
+from mlopt.schedule import Schedule
+from mlopt.workload import Workload
+
+MODEL_NAME = "harmony_placement_milp"
+INTEGRALITY_TOL = 1e-6
+
+
+def build_placement_milp(workload: Workload, **options) -> pyo.ConcreteModel:
+    sm = model_of(workload)
+    jobs = workload.jobs
+    J = [j.id for j in jobs]
+    S = [s.id for s in workload.servers]
+    T = list(range(1, workload.horizon + 1))
+    L = {j.id: sm.index(j.extra["model"]) for j in jobs}
+    Wn = {j.id: int(j.extra["workers"]) for j in jobs}
+    Pn = {j.id: int(j.extra["ps"]) for j in jobs}
+    a = {j.id: j.arrival for j in jobs}
+    e = {j.id: float(j.epochs) for j in jobs}
+    b = {j.id: float(sm.standalone(L[j.id], Wn[j.id])) for j in jobs}
+    kap = {n: float(sm.comm_penalty[L[n]]) for n in J}
+    alpha = sm.alpha
+    om = sm.ps_weight
+    al = {(n, o): float(alpha[L[n], L[o]]) for n in J for o in J if o != n}
+    bigd = {n: sum(al[n, o] * (Wn[o] + om * Pn[o]) for o in J if o != n) for n in J}
+    dw = {(j.id, r): float(j.worker_demand[r]) for j in jobs for r in RESOURCES}
+    dp = {(j.id, r): float(j.ps_demand[r]) for j in jobs for r in RESOURCES}
+    cap = {(s.id, r): float(s.capacity[r]) for s in workload.servers for r in RESOURCES}
+
+    m = pyo.ConcreteModel(name=MODEL_NAME)
+    m.J = pyo.Set(initialize=J, ordered=True)
+    m.S = pyo.Set(initialize=S, ordered=True)
+    m.T = pyo.Set(initialize=T, ordered=True)
+    m.R = pyo.Set(initialize=list(RESOURCES), ordered=True)
+    m.JT = pyo.Set(dimen=2, initialize=[(n, t) for n in J for t in T if t >= a[n]], ordered=True)
+    m.JST = pyo.Set(dimen=3, initialize=[(n, s, t) for n in J for s in S for t in T
+                                          if t >= a[n]], ordered=True)
+    m.PIECES = pyo.Set(initialize=["linear", "tail", "floor"], ordered=True)
+
+    m.st = pyo.Var(m.JT, domain=pyo.Binary)
+    m.X = pyo.Var(m.J, m.S, domain=pyo.NonNegativeIntegers, bounds=lambda _, n, s: (0, Wn[n]))
+    m.Y = pyo.Var(m.J, m.S, domain=pyo.NonNegativeIntegers, bounds=lambda _, n, s: (0, Pn[n]))
+    m.z = pyo.Var(m.J, m.S, domain=pyo.Binary)
+    m.u = pyo.Var(m.J, domain=pyo.Binary)
+    m.act = pyo.Var(m.JT, domain=pyo.Binary)
+    m.Kw = pyo.Var(m.JST, domain=pyo.NonNegativeReals)
+    m.Kp = pyo.Var(m.JST, domain=pyo.NonNegativeReals)
+    m.D = pyo.Var(m.JT, domain=pyo.NonNegativeReals)
+    m.s = pyo.Var(m.JT, domain=pyo.NonNegativeReals)
+    m.piece = pyo.Var(m.JT, m.PIECES, domain=pyo.Binary)
+
+    # every job is placed exactly once, in an interval at or after its arrival
+    m.c_start_once = pyo.Constraint(m.J, rule=lambda m, n: sum(
+        m.st[n, t] for t in T if t >= a[n]) == 1)
+    # all-or-nothing: exactly W workers and P PSs
+    m.c_all_workers = pyo.Constraint(m.J, rule=lambda m, n: sum(m.X[n, s] for s in S) == Wn[n])
+    m.c_all_ps = pyo.Constraint(m.J, rule=lambda m, n: sum(m.Y[n, s] for s in S) == Pn[n])
+    # z = 1 where the job has a task; u = 1 when it has tasks on two or more servers
+    m.c_presence = pyo.Constraint(m.J, m.S, rule=lambda m, n, s:
+                                  m.X[n, s] + m.Y[n, s] <= (Wn[n] + Pn[n]) * m.z[n, s])
+    m.c_spread = pyo.Constraint(m.J, rule=lambda m, n: sum(m.z[n, s] for s in S)
+                                <= 1 + (len(S) - 1) * m.u[n])
+
+    # running intervals: on at the start, contiguous, never before it
+    def _act(m, n, t):
+        if t == a[n]:
+            return m.act[n, t] <= m.st[n, t]
+        return m.act[n, t] <= m.act[n, t - 1] + m.st[n, t]
+    m.c_run_contiguous = pyo.Constraint(m.JT, rule=_act)
+    m.c_run_from_start = pyo.Constraint(m.JT, rule=lambda m, n, t: m.act[n, t] >= m.st[n, t])
+
+    # tasks running on s in t (X * act, linearized from below)
+    m.c_running_workers = pyo.Constraint(m.JST, rule=lambda m, n, s, t:
+                                         m.Kw[n, s, t] >= m.X[n, s] - Wn[n] * (1 - m.act[n, t]))
+    m.c_running_ps = pyo.Constraint(m.JST, rule=lambda m, n, s, t:
+                                    m.Kp[n, s, t] >= m.Y[n, s] - Pn[n] * (1 - m.act[n, t]))
+
+    # capacity of every server, resource and interval, over the running jobs' tasks
+    def _cap(m, s, t, r):
+        terms = [dw[n, r] * m.Kw[n, s, t] + dp[n, r] * m.Kp[n, s, t]
+                 for n in J if t >= a[n] and (dw[n, r] > 0 or dp[n, r] > 0)]
+        if not terms:
+            return pyo.Constraint.Skip
+        return sum(terms) <= cap[s, r]
+    m.c_capacity = pyo.Constraint(m.S, m.T, m.R, rule=_cap)
+
+    # slowdown: at least the co-located load on each server hosting the job, plus the spread
+    def _slow(m, n, s, t):
+        load = sum(al[n, o] * (m.Kw[o, s, t] + om * m.Kp[o, s, t])
+                   for o in J if o != n and t >= a[o])
+        return m.D[n, t] >= load - bigd[n] * (1 - m.z[n, s]) + kap[n] * m.u[n]
+    m.c_slowdown = pyo.Constraint(m.JST, rule=_slow)
+    m.c_slowdown_spread = pyo.Constraint(m.JT, rule=lambda m, n, t: m.D[n, t] >= kap[n] * m.u[n])
+
+    # speed: zero unless running; below the piece of the speed factor the binary picks
+    m.c_speed_running = pyo.Constraint(m.JT, rule=lambda m, n, t: m.s[n, t] <= b[n] * m.act[n, t])
+    m.c_one_piece = pyo.Constraint(m.JT, rule=lambda m, n, t: sum(
+        m.piece[n, t, k] for k in m.PIECES) == 1)
+
+    def _factor(m, n, t, k):
+        big = b[n] * (1.0 + bigd[n] + kap[n])
+        if k == "linear":
+            rhs = b[n] * (1.0 - m.D[n, t])
+        elif k == "tail":
+            rhs = b[n] * ((1.0 - sm.knee) - sm.tail_slope * (m.D[n, t] - sm.knee))
+        else:
+            rhs = b[n] * sm.min_factor
+        return m.s[n, t] <= rhs + big * (1 - m.piece[n, t, k])
+    m.c_speed_factor = pyo.Constraint(m.JT, m.PIECES, rule=_factor)
+
+    # the job trains all its epochs within the horizon
+    m.c_epochs = pyo.Constraint(m.J, rule=lambda m, n: sum(
+        m.s[n, t] for t in T if t >= a[n]) >= e[n])
+
+    m.obj_avg_jct = pyo.Objective(expr=(1.0 / len(J)) * sum(
+        (t - a[n]) * m.st[n, t] + m.act[n, t] for (n, t) in m.JT), sense=pyo.minimize)
+    return m
+
+
+def _integral(value, name: str) -> int:
+    if value is None:
+        raise ValueError(f"{name} has no value: the model was not solved")
+    k = round(value)
+    if abs(value - k) > INTEGRALITY_TOL:
+        raise ValueError(f"{name} = {value} is not integral: the model was not solved as a MILP")
+    return int(k)
+
+
+def extract_schedule(model: pyo.ConcreteModel, workload: Workload) -> Schedule:
+    """Placements (X, Y) in each job's start interval (st) -> Schedule; the objective in meta is
+    the model's claim, which the checker recomputes."""
+    if getattr(model, "name", None) != MODEL_NAME:
+        raise ValueError(f"not a {MODEL_NAME} model: {getattr(model, 'name', None)!r}")
+    if list(model.J) != [j.id for j in workload.jobs]:
+        raise ValueError("the model was built from a different workload (job ids differ)")
+    start = {n: t for (n, t), v in model.st.items() if _integral(v.value, f"st[{n},{t}]") == 1}
+    rows = []
+    for n in model.J:
+        for s in model.S:
+            for role, var in (("worker", model.X), ("ps", model.Y)):
+                c = _integral(var[n, s].value, f"{var.name}[{n},{s}]")
+                if c:
+                    rows.append((n, start[n], s, role, c))
+    return Schedule.from_rows(list(start), rows, {
+        "producer": f"models.harmony.{MODEL_NAME}",
+        "objective": float(pyo.value(model.obj_avg_jct))})
