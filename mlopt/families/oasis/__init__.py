@@ -46,7 +46,7 @@ def _theory_adapter(workload, schedule, *, options, opt_upper):
     from mlopt.families.oasis.bounds.theory import theory_checks
 
     opts = {k: v for k, v in options.items() if k in ("price_mode", "estimate_factor",
-                                                      "work_unit")}
+                                                      "work_unit", "price_scale")}
     run = oasis_online(workload, **opts)  # deterministic: re-run for the prices along the way
     if not run.schedule.allocations.equals(schedule.allocations):
         raise AssertionError("re-run of OASiS did not reproduce the checked schedule")

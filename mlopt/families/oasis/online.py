@@ -82,11 +82,13 @@ def _summary(x: np.ndarray, floor: float) -> dict:
 
 def oasis_online(workload: Workload, params: PriceParams | None = None, *,
                  price_mode: str = "oracle", estimate_factor: float = 1.0,
-                 subroutine: str = "fast", work_unit: str = "chunk") -> OasisRun:
+                 subroutine: str = "fast", work_unit: str = "chunk",
+                 price_scale: float | None = None) -> OasisRun:
     """Run Alg. 1 on ``workload``; ``params`` overrides the (23)-(26) parameters if given.
 
     ``work_unit="chunk"`` is the paper's Alg. 2 (whole chunks per slot); ``"worker_slot"``
     solves (27) proper instead (fast subroutine only; see :func:`best_schedule`).
+    ``price_scale`` caps ln(U/L) (not from the paper, :mod:`mlopt.exp_prices`); unset: literal.
     """
     _check_workload(workload)
     if subroutine not in SUBROUTINES:
@@ -102,7 +104,7 @@ def oasis_online(workload: Workload, params: PriceParams | None = None, *,
                              value=work_unit)
         solve_job = partial(best_schedule, unit=work_unit)
     if params is None:
-        params = price_params(workload, price_mode, estimate_factor)
+        params = price_params(workload, price_mode, estimate_factor, price_scale)
     arr = workload.arrays
     T, R = workload.horizon, len(workload.resources)
     cap_w, cap_p = arr.cap_worker, arr.cap_ps
@@ -167,12 +169,13 @@ def oasis_online(workload: Workload, params: PriceParams | None = None, *,
 
 
 def run_oasis(workload: Workload, *, price_mode: str = "oracle", estimate_factor: float = 1.0,
-              subroutine: str = "fast", work_unit: str = "chunk", seed: int | None = None
-              ) -> Schedule:
+              subroutine: str = "fast", work_unit: str = "chunk", seed: int | None = None,
+              price_scale: float | None = None) -> Schedule:
     """OASiS as a registered algorithm: ``workload -> Schedule``.
 
     Deterministic: ``seed`` is accepted for the common algorithm signature and ignored.
     """
     del seed
     return oasis_online(workload, price_mode=price_mode, estimate_factor=estimate_factor,
-                        subroutine=subroutine, work_unit=work_unit).schedule
+                        subroutine=subroutine, work_unit=work_unit,
+                        price_scale=price_scale).schedule

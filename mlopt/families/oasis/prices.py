@@ -35,30 +35,24 @@ Reading of the paper, decision by decision:
   U^r/L := max(1, factor * (U^r/L)_oracle), keeping L at its oracle value, i.e. U^r is scaled by
   ``factor``.  Keeping L keeps the empty-cluster price, which Appendix A uses to guarantee that
   any job is admitted on an empty cluster; the max(1, .) keeps prices non-decreasing in load.
+* ``price_scale`` (NOT FROM THE PAPER, :mod:`mlopt.exp_prices`): raise L_1 and L_2 until
+  max_r ln(U_1^r / L_1) and max_r ln(U_2^r / L_2) are at most the given value.  Unset (the
+  default), the parameters are the literal (23)-(26) and OASiS's results are unchanged.
+  Applied after an estimate factor.  The price functions and log-space evaluation are the
+  shared :mod:`mlopt.exp_prices`.
 """
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from mlopt.errors import InputError
-from mlopt.utility import Sigmoid, Utility
+from mlopt.exp_prices import EPS, cap_log_lower, check_price_scale, exp_price, log_ratio
+from mlopt.exp_prices import log_utility  # noqa: F401  (re-exported: part of this module's API)
 from mlopt.workload import Workload
-
-EPS = 1e-9  # slack for floor/ceil of float ratios (0.3 / 0.1 must count as 3)
 PRICE_MODES = ("oracle", "estimate")
-
-
-def log_utility(utility: Utility, duration) -> np.ndarray:
-    """log f(duration), accurate where f itself underflows (sigmoid far past its target)."""
-    d = np.asarray(duration, dtype=float)
-    if isinstance(utility, Sigmoid):
-        with np.errstate(divide="ignore"):
-            return np.log(utility.gamma1) - np.logaddexp(0.0, utility.gamma2 * (d - utility.gamma3))
-    with np.errstate(divide="ignore"):
-        return np.log(np.asarray(utility(d), dtype=float))
 
 
 def shortest_slots(workload: Workload) -> np.ndarray:
@@ -89,6 +83,7 @@ class PriceParams:
     factor: float = 1.0
     jobs_used: int = 0  # jobs with a non-empty L_i that entered (23)-(26)
     notes: tuple[str, ...] = field(default_factory=tuple)
+    price_scale: float | None = None  # cap on ln(U/L), not from the paper (None: literal)
 
     # ---- derived ---------------------------------------------------------------------------
     @property
@@ -146,6 +141,15 @@ class PriceParams:
                            self.eta2, "estimate", self.factor * factor, self.jobs_used,
                            self.notes)
 
+    def capped(self, price_scale: float | None) -> "PriceParams":
+        """L_1, L_2 raised so that every ln(U/L) <= ``price_scale`` (not from the paper)."""
+        scale = check_price_scale(price_scale)
+        if scale is None:
+            return self
+        return replace(self, log_L1=cap_log_lower(self.log_L1, self.log_U1, scale),
+                       log_L2=cap_log_lower(self.log_L2, self.log_U2, scale),
+                       price_scale=scale)
+
     def to_dict(self) -> dict:
         """JSON-friendly summary; infinite logs/ratios are written as None."""
         def num(x):
@@ -161,28 +165,13 @@ class PriceParams:
             "log_ratio2": {r: num(v) for r, v in zip(self.resources, self.log_ratio2)},
             "eta1": float(self.eta1), "eta2": float(self.eta2), "alpha": num(self.alpha),
             "notes": list(self.notes),
+            **({"price_scale": self.price_scale} if self.price_scale is not None else {}),
         }
 
 
-def _log_ratio(log_u: np.ndarray, log_l: float) -> np.ndarray:
-    if log_l == -math.inf:
-        return np.where(log_u == -math.inf, 0.0, math.inf)
-    return np.maximum(0.0, np.asarray(log_u) - log_l)
-
-
-def _price(used: np.ndarray, capacity: np.ndarray, log_l: float, log_u: np.ndarray
-           ) -> np.ndarray:
-    """(22) in log space: exp(log L + (g / c) ln(U / L)), with g/c := 0 where c = 0."""
-    used = np.asarray(used, dtype=float)
-    cap = np.broadcast_to(np.asarray(capacity, dtype=float), used.shape)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        frac = np.where(cap > 0, used / np.where(cap > 0, cap, 1.0), 0.0)
-    frac = np.clip(frac, 0.0, 1.0)
-    if log_l == -math.inf:
-        # L = 0: the limit of L (U/L)^frac is 0 below capacity and U at capacity.
-        full = frac >= 1.0 - EPS
-        return np.where(full, np.exp(np.broadcast_to(log_u, used.shape)), 0.0)
-    return np.exp(log_l + frac * _log_ratio(log_u, log_l))
+# the shared exponential-price machinery (also PD-ORS's), under the names this module used
+_log_ratio = log_ratio
+_price = exp_price
 
 
 def oracle_params(workload: Workload) -> PriceParams:
@@ -230,7 +219,8 @@ def oracle_params(workload: Workload) -> PriceParams:
                        log_upper(s, log_L2), eta1, eta2, "oracle", 1.0, len(idx), tuple(notes))
 
 
-def price_params(workload: Workload, mode: str = "oracle", factor: float = 1.0) -> PriceParams:
+def price_params(workload: Workload, mode: str = "oracle", factor: float = 1.0,
+                 price_scale: float | None = None) -> PriceParams:
     """Oracle parameters, or the Fig. 6 estimate (oracle ratios scaled by ``factor``).
 
     For estimates "based on past experience" (Sec. IV-B), compute them on a past workload and
@@ -240,4 +230,5 @@ def price_params(workload: Workload, mode: str = "oracle", factor: float = 1.0) 
         raise InputError(f"unknown price mode (known: {', '.join(PRICE_MODES)})",
                          field="price_mode", value=mode)
     params = oracle_params(workload)
-    return params if mode == "oracle" else params.scaled(factor)
+    params = params if mode == "oracle" else params.scaled(factor)
+    return params.capped(price_scale)

@@ -1,0 +1,151 @@
+"""PD-ORS online (Alg. 1-4 of seed 004): DP vs an exact pricing MILP, rounding vs the exact
+external IP, PD-ORS vs OPT, baselines on one workload, options and bad input."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from mlopt import pipeline
+from mlopt.errors import InputError
+from mlopt.families.pdors.checker import check_pdors
+from mlopt.families.pdors.dp import best_schedule
+from mlopt.families.pdors.examples import HAND_OPTIMUM, hand_tiny
+from mlopt.families.pdors.generator import generate
+from mlopt.families.pdors.online import pdors_online
+from mlopt.families.pdors.oracle import SlotOracle
+from mlopt.families.pdors.prices import pdors_prices
+from mlopt.families.pdors.fields import pdors_arrays
+from mlopt.models.pdors import build_pricing_milp
+from mlopt.solve import Status, solve
+from mlopt.utility import Sigmoid
+
+
+def test_hand_instance_pdors_reaches_the_optimum_by_colocation():
+    run = pdors_online(hand_tiny())
+    res = check_pdors(hand_tiny(), run.schedule)
+    assert res.feasible and res.objective == pytest.approx(HAND_OPTIMUM)
+    assert run.schedule.meta["internal_slots"] == 2  # one co-located slot per job
+
+
+def test_hand_instance_ablation_and_baselines():
+    """Without the internal case one job runs external over 3 slots (u(2) = 4) and blocks the
+    other; on the split pool (OASiS and the baselines) no job can finish (examples docstring)."""
+    w = hand_tiny()
+    assert pipeline.run_algorithm(w, "pdors_no_internal", family="pdors").check.objective == \
+        pytest.approx(4.0)
+    for alg in ("fifo", "drf", "dorm", "oasis"):
+        r = pipeline.run_algorithm(w, alg, family="pdors")
+        assert r.check.feasible and r.check.objective == 0.0, alg
+
+
+# ---- DP with the exact oracle == the pricing MILP (hypothesis, >= 50 cases) ---------------
+@st.composite
+def pricing_cases(draw):
+    T = draw(st.integers(1, 3))
+    H = draw(st.integers(1, 2))
+    R = 2
+    a = draw(st.integers(1, T))
+    F = draw(st.integers(1, 5))
+    gamma = draw(st.integers(1, 3))
+    n_int = draw(st.floats(0.3, 6.0))
+    n_ext = n_int * draw(st.floats(1.0, 4.0))
+    alpha = [draw(st.integers(1, 2)), draw(st.integers(0, 2))]
+    beta = [draw(st.integers(0, 1)), draw(st.integers(1, 2))]
+    price = np.array(draw(st.lists(st.floats(0.0, 0.6), min_size=T * H * R,
+                                   max_size=T * H * R))).reshape(T, H, R)
+    free = np.array(draw(st.lists(st.integers(1, 8), min_size=T * H * R,
+                                  max_size=T * H * R)), dtype=float).reshape(T, H, R)
+    grid = draw(st.integers(1, 4))
+    util = Sigmoid(draw(st.floats(1.0, 30.0)), draw(st.floats(0.0, 1.0)),
+                   draw(st.floats(0.0, 3.0)))
+    return dict(T=T, H=H, a=a, F=F, gamma=gamma, n_int=n_int, n_ext=n_ext, alpha=alpha,
+                beta=beta, price=price, free=free, grid=grid, utility=util)
+
+
+def dp_payoff(c, oracle="exact", seed=0):
+    orc = SlotOracle(alpha=c["alpha"], beta=c["beta"], F=c["F"], gamma=c["gamma"],
+                     n_int=c["n_int"], n_ext=c["n_ext"], grid=c["grid"], H=c["H"],
+                     rng=np.random.default_rng(seed), oracle=oracle)
+    theta = {t: orc.slot(c["price"][t - 1], c["free"][t - 1])[0]
+             for t in range(c["a"], c["T"] + 1)}
+    return best_schedule(theta, c["a"], c["T"], c["grid"], c["utility"]).payoff
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pricing_cases())
+def test_dp_with_exact_oracle_equals_pricing_milp(c):
+    job = {k: c[k] for k in ("a", "F", "gamma", "n_int", "n_ext", "alpha", "beta")}
+    job["utility"] = c["utility"]
+    m = build_pricing_milp(job, c["price"], c["free"], c["grid"])
+    res = solve(m, "highs", mip_gap=0.0)
+    assert res.status == Status.OPTIMAL
+    assert dp_payoff(c) == pytest.approx(max(0.0, res.objective), abs=1e-6, rel=1e-6)
+    # with rounding the oracle is never better than exact, so the payoff never exceeds it
+    assert dp_payoff(c, "rounding") <= max(0.0, res.objective) + 1e-6
+
+
+@settings(max_examples=40, deadline=None)
+@given(pricing_cases(), st.integers(0, 10**6))
+def test_rounding_never_beats_exact_and_is_feasible(c, seed):
+    kw = dict(alpha=c["alpha"], beta=c["beta"], F=c["F"], gamma=c["gamma"], n_int=c["n_int"],
+              n_ext=c["n_ext"], grid=c["grid"], H=c["H"])
+    ex = SlotOracle(**kw, rng=np.random.default_rng(0), oracle="exact", internal=False)
+    ro = SlotOracle(**kw, rng=np.random.default_rng(seed), oracle="rounding", internal=False)
+    for t in range(c["T"]):
+        ce, _ = ex.slot(c["price"][t], c["free"][t])
+        cr, plans = ro.slot(c["price"][t], c["free"][t])
+        assert np.all(cr >= ce - 1e-9)
+        d_ext = ro.demands(c["n_ext"])
+        for j, p in plans.items():
+            assert ro._feasible(p.w, p.s, c["free"][t], int(d_ext[j]))
+            assert p.cost == pytest.approx(float(c["price"][t] @ ro.alpha @ p.w
+                                                 + c["price"][t] @ ro.beta @ p.s))
+
+
+# ---- PD-ORS never beats OPT; every schedule checked ----------------------------------------
+@pytest.mark.parametrize("preset, seed", [("tiny", s) for s in range(4)]
+                         + [("small", s) for s in range(3)])
+def test_pdors_never_beats_opt(preset, seed):
+    w = generate(preset, seed=seed)
+    off = pipeline.solve_offline(w, family="pdors", time_limit=60)
+    assert off.solve.status == Status.OPTIMAL and off.check.feasible
+    for alg in ("pdors", "pdors_no_internal", "oasis", "fifo", "drf"):
+        r = pipeline.run_algorithm(w, alg, family="pdors", seed=seed)
+        assert r.check.feasible, (alg, r.check.summary())
+        assert r.check.objective <= off.objective + 1e-6, alg
+
+
+def test_deterministic_and_seeded():
+    w = generate("small", seed=1)
+    a = pdors_online(w, seed=3).schedule.allocations
+    b = pdors_online(w, seed=3).schedule.allocations
+    assert a.equals(b)
+
+
+def test_lp_rebuild_gives_the_same_schedule():
+    w = generate("small", seed=2)
+    a = pdors_online(w, lp="persistent").schedule.allocations
+    b = pdors_online(w, lp="rebuild").schedule.allocations
+    assert a.equals(b)
+
+
+@pytest.mark.parametrize("opt, value", [("grid", 0), ("oracle", "magic"), ("lp", "x"),
+                                        ("delta", 0.0), ("retries", 0), ("gdelta", "two"),
+                                        ("price_mode", "guess"), ("price_scale", -1.0)])
+def test_bad_options(opt, value):
+    with pytest.raises(InputError, match=opt):
+        pdors_online(hand_tiny(), **{opt: value})
+
+
+def test_price_scale_caps_log_ratio():
+    w = generate("paper-fig6", seed=0, n_jobs=10, n_machines=4)
+    arr = pdors_arrays(w)
+    lit = pdors_prices(w, arr)
+    cap = pdors_prices(w, arr, price_scale=5.0)
+    assert lit.price_scale is None and float(np.max(lit.log_ratio)) > 5.0
+    assert float(np.max(cap.log_ratio)) == pytest.approx(5.0)
+    assert np.allclose(cap.log_U, lit.log_U) and cap.log_L > lit.log_L
+    assert math.isfinite(cap.log_L)
