@@ -507,3 +507,15 @@ def test_cli_instances_solve_and_verify(tmp_path, capsys, monkeypatch):
     assert not path.exists() or read_solu(path) == {}
     code, _, err = _cli(capsys, "instances", "solve", "tiny", "--verify", "nosuch")
     assert code == 2 and "nosuch" in err
+
+
+def test_quick_spec_verifies_and_the_quickstart_says_so(tmp_path, capsys):
+    from mlopt.cli.quickstart import SPECS_DIR
+    from mlopt.harness.spec import load_spec
+
+    assert load_spec(SPECS_DIR / "quick.toml").verify == "auto"
+    spec = tmp_path / "quick.toml"
+    spec.write_text((SPECS_DIR / "quick.toml").read_text().replace("count = 8", "count = 1"))
+    code, out, _ = _cli(capsys, "quickstart", "--spec", str(spec), "-o", str(tmp_path / "out"),
+                        "--workers", "0")
+    assert code == 0 and "optimal (verified)" in out and "| 1/1 | 0 |" in out

@@ -58,8 +58,15 @@ def ratio_table(df: pd.DataFrame) -> pd.DataFrame:
         return "n/a" if v is None or (isinstance(v, float) and math.isnan(v)) else f"{v:.2f}"
 
     table.insert(0, "OPT", [opt(i) for i in table.index])
-    table.insert(0, "offline", [off.loc[i, "status"] if i in off.index else "none"
-                                for i in table.index])
+    def status(i):
+        if i not in off.index:
+            return "none"
+        st, v = off.loc[i, "status"], off.loc[i, "verified"] if "verified" in off else None
+        if v is None or pd.isna(v):  # verification not requested
+            return st
+        return f"{st} (verified)" if bool(v) else f"{st} (unverified)" if st == "optimal" else st
+
+    table.insert(0, "offline", [status(i) for i in table.index])
     return table
 
 
