@@ -223,6 +223,13 @@ def test_pipeline_verified(tiny):
     assert "dispute" not in d
 
 
+@pytest.mark.skipif(not SCIP, reason="SCIP is not installed")
+def test_scip_first_is_verified_by_highs_without_presolve(tiny):
+    off = solve_offline(tiny, solver="scip", verify=True)
+    assert off.verified and off.verified_by.startswith("highs ")
+    assert "presolve=off" in off.verified_by
+
+
 def test_pipeline_without_verify_reports_unverified(tiny):
     d = solve_offline(tiny).to_dict()
     assert d["status"] == "optimal" and d["verified"] is False and d["verified_by"] is None
