@@ -16,6 +16,7 @@ from mlopt.families.pdors.examples import HAND_OPTIMUM, hand_tiny
 from mlopt.families.pdors.fields import pdors_arrays, validate_pdors
 from mlopt.families.pdors.generator import PRESETS, generate
 from mlopt.families.pdors.oasis_adapted import to_oasis
+from mlopt import pipeline
 from mlopt.pipeline import run_algorithm
 from mlopt.schedule import Schedule
 from mlopt.workload import Workload
@@ -143,3 +144,30 @@ def test_oasis_adapted_schedules_pass_the_pdors_checker():
         res = check_pdors(w, r.schedule)
         assert res.feasible, (alg, res.summary())
         assert res.objective == pytest.approx(r.check.objective, rel=1e-9, abs=1e-9)
+
+
+@pytest.mark.parametrize("set_name", ["pdors-tiny", "pdors-small"])
+def test_pdors_sets_regenerate_and_optima_reproduce(set_name):
+    from mlopt.instances import build_entry, load_set, read_solu
+
+    iset = load_set(set_name)
+    solu = read_solu()
+    for entry in iset.entries:
+        w = build_entry(iset, entry)
+        assert w.content_hash() == entry.hash
+        rec = solu[entry.name]
+        assert rec["status"] == "optimal" and rec["verified_by"]
+        off = pipeline.solve_offline(w, family="pdors", time_limit=60)
+        assert off.objective == pytest.approx(rec["objective"], rel=1e-7, abs=1e-7)
+
+
+def test_cli_bad_pdors_input_is_one_line(tmp_path, capsys):
+    from mlopt.cli import main
+
+    d = json.loads(json.dumps(hand_tiny().to_dict()))
+    d["jobs"][1]["extra"]["ps_ratio"] = -2
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(d))
+    assert main(["run", "pdors", str(path)]) == 2
+    out = capsys.readouterr().err.strip().splitlines()
+    assert len(out) == 1 and "jobs[1].extra.ps_ratio" in out[0] and str(path) in out[0]

@@ -76,11 +76,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    args = None
     try:
         parser = build_parser()
         args = parser.parse_args(argv)
         return int(args.handler(args) or 0)
     except InputError as err:
+        # a family's field check runs after loading: name the workload file it came from
+        if err.file is None and str(err.field or "").startswith(("jobs[", "servers[")) \
+                and isinstance(getattr(args, "file", None), str):
+            err = err.with_file(args.file)
         print(f"mlopt: error: {err}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -17,6 +17,7 @@ from mlopt.families.pdors.checker import check_pdors
 from mlopt.families.pdors.fields import validate_pdors
 from mlopt.families.pdors.generator import PRESETS, generate
 from mlopt.families.pdors.online import run_pdors, run_pdors_no_internal
+from mlopt.families.pdors.theory import pdors_diagnostics
 from mlopt.models.pdors import build_dmlrs_milp, extract_schedule
 
 FAMILY = register_family(Family(
@@ -30,4 +31,5 @@ FAMILY = register_family(Family(
     algorithms={"pdors": run_pdors, "pdors_no_internal": run_pdors_no_internal, **BASELINES},
     presets={name: partial(generate, name) for name in PRESETS},
     validate=validate_pdors,
+    diagnostics={"pdors": pdors_diagnostics},
 ))
