@@ -176,6 +176,9 @@ class OfflineTable(_Strict):
     time_limit: Num(gt=0.0, le=1e9) = 60.0
     mip_gap: Annotated[float, Field(ge=0.0, lt=1.0, strict=True, allow_inf_nan=False)] = 0.0
     bounds: list[Name | BoundEntry] = Field(default_factory=list)
+    verify: bool | Name = Field(False, description=(
+        "re-solve each optimum with a second solver: true (SCIP if installed, else HiGHS "
+        "without presolve) or a solver name"))
 
 
 class SolverTable(_Strict):
@@ -197,14 +200,23 @@ class SpecFile(_Strict):
 M = TypeVar("M", bound=BaseModel)
 
 
+_TYPE_TAGS = {"str", "int", "float", "bool", "dict", "list", "none", "constrained-str",
+              "constrained-int", "constrained-float", "literal"}
+
+
+def _is_tag(part: str) -> bool:
+    """pydantic names the branch of a union (``str``, ``SeedRange``, ``list[int]``) in an error's
+    location; those are not fields."""
+    return ("[" in part or part in _TYPE_TAGS
+            or part in {m.__name__ for m in _Strict.__subclasses__()})
+
+
 def _field(loc: tuple) -> str:
     out = ""
     for part in loc:
         if isinstance(part, int):
             out += f"[{part}]"
-        elif not str(part).startswith(("function-", "list[", "dict[", "str", "int", "float",
-                                      "SeedRange", "AlgorithmEntry", "BoundEntry",
-                                      "InstanceGroup", "constrained-")):
+        elif not _is_tag(str(part)):
             out += f".{part}" if out else str(part)
     return out
 
@@ -269,10 +281,9 @@ def _walk(tp: Any):
 
 
 def _best_error(errors: list[dict]) -> dict:
-    """For a union (a name or a table) pydantic reports every branch; the deepest is the one the
-    user meant."""
-    return max(errors, key=lambda e: len([p for p in e["loc"] if not isinstance(p, str)
-                                          or not p.startswith(("list[", "str"))]))
+    """For a union (a name or a table, a range or a list) pydantic reports every branch; the one
+    that got deepest into the value is the one the user meant."""
+    return max(errors, key=lambda e: (len(e["loc"]), not e["type"].endswith("_type")))
 
 
 def validate(model: type[M], data: Any, file: str | None = None) -> M:

@@ -23,6 +23,8 @@ from typing import Any
 
 import pyomo.environ as pyo
 
+from mlopt.errors import InputError
+
 OPTIMALITY_GAP_TOL = 1e-6
 OPTIMALITY_ABS_TOL = 1e-6
 
@@ -104,8 +106,15 @@ def solve(model: pyo.ConcreteModel, solver: str = "highs", *, time_limit: float 
     from mlopt.solvers import get_backend
 
     backend = get_backend(solver)
+    options = dict(options or {})
+    if options:  # an unknown option is an error, never silently ignored
+        try:
+            backend.check_options(options)
+        except InputError as err:
+            raise InputError(err.message, field=f"options.{err.field}", value=err.value) \
+                from None
     return backend.solve(model, time_limit=time_limit, mip_gap=mip_gap, threads=threads,
-                         options=dict(options or {}))
+                         options=options)
 
 
 # ---- verification by a second solver -----------------------------------------------------------

@@ -238,3 +238,332 @@ def test_extra_dicts_stay_free_form(files, capsys):
     loaded = Workload.load(path)
     assert loaded.jobs[0].extra["nested"] == {"a": [1, 2.5]}
     assert loaded.extra["delays"] == [[0, 1], [1, 0]]
+
+
+# ---- orphans -------------------------------------------------------------------------------------
+ORPHAN_SPEC = """name = "slow"
+family = "harness_toy_max"
+[[instances]]
+preset = "small"
+seeds = { start = 0, count = 4 }
+params = { n_jobs = 5 }
+[[algorithms]]
+name = "greedy"
+options = { sleep_s = 60.0 }
+[offline]
+method = "none"
+"""
+ORPHAN_RUNNER = """
+import sys
+import test_harness_toyfamily
+test_harness_toyfamily.register()
+from mlopt.harness import run_spec
+if __name__ == "__main__":
+    run_spec(sys.argv[1], sys.argv[2], workers=2, progress=False)
+"""
+
+
+def _group(pgid: int) -> dict[int, int]:
+    """pid -> ppid of the live (non-zombie) processes in process group ``pgid``."""
+    import os
+
+    out = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        state, ppid, group = fields[0], int(fields[1]), int(fields[2])
+        if group == pgid and state not in ("Z", "X"):
+            out[int(entry)] = ppid
+    return out
+
+
+@pytest.mark.skipif(not __import__("os").path.exists("/proc/self/stat"), reason="needs /proc")
+def test_workers_die_with_a_killed_parent(tmp_path):
+    """SIGKILL of `bench run`'s process (only it) ends its pool workers, mid-task."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    here = Path(__file__).resolve().parent
+    spec = tmp_path / "slow.toml"
+    spec.write_text(ORPHAN_SPEC)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(here), os.environ.get("PYTHONPATH",
+                                                                                  "")]))
+    proc = subprocess.Popen([sys.executable, "-c", ORPHAN_RUNNER, str(spec), str(tmp_path / "o")],
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    try:
+        end = time.monotonic() + 60
+        while time.monotonic() < end:  # wait for the workers: grandchildren of the runner
+            group = _group(proc.pid)
+            helpers = {pid for pid, ppid in group.items() if ppid == proc.pid}
+            workers = [pid for pid, ppid in group.items() if ppid in helpers]
+            if len(workers) >= 2:
+                break
+            time.sleep(0.1)
+        assert len(workers) >= 2, group
+        time.sleep(1.0)  # the workers are inside their 60 s tasks
+        os.kill(proc.pid, signal.SIGKILL)  # the parent only, not the group
+        proc.wait(timeout=10)
+        end = time.monotonic() + 15
+        while time.monotonic() < end and _group(proc.pid):
+            time.sleep(0.1)
+        assert not _group(proc.pid), f"orphans: {_group(proc.pid)}"
+    finally:
+        if _group(proc.pid):
+            os.killpg(proc.pid, signal.SIGKILL)
+
+
+# ---- same seed, same bytes -----------------------------------------------------------------------
+def _probe_runs():
+    from mlopt.families import all_families
+
+    for fam in all_families().values():
+        if fam.probe_preset in fam.presets:
+            for alg in sorted(fam.algorithms):
+                yield fam.name, alg
+
+
+@pytest.mark.parametrize("family,algorithm", list(_probe_runs()))
+def test_same_run_writes_the_same_bytes(tmp_path, capsys, family, algorithm):
+    """No wall-clock time (or anything else run-dependent) in a schedule file: timings stay in
+    Schedule.timing, in memory."""
+    from mlopt.families import get_family
+
+    fam = get_family(family)
+    w = tmp_path / "w.json"
+    assert main(["generate", family, "--preset", fam.probe_preset, "--seed", "1",
+                 "-o", str(w)]) == 0
+    outs = []
+    for k in range(2):
+        out = tmp_path / f"s{k}.json"
+        code = main(["run", algorithm, str(w), "--family", family, "-o", str(out)])
+        assert code in (0, 1)
+        outs.append(out.read_bytes())
+    assert outs[0] == outs[1]
+
+
+def test_solver_schedule_same_bytes(files, capsys):
+    d, _, _ = files
+    a, b = d / "a.json", d / "b.json"
+    assert main(["solve", str(d / "w.json"), "-o", str(a)]) == 0
+    assert main(["solve", str(d / "w.json"), "-o", str(b)]) == 0
+    assert a.read_bytes() == b.read_bytes()
+
+
+# ---- an infeasible schedule's objective must not look valid --------------------------------------
+def test_unfinished_job_gets_no_objective(files, capsys):
+    """Drop the last slot of one job: the job is unfinished, the schedule infeasible; `check`
+    reports objective null and the checker's recomputation only as partial_objective."""
+    d, _, s = files
+    job_col, slot_col = s["columns"].index("job"), s["columns"].index("slot")
+    job = s["rows"][0][job_col]
+    last = max(r[slot_col] for r in s["rows"] if r[job_col] == job)
+    s["rows"] = [r for r in s["rows"] if not (r[job_col] == job and r[slot_col] == last)]
+    code, out, err = run_cli(capsys, "check", d / "w.json", write(d / "x.json", s), "--json")
+    assert code == 1, err
+    res = json.loads(out)
+    assert res["feasible"] is False and res["status"] == "infeasible"
+    assert res["objective"] is None
+    assert isinstance(res["partial_objective"], float)
+    code, out, _ = run_cli(capsys, "check", d / "w.json", d / "x.json")
+    assert "no objective" in out
+
+
+def test_offline_status_error_when_checker_disagrees(monkeypatch):
+    """A solver objective the checker does not reproduce is never 'optimal'."""
+    from mlopt import pipeline
+    from mlopt.families import get_family
+    from mlopt.solve import Status
+
+    w = get_family("oasis").preset("tiny")(seed=2)
+    real = pipeline.solve
+
+    def inflated(*args, **kwargs):
+        res = real(*args, **kwargs)
+        res.objective = res.objective + 1.0  # the model claims more than the schedule gives
+        return res
+
+    monkeypatch.setattr(pipeline, "solve", inflated)
+    off = pipeline.solve_offline(w)
+    assert off.solve.status == Status.ERROR
+    assert "differs" in off.solve.message
+
+
+# ---- specs validated when loaded -----------------------------------------------------------------
+SPEC = """family = "oasis"
+[[instances]]
+preset = "paper-fig5"
+seeds = [0]
+{instances}
+[[algorithms]]
+name = "oasis"
+{options}
+[offline]
+method = "none"
+{solver}
+"""
+
+
+@pytest.mark.parametrize("instances,options,solver,field,words", [
+    ("params = { n_jobs = -1 }", "", "", "instances[0].params.n_jobs", "-1"),
+    ("params = { n_jobs = 0 }", "", "", "instances[0].params.n_jobs", ">= 1"),
+    ('params = { horizon = "x" }', "", "", "instances[0].params.horizon", "'x'"),
+    ("params = { horizon = 1e9 }", "", "", "instances[0].params.horizon", "limit"),
+    ("[instances.grid]\nn_jobz = [1, 2]", "", "", "instances[0].grid.n_jobz",
+     "unknown generator parameter"),
+    ("[instances.grid]\nn_jobs = [5, -3]", "", "", "instances[0].grid.n_jobs", "-3"),
+    ("", 'options = { price_mode = "bogus" }', "", "algorithms[0].options.price_mode",
+     "bogus"),
+    ("", 'options = { pricemode = "oracle" }', "", "algorithms[0].options.pricemode",
+     "price_mode"),
+    ("", "options = { estimate_factor = -1 }", "", "algorithms[0].options.estimate_factor", ""),
+    ("", "", '[solver]\noptions = { presolv = "off" }', "solver.options.presolv",
+     "presolve"),
+    ("", "", "[solver]\noptions = { random_seed = 2.5 }", "solver.options.random_seed", "int"),
+])
+def test_spec_errors_before_anything_runs(tmp_path, capsys, instances, options, solver, field,
+                                          words):
+    text = SPEC.format(instances=instances, options=options, solver=solver)
+    if "solver.options" in field:  # solver options are checked where a solver will run
+        text = text.replace('method = "none"', 'method = "exact"')
+    spec = tmp_path / "bad.toml"
+    spec.write_text(text)
+    out = tmp_path / "out"
+    expect_error(capsys, ["bench", "run", spec, "-o", out], "bad.toml", field, words)
+    assert not (out / "results.sqlite").exists()  # nothing ran
+
+
+def test_unknown_solver_option_rejected_in_api():
+    from mlopt.errors import InputError
+    from mlopt.families import get_family
+    from mlopt.models.oasis import build_utility_ilp
+    from mlopt.solve import solve
+
+    m = build_utility_ilp(get_family("oasis").preset("tiny")(seed=0))
+    with pytest.raises(InputError, match="options.presolv"):
+        solve(m, "highs", options={"presolv": "off"})
+
+
+@pytest.mark.parametrize("solver,options,field", [
+    ("scip", {"limits/tme": 1}, "limits/tme"), ("cpsat", {"random_sed": 1}, "random_sed")])
+def test_unknown_option_per_backend(solver, options, field):
+    from mlopt.errors import InputError
+    from mlopt.solvers import get_backend
+
+    try:
+        backend = get_backend(solver)
+    except InputError:
+        pytest.skip(f"{solver} not installed")
+    with pytest.raises(InputError) as info:
+        backend.check_options(options)
+    assert info.value.field == field
+
+
+def test_spec_file_not_utf8_and_deep(tmp_path, capsys):
+    bad = tmp_path / "bad.toml"
+    bad.write_bytes(b'family = "\xff"\n')
+    expect_error(capsys, ["bench", "run", bad, "-o", tmp_path / "o"], "bad.toml", "not UTF-8")
+    bad.write_text("x = " + "[" * 5000 + "]" * 5000 + "\n")
+    line = expect_error(capsys, ["bench", "run", bad, "-o", tmp_path / "o"], "bad.toml")
+    assert "nested" in line or "TOML" in line
+
+
+# ---- instances from-csv --------------------------------------------------------------------------
+CSV = "submit,gpus,runtime\n0,1,3600\n100,2,1e308\n200,1,7200\n300,1e30,60\n"
+
+
+def test_from_csv_too_large_values_are_counted_rows(tmp_path, capsys):
+    src = tmp_path / "t.csv"
+    src.write_text(CSV)
+    out = tmp_path / "w.json"
+    code, _, err = run_cli(capsys, "instances", "from-csv", src, "--map",
+                           "arrival=submit,gpus=gpus,duration=runtime", "-o", out)
+    assert code == 0, err
+    assert "too_large: 2" in err and "'1e308'" in err
+    assert len(json.loads(out.read_text())["jobs"]) == 2
+
+
+def test_from_csv_strict_names_file_row_column(tmp_path, capsys):
+    src = tmp_path / "t.csv"
+    src.write_text(CSV)
+    expect_error(capsys, ["instances", "from-csv", src, "--map",
+                          "arrival=submit,gpus=gpus,duration=runtime", "--strict", "-o",
+                          tmp_path / "w.json"], "t.csv", "line 3", "'runtime'", "1e308",
+                 "too_large")
+
+
+def test_from_csv_numbers_as_datetimes(tmp_path, capsys):
+    src = tmp_path / "t.csv"
+    src.write_text("submit,gpus,runtime\n1000,1,3600\n2000,2,60\n")
+    expect_error(capsys, ["instances", "from-csv", src, "--map",
+                          "arrival=submit,gpus=gpus,duration=runtime", "--arrival-unit",
+                          "datetime", "-o", tmp_path / "w.json"], "t.csv", "'submit'", "1000",
+                 "--arrival-unit")
+    # real timestamps still work
+    src.write_text("submit,gpus,runtime\n2024-01-01 00:00:00,1,3600\n2024-01-01 01:00:00,2,60\n")
+    code, _, err = run_cli(capsys, "instances", "from-csv", src, "--map",
+                           "arrival=submit,gpus=gpus,duration=runtime", "--arrival-unit",
+                           "datetime", "-o", tmp_path / "w.json")
+    assert code == 0, err
+
+
+# ---- JSON Schemas --------------------------------------------------------------------------------
+@pytest.mark.parametrize("fmt", ["workload", "schedule", "spec"])
+def test_schema_command_prints_json_schema(capsys, fmt):
+    code, out, _ = run_cli(capsys, "schema", fmt)
+    assert code == 0
+    schema = json.loads(out)
+    assert schema["$schema"].endswith("2020-12/schema")
+    assert schema["additionalProperties"] is False
+
+
+def test_schemas_accept_mlopt_files_and_reject_mutations(files, capsys):
+    jsonschema = pytest.importorskip("jsonschema")
+    d, w, s = files
+    from mlopt.formats import json_schema
+
+    ws, ss = json_schema("workload"), json_schema("schedule")
+    jsonschema.validate(w, ws)
+    jsonschema.validate(s, ss)
+    from pathlib import Path
+
+    for inst in sorted((Path(__file__).resolve().parents[1] / "instances").glob("*/*.json"))[:20]:
+        jsonschema.validate(json.loads(inst.read_text()), ws)
+    bad = copy.deepcopy(w)
+    bad["jobs"][0]["epochs"] = "5"
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(bad, ws)
+    bad = copy.deepcopy(w)
+    bad["horizon"] = limits.MAX_HORIZON + 1
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(bad, ws)
+    bad = copy.deepcopy(w)
+    bad["jobs"][0]["utility"]["kind"] = "bogus"
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(bad, ws)
+
+
+def test_packaged_specs_match_the_spec_schema():
+    jsonschema = pytest.importorskip("jsonschema")
+    from pathlib import Path
+
+    from mlopt.fileio import load_toml
+    from mlopt.formats import json_schema
+
+    schema = json_schema("spec")
+    root = Path(__file__).resolve().parents[1]
+    checked = 0
+    for spec in sorted(root.glob("mlopt/specs/*.toml")) + sorted(root.glob("benchmarks/*/*.toml")):
+        data = load_toml(spec)
+        if "solvers" not in data:  # experiment specs (not solver benchmarks)
+            jsonschema.validate(data, schema)
+            checked += 1
+    assert checked >= 2

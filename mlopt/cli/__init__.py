@@ -2,12 +2,15 @@
 
 Each command group lives in its own module and registers itself in :data:`COMMANDS`
 (``name -> (add_arguments, handler)``).  User errors (:class:`~mlopt.errors.InputError`, argument
-errors, unreadable files) print exactly one line on stderr and exit with status 2.
+errors, unreadable files) print exactly one line on stderr and exit with status 2; an infeasible
+schedule exits 1; anything else is a bug in mlopt: one line, exit 3 (``MLOPT_DEBUG=1`` re-raises
+it with the traceback).
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import Callable
 
@@ -64,7 +67,7 @@ def _default(o):
 
 def build_parser() -> argparse.ArgumentParser:
     from mlopt.cli import (  # noqa: F401  (register commands)
-        bench, core, families, instances, quickstart, solvers)
+        bench, core, families, instances, quickstart, schema, solvers)
 
     parser = OneLineParser(prog="mlopt", description="Scheduling distributed ML training jobs: "
                            "offline optima, online algorithms, checked schedules, benchmarks.")
@@ -93,5 +96,19 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except RecursionError:  # input nested beyond what any loader can walk
+        print("mlopt: error: input nested too deeply", file=sys.stderr)
+        return 2
+    except MemoryError:
+        print("mlopt: error: out of memory (the input is too large for this machine; see "
+              "mlopt.limits)", file=sys.stderr)
+        return 2
+    except Exception as err:  # a bug, not bad input: one line, exit 3 (MLOPT_DEBUG=1: traceback)
+        if os.environ.get("MLOPT_DEBUG"):
+            raise
+        text = " ".join(f"{type(err).__name__}: {err}".split())
+        print(f"mlopt: internal error (please report; MLOPT_DEBUG=1 shows the traceback): "
+              f"{text[:300]}", file=sys.stderr)
+        return 3
 
 

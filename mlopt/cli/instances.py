@@ -5,6 +5,7 @@ import json
 import sys
 
 from mlopt.cli import command, parse_kv
+from mlopt.errors import InputError
 
 
 @command("instances", "committed instance sets, the registry of proven optima, trace imports")
@@ -55,6 +56,8 @@ def _args(p):
     c.add_argument("--arrival-unit", default="s",
                    help="s, min, h, d, ms, or datetime (parsed timestamps; time 0 = the earliest)")
     c.add_argument("--duration-unit", default="s", help="s, min, h, d or ms")
+    c.add_argument("--timestamp-format", default=None,
+                   help="strftime format of a date-time arrival column (default: inferred)")
     c.add_argument("--seed", type=int, default=0)
     c.add_argument("--strict", action="store_true")
     c.add_argument("-p", "--param", action="append", metavar="KEY=VALUE")
@@ -152,8 +155,19 @@ def _from_trace(args) -> int:
 
     table, report = load_trace(args.trace, args.path, strict=args.strict)
     _require_rows(table, report)
-    w = trace_to_workload(table, seed=args.seed, report=report, **parse_kv(args.param))
+    w = _convert(table, report, args, args.path)
     return _write(w, report, args.output)
+
+
+def _convert(table, report, args, source):
+    """trace table -> workload; a problem of the converted instance (e.g. a horizon beyond the
+    limits) names the source file."""
+    from mlopt.traces.convert import trace_to_workload
+
+    try:
+        return trace_to_workload(table, seed=args.seed, report=report, **parse_kv(args.param))
+    except InputError as err:
+        raise err.with_file(str(source or report.file)) from None
 
 
 def _from_csv(args) -> int:
@@ -161,7 +175,8 @@ def _from_csv(args) -> int:
     from mlopt.traces.csv_generic import load_csv
 
     table, report = load_csv(args.path, args.map, arrival_unit=args.arrival_unit,
-                             duration_unit=args.duration_unit, strict=args.strict)
+                             duration_unit=args.duration_unit,
+                             timestamp_format=args.timestamp_format, strict=args.strict)
     _require_rows(table, report)
-    w = trace_to_workload(table, seed=args.seed, report=report, **parse_kv(args.param))
+    w = _convert(table, report, args, args.path)
     return _write(w, report, args.output)

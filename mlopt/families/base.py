@@ -7,6 +7,7 @@ tests find it without if/elif chains.
 """
 from __future__ import annotations
 
+import inspect
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -41,6 +42,14 @@ class Family:
     # per-algorithm checks of a paper's theory on every run: algorithm name ->
     # fn(workload, schedule, *, options, opt_upper) -> JSON-able dict (kept in results' extra)
     diagnostics: dict[str, Callable[..., dict]] = field(default_factory=dict)
+    # Spec-time validation (mlopt.harness.spec), so a bad value fails when a spec is loaded
+    # (exit 2) rather than as error rows after the run.  check_params(preset, params) and
+    # check_options(algorithm, options) raise InputError whose field is the parameter / option.
+    # Without check_params, each parameter set is tried by generating it once (seed 0); without
+    # check_options, options are tried by running the algorithm on ``probe_preset`` (seed 0).
+    check_params: Callable[[str, dict], None] | None = None
+    check_options: Callable[[str, dict], None] | None = None
+    probe_preset: str | None = "tiny"
 
     def model(self, name: str | None = None) -> Builder:
         name = name or self.default_model
@@ -62,6 +71,26 @@ class Family:
                              f"{', '.join(sorted(self.bounds))})", field="bound", value=name)
         return self.bounds[name]
 
+    def validate_params(self, preset: str, params: dict) -> None:
+        """Every generator parameter of ``preset``: known by name, valid in value."""
+        gen = self.preset(preset)
+        _known_names(gen, params, f"preset {preset!r} of family {self.name}", "parameter")
+        if self.check_params is not None:
+            self.check_params(preset, dict(params))
+        else:
+            _probe(lambda: gen(seed=0, **params), f"generating preset {preset!r}")
+
+    def validate_options(self, algorithm: str, options: dict) -> None:
+        """Every option of ``algorithm``: known by name, valid in value."""
+        fn = self.algorithm(algorithm)
+        _known_names(fn, options, f"algorithm {algorithm!r}", "option")
+        if self.check_options is not None:
+            self.check_options(algorithm, dict(options))
+        elif options and self.probe_preset in self.presets:
+            workload = self.preset(self.probe_preset)(seed=0)
+            _probe(lambda: fn(workload, seed=0, **options),
+                   f"running {algorithm!r} on preset {self.probe_preset!r}")
+
     def describe(self) -> dict:
         """Every name a user or a script can pass for this family (``mlopt families --json``)."""
         return {
@@ -76,6 +105,36 @@ class Family:
             raise InputError(f"unknown preset for family {self.name} (known: "
                              f"{', '.join(sorted(self.presets))})", field="preset", value=name)
         return self.presets[name]
+
+
+def _known_names(fn: Callable, names, what: str, kind: str) -> None:
+    """Reject keyword names ``fn`` does not take (unless it takes ``**kwargs``), listing the
+    ones it does."""
+    try:
+        params = inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
+        return
+    named = [p for p in params.values() if p.kind in (
+        inspect.Parameter.KEYWORD_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+    if kind == "option":
+        named = named[1:]  # the workload
+    known = [p.name for p in named if p.name != "seed"]
+    for name in names:
+        if name not in known:
+            raise InputError(f"unknown {kind} of {what} (known: {', '.join(known) or 'none'})",
+                             field=name)
+
+
+def _probe(call: Callable[[], object], what: str) -> None:
+    """Run ``call`` to validate values; any failure becomes one InputError."""
+    try:
+        call()
+    except InputError as err:
+        raise InputError(err.message, field=err.field, value=err.value) from None
+    except Exception as err:  # the producer's own checks: a bad value, however it surfaces
+        raise InputError(f"rejected while {what}: {type(err).__name__}: {err}") from None
 
 
 FAMILIES: dict[str, Family] = {}

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import hashlib
 import multiprocessing
+import os
 import signal
 import sys
 import time
@@ -206,9 +207,13 @@ def _run_inline(todo: list[dict], on_result: OnResult) -> bool:
     return False
 
 
-def _worker_init() -> None:
+def _worker_init(parent: int | None = None) -> None:
     # Ctrl-C in a terminal reaches the whole process group; let the parent decide.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # SIGKILL of the parent must not leave workers running (and solving) as orphans
+    from mlopt.lifeline import watch_parent
+
+    watch_parent(parent)
 
 
 def _mp_context(preload: list[str]):
@@ -227,7 +232,7 @@ def _mp_context(preload: list[str]):
 
 def _new_pool(workers: int, preload: list[str]) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(max_workers=workers, mp_context=_mp_context(preload),
-                               initializer=_worker_init)
+                               initializer=_worker_init, initargs=(os.getpid(),))
 
 
 def _terminate(pool: ProcessPoolExecutor) -> None:

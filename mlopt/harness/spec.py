@@ -60,10 +60,11 @@ try:  # Python >= 3.11
 except ModuleNotFoundError:  # pragma: no cover - Python 3.10
     import tomli as tomllib  # type: ignore[no-redef]
 
+from mlopt import fileio, formats, limits
 from mlopt.errors import InputError
 
 OFFLINE_METHODS = ("exact", "none")
-MAX_TASKS = 1_000_000
+MAX_TASKS = limits.MAX_TASKS
 
 
 @dataclass(frozen=True)
@@ -157,22 +158,18 @@ def canonical_json(obj: Any) -> str:
 # ---- parsing ------------------------------------------------------------------------------------
 def load_spec(path: str | Path) -> Spec:
     """Read and validate a TOML spec file."""
-    path = Path(path)
-    try:
-        text = path.read_bytes().decode("utf-8")
-    except OSError as err:
-        raise InputError(f"cannot read ({err.strerror})", file=str(path)) from None
-    except UnicodeDecodeError:
-        raise InputError("not UTF-8 text", file=str(path)) from None
-    return parse_spec(text, file=str(path))
+    return parse_spec(fileio.read_text(path, limits.MAX_TOML_BYTES), file=str(path))
 
 
 def parse_spec(text: str, file: str | None = None) -> Spec:
-    """Parse and validate spec text; errors name ``file`` and the field."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise InputError(f"malformed TOML: {err}", file=file) from None
+    """Parse and validate spec text; errors name ``file`` and the field.
+
+    Two passes with one error type: the declared format (:class:`mlopt.formats.SpecFile`:
+    types, unknown keys, nesting), then the meaning (family, presets, every generator
+    parameter and algorithm option by name and value, models, bounds, the solver and its
+    options), all before anything runs."""
+    data = fileio.parse_toml(text, file)
+    formats.validate(formats.SpecFile, data, file)
     try:
         spec = _parse(data, default_name=Path(file).stem if file else "spec")
     except InputError as err:
@@ -260,7 +257,21 @@ def _accepts(fn: Callable, name: str) -> bool | None:
 def _check_kwargs(fn: Callable, names, where: str, what: str) -> None:
     for name in names:
         if _accepts(fn, name) is False:
-            raise InputError(f"{what} does not take this parameter", field=f"{where}.{name}")
+            raise InputError(f"{what} does not take this parameter",
+                             field=f"{where}.{name}" if where else name)
+
+
+def _within(err: InputError, prefix: str) -> InputError:
+    """``err`` with its field placed inside ``prefix`` (``n_jobs`` -> ``instances[0].params.n_jobs``)."""
+    field = f"{prefix}.{err.field}" if err.field else prefix
+    return InputError(err.message, field=field, value=err.value)
+
+
+def _validate_params(family, gen: Callable, preset: str, params: dict) -> None:
+    if hasattr(family, "validate_params"):
+        family.validate_params(preset, params)
+    else:  # a family-like object without the hooks: names only
+        _check_kwargs(gen, params, "", f"preset {preset!r}")
 
 
 def _parse(data: dict, default_name: str) -> Spec:
@@ -315,16 +326,21 @@ def _parse(data: dict, default_name: str) -> Spec:
         if _accepts(gen, "seed") is False:
             raise InputError("generator does not take seed=", field=f"{where}.preset",
                              value=preset)
-        _check_kwargs(gen, fixed, f"{where}.params", f"preset {preset!r}")
-        _check_kwargs(gen, [k for k, _ in axes], f"{where}.grid", f"preset {preset!r}")
+        n_tasks += math.prod(len(vals) for _, vals in axes) * len(seeds)
+        if n_tasks > MAX_TASKS:  # before building the product
+            raise InputError(f"more than {MAX_TASKS} tasks; split the spec", field=where)
         param_sets = []
         for combo in itertools.product(*[vals for _, vals in axes]):
             p = dict(fixed)
             p.update({k: v for (k, _), v in zip(axes, combo)})
             param_sets.append(p)
-        n_tasks += len(param_sets) * len(seeds)
-        if n_tasks > MAX_TASKS:
-            raise InputError(f"more than {MAX_TASKS} tasks; split the spec", field=where)
+        for p in param_sets:  # every parameter, by name and value, before any task runs
+            try:
+                _validate_params(family, gen, preset, p)
+            except InputError as err:
+                key = err.field.split(".")[0].split("[")[0] if err.field else None
+                part = "grid" if key in grid else "params"
+                raise _within(err, f"{where}.{part}") from None
         groups.append((preset, tuple(param_sets), seeds))
 
     # -- algorithms
@@ -352,7 +368,13 @@ def _parse(data: dict, default_name: str) -> Spec:
         labels.add(label)
         options = _table(a, "options", where)
         _json_value(options, f"{where}.options")
-        _check_kwargs(fn, options, f"{where}.options", f"algorithm {aname!r}")
+        try:
+            if hasattr(family, "validate_options"):
+                family.validate_options(aname, options)
+            else:  # a family-like object without the hooks: names only
+                _check_kwargs(fn, options, "", f"algorithm {aname!r}")
+        except InputError as err:
+            raise _within(err, f"{where}.options") from None
         algorithms.append(AlgorithmSpec(label, aname, options))
 
     # -- solver
@@ -400,9 +422,13 @@ def _parse(data: dict, default_name: str) -> Spec:
         from mlopt.solvers import get_backend
 
         try:
-            get_backend(solver)
+            backend = get_backend(solver)
         except InputError as err:
             raise InputError(err.message, field="solver.name", value=solver) from None
+        try:
+            backend.check_options(solver_options)
+        except InputError as err:
+            raise _within(err, "solver.options") from None
     if not algorithms and method == "none" and not bounds:
         raise InputError("nothing to run: no algorithms, no offline method, no bounds",
                          field="algorithms")

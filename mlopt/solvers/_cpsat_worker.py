@@ -46,7 +46,22 @@ def solve(data: dict, cp_model, version: str) -> dict:
     return out
 
 
+def _watch_parent() -> None:
+    """End with the parent (no orphan solving on): mlopt/lifeline.py, loaded by path because
+    importing the mlopt package here would load highspy next to OR-Tools."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "lifeline.py"
+    spec = importlib.util.spec_from_file_location("_mlopt_lifeline", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    # polling only: the parent may have started this worker from a thread that ends early
+    module.watch_parent(pdeathsig=False)
+
+
 def main() -> None:
+    _watch_parent()
     from ortools.sat.python import cp_model
     import ortools
 

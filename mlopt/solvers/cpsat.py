@@ -75,7 +75,7 @@ import numpy as np
 from mlopt.errors import InputError
 from mlopt.solve import SolveResult, Status, classify
 from mlopt.solvers._matrix import LinearForm, compile_linear, load_solution
-from mlopt.solvers.base import Capabilities, SolverBackend, register_backend
+from mlopt.solvers.base import Capabilities, SolverBackend, register_backend, unknown_option
 
 MAX_ACTIVITY = 2 ** 53  # bound on sum |coef| max|x| of every scaled row and of the objective
 OBJ_PRECISION = 1e-7  # target for delta, the objective rounding error over the variable box
@@ -356,6 +356,25 @@ class CpSatBackend(SolverBackend):
     @classmethod
     def version(cls) -> str:
         return importlib.metadata.version("ortools")
+
+    @classmethod
+    def check_options(cls, options: dict) -> None:
+        """CP-SAT parameter names and value types (``SatParameters``), plus this backend's
+        ``objective_scale``."""
+        from ortools.sat import sat_parameters_pb2
+
+        params = sat_parameters_pb2.SatParameters()
+        names = list(params.DESCRIPTOR.fields_by_name)
+        for key, val in options.items():
+            if key == "objective_scale":
+                continue  # checked where it is used
+            if key not in names:
+                raise unknown_option("CP-SAT", key, val, names)
+            try:
+                setattr(params, key, val)
+            except (TypeError, ValueError, AttributeError) as err:
+                raise InputError(f"bad value for this CP-SAT parameter: {err}", field=key,
+                                 value=val) from None
 
     def solve(self, model, *, time_limit, mip_gap, threads, options) -> SolveResult:
         start = time.perf_counter()

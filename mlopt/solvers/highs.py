@@ -8,7 +8,8 @@ from pyomo.contrib.solver.common.factory import SolverFactory
 from pyomo.contrib.solver.common.results import SolutionStatus, TerminationCondition as TC
 
 from mlopt.solve import SolveResult, Status, classify, model_sense
-from mlopt.solvers.base import Capabilities, SolverBackend, register_backend
+from mlopt.errors import InputError
+from mlopt.solvers.base import Capabilities, SolverBackend, register_backend, unknown_option
 
 _LIMITS = {TC.maxTimeLimit, TC.iterationLimit, TC.objectiveLimit, TC.interrupted}
 
@@ -28,6 +29,27 @@ class HighsBackend(SolverBackend):
     @classmethod
     def version(cls) -> str:
         return ".".join(str(v) for v in SolverFactory("highs").version())
+
+    @classmethod
+    def check_options(cls, options: dict) -> None:
+        """HiGHS option names and value types, from highspy's option record (no solver
+        instance, so nothing is printed)."""
+        import highspy
+
+        record = highspy.HighsOptions()
+        names = [n for n in dir(record) if not n.startswith("_")]
+        for key, val in options.items():
+            if key not in names:
+                raise unknown_option("HiGHS", key, val, names)
+            current = getattr(record, key)
+            if isinstance(val, bool) != isinstance(current, bool):
+                raise InputError(f"wrong type for this HiGHS option (expects "
+                                 f"{type(current).__name__})", field=key, value=val)
+            try:
+                setattr(record, key, val)
+            except (TypeError, ValueError):
+                raise InputError(f"wrong type for this HiGHS option (expects "
+                                 f"{type(current).__name__})", field=key, value=val) from None
 
     def solve(self, model, *, time_limit, mip_gap, threads, options) -> SolveResult:
         sense = model_sense(model)

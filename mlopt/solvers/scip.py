@@ -19,7 +19,8 @@ import time
 
 from mlopt.solve import SolveResult, Status, classify
 from mlopt.solvers._matrix import compile_linear, load_solution
-from mlopt.solvers.base import Capabilities, SolverBackend, register_backend
+from mlopt.errors import InputError
+from mlopt.solvers.base import Capabilities, SolverBackend, register_backend, unknown_option
 
 _LIMITS = {"timelimit", "gaplimit", "nodelimit", "totalnodelimit", "stallnodelimit",
            "memlimit", "sollimit", "bestsollimit", "restartlimit", "userinterrupt",
@@ -52,6 +53,23 @@ class ScipBackend(SolverBackend):
         m = p.Model()
         return (f"{m.getMajorVersion()}.{m.getMinorVersion()}.{m.getTechVersion()} "
                 f"(PySCIPOpt {p.__version__})")
+
+    @classmethod
+    def check_options(cls, options: dict) -> None:
+        """SCIP parameter names and values, tried on an empty SCIP model."""
+        m = _pyscipopt().Model()
+        m.hideOutput()
+        for key, val in options.items():
+            try:
+                m.setParam(key, val)
+            except KeyError:
+                raise unknown_option("SCIP", key, val) from None
+            except (TypeError, ValueError, LookupError) as err:
+                raise InputError(f"bad value for this SCIP parameter: {err}", field=key,
+                                 value=val) from None
+            except Exception as err:  # PySCIPOpt raises plain Exceptions for SCIP errors
+                raise InputError(f"SCIP rejects this parameter value: {err}", field=key,
+                                 value=val) from None
 
     def solve(self, model, *, time_limit, mip_gap, threads, options) -> SolveResult:
         start = time.perf_counter()

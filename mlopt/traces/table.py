@@ -53,6 +53,7 @@ from typing import Any, Callable, Mapping
 import numpy as np
 import pandas as pd
 
+from mlopt import limits
 from mlopt.errors import InputError
 
 # Mapping keys (the table's logical fields) and how the source column is parsed.
@@ -77,6 +78,7 @@ REASONS: dict[str, str] = {
     "malformed": "wrong number of fields",
     "missing": "missing value",
     "not_a_number": "not a finite number",
+    "too_large": "beyond the limits of mlopt.limits (times > MAX_VALUE s, counts > MAX_COUNT)",
     "bad_timestamp": "unparseable timestamp",
     "nonpositive_duration": "duration must be > 0",
     "nonpositive_gpus": "GPU count must be >= 1",
@@ -301,6 +303,8 @@ def read_table(path: str | Path, columns: Mapping[str, str], *, trace: str = "cs
         if kind == "text":
             parsed[f] = text[f]
         elif kind == "time" and arrival_unit == "datetime":
+            if timestamp_format is None:
+                _no_numbers_as_datetimes(text[f], v.ok(), lines, file, columns[f])
             ts = pd.to_datetime(text[f], format=timestamp_format, errors="coerce")
             v.flag("bad_timestamp", ts.isna().to_numpy(), col_of[f])
             parsed[f] = ts
@@ -310,6 +314,10 @@ def read_table(path: str | Path, columns: Mapping[str, str], *, trace: str = "cs
             unit = duration_unit if kind == "duration" else (
                 arrival_unit if kind == "time" else None)
             parsed[f] = x * UNIT_SECONDS[unit] if unit else x
+            # a value no instance can hold (1e308 s) is a bad row, not an overflow later on
+            top = limits.MAX_COUNT if kind == "count" else limits.MAX_VALUE
+            with np.errstate(invalid="ignore"):
+                v.flag("too_large", np.abs(parsed[f]) > top, col_of[f])
 
     if "duration" in parsed:
         v.flag("nonpositive_duration", parsed["duration"] <= 0, col_of["duration"])
@@ -404,6 +412,19 @@ def read_table(path: str | Path, columns: Mapping[str, str], *, trace: str = "cs
                  "duration_unit": duration_unit, "timestamp_format": timestamp_format,
                  "unsorted": unsorted, "strict": strict})
     return table, report
+
+
+def _no_numbers_as_datetimes(text: pd.Series, ok: np.ndarray, lines, file: str,
+                             column: str) -> None:
+    """A plain number in a date-time column would be read as nanoseconds since 1970 (a
+    47-million-slot horizon from seconds since trace start): say which unit to use instead."""
+    numeric = np.isfinite(pd.to_numeric(text, errors="coerce").to_numpy(dtype=float)) & ok
+    if numeric.any():
+        i = int(np.flatnonzero(numeric)[0])
+        raise InputError(f"line {int(lines[i])}: a number in a date-time column; for a numeric "
+                         f"clock give --arrival-unit {'|'.join(UNIT_SECONDS)} (or a "
+                         "--timestamp-format that reads it)", file=file, field=column,
+                         value=text.iloc[i])
 
 
 def _to_clock(values, ok: np.ndarray, unit: str, origin: Any, file: str):

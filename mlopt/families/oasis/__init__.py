@@ -12,7 +12,7 @@ from functools import partial
 
 from mlopt.families.oasis.baselines import BASELINES
 from mlopt.families.oasis.checker import check_oasis
-from mlopt.families.oasis.generator import PRESETS, generate
+from mlopt.families.oasis.generator import PRESETS, check_params, generate
 from mlopt.families.oasis.online import run_oasis
 from mlopt.models.oasis import build_utility_ilp, extract_schedule
 from mlopt.families.base import Family, register_family
@@ -78,4 +78,5 @@ FAMILY = register_family(Family(
     presets={name: partial(generate, name) for name in PRESETS},
     bounds={name: _bound_adapter(name) for name in ("dual_certificate", "colgen")},
     diagnostics={"oasis": _theory_adapter},
+    check_params=check_params,  # option values are tried on the "tiny" preset (probe_preset)
 ))

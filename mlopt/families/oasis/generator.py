@@ -42,6 +42,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from mlopt import limits
 from mlopt.clusters import ROLE_ASSIGNMENTS, ec2_cluster
 from mlopt.errors import InputError
 from mlopt.utility import Sigmoid
@@ -141,6 +142,9 @@ def _range(params: dict, key: str, *, integer: bool = False, minimum: float = 0.
         kind = "integers" if integer else "numbers"
         raise InputError(f"must be a range [low, high] of finite {kind}", field=key, value=value)
     lo, hi = (int(v) for v in value) if integer else (float(v) for v in value)
+    top = limits.MAX_COUNT if integer else limits.MAX_VALUE
+    if hi > top:
+        raise InputError(f"above the limit {top:,} (see mlopt.limits)", field=key, value=value)
     if lo > hi:
         raise InputError("low must be <= high", field=key, value=value)
     if lo < minimum or (strict and lo <= minimum):
@@ -149,10 +153,13 @@ def _range(params: dict, key: str, *, integer: bool = False, minimum: float = 0.
     return lo, hi
 
 
-def _int_param(params: dict, key: str, minimum: int) -> int:
+def _int_param(params: dict, key: str, minimum: int, maximum: int) -> int:
     value = params[key]
     if not _is_num(value) or not float(value).is_integer() or int(value) < minimum:
         raise InputError(f"must be an integer >= {minimum}", field=key, value=value)
+    if int(value) > maximum:
+        raise InputError(f"above the limit {maximum:,} (see mlopt.limits)", field=key,
+                         value=value)
     return int(value)
 
 
@@ -160,6 +167,9 @@ def _positive(params: dict, key: str) -> float:
     value = params[key]
     if not _is_num(value) or float(value) <= 0:
         raise InputError("must be a finite number > 0", field=key, value=value)
+    if float(value) > limits.MAX_VALUE:
+        raise InputError(f"above the limit {limits.MAX_VALUE:,} (see mlopt.limits)", field=key,
+                         value=value)
     return float(value)
 
 
@@ -170,8 +180,8 @@ def _resolve(preset: str, overrides: dict) -> dict[str, Any]:
                          value=preset)
     unknown = sorted(set(overrides) - set(DEFAULTS))
     if unknown:
-        raise InputError("unknown generator parameter", field=unknown[0],
-                         value=overrides[unknown[0]])
+        raise InputError(f"unknown generator parameter (known: {', '.join(DEFAULTS)})",
+                         field=unknown[0], value=overrides[unknown[0]])
     explicit = {"n_worker_servers", "n_ps_servers"} & set(overrides)
     if "n_servers" in overrides and explicit and overrides["n_servers"] is not None:
         raise InputError("give either n_servers or n_worker_servers/n_ps_servers",
@@ -190,11 +200,11 @@ def _resolve(preset: str, overrides: dict) -> dict[str, Any]:
 def _check(params: dict) -> dict[str, Any]:
     """Validate every parameter; return the normalized values used for drawing."""
     p: dict[str, Any] = {}
-    p["n_jobs"] = _int_param(params, "n_jobs", 1)
-    p["horizon"] = _int_param(params, "horizon", 1)
+    p["n_jobs"] = _int_param(params, "n_jobs", 1, limits.MAX_JOBS)
+    p["horizon"] = _int_param(params, "horizon", 1, limits.MAX_HORIZON)
     p["slot_seconds"] = _positive(params, "slot_seconds")
     if params["n_servers"] is not None:
-        n = _int_param(params, "n_servers", 2)
+        n = _int_param(params, "n_servers", 2, limits.MAX_SERVERS)
         frac = params["worker_server_fraction"]
         if not _is_num(frac) or not 0 < float(frac) < 1:
             raise InputError("must be a number in (0, 1)", field="worker_server_fraction",
@@ -203,8 +213,8 @@ def _check(params: dict) -> dict[str, Any]:
         p["n_worker_servers"] = min(n - 1, max(1, round(n * float(frac))))
         p["n_ps_servers"] = n - p["n_worker_servers"]
     else:
-        p["n_worker_servers"] = _int_param(params, "n_worker_servers", 1)
-        p["n_ps_servers"] = _int_param(params, "n_ps_servers", 1)
+        p["n_worker_servers"] = _int_param(params, "n_worker_servers", 1, limits.MAX_SERVERS)
+        p["n_ps_servers"] = _int_param(params, "n_ps_servers", 1, limits.MAX_SERVERS)
     if params["roles"] not in ROLE_ASSIGNMENTS:
         raise InputError(f"unknown role assignment (known: {', '.join(ROLE_ASSIGNMENTS)})",
                          field="roles", value=params["roles"])
@@ -355,6 +365,11 @@ def _draw(p: dict, seed: int) -> tuple[list[Server], list[Job], int]:
 
 def _jsonable(value):
     return list(value) if isinstance(value, tuple) else value
+
+
+def check_params(preset: str, params: dict) -> None:
+    """Validate a preset's parameter overrides without drawing anything (spec loading)."""
+    _check(_resolve(preset, params))
 
 
 def generate(preset: str = "paper-default", seed: int = 0, **overrides) -> Workload:

@@ -16,6 +16,7 @@ solution of (19)-(20) once each mu_i is recomputed, DESIGN.md) and per-job decis
 """
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, field
 from functools import partial
@@ -91,11 +92,16 @@ def oasis_online(workload: Workload, params: PriceParams | None = None, *,
     ``price_scale`` caps ln(U/L) (not from the paper, :mod:`mlopt.exp_prices`); unset: literal.
     """
     _check_workload(workload)
-    if subroutine not in SUBROUTINES:
+    # checked in every price mode: an option that is ignored must still not be nonsense
+    if isinstance(estimate_factor, bool) or not isinstance(estimate_factor, (int, float)) or \
+            not math.isfinite(estimate_factor) or estimate_factor <= 0:
+        raise InputError("must be a finite number > 0", field="estimate_factor",
+                         value=estimate_factor)
+    if not isinstance(subroutine, str) or subroutine not in SUBROUTINES:
         raise InputError(f"unknown OASiS subroutine (known: {', '.join(SUBROUTINES)})",
                          field="subroutine", value=subroutine)
     solve_job = SUBROUTINES[subroutine]
-    if work_unit not in WORK_UNITS:
+    if not isinstance(work_unit, str) or work_unit not in WORK_UNITS:
         raise InputError(f"unknown work unit (known: {', '.join(WORK_UNITS)})",
                          field="work_unit", value=work_unit)
     if work_unit != "chunk":

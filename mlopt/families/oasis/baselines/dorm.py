@@ -38,8 +38,9 @@ Decisions:
   no incumbent either, the **fallback** keeps the previous allocation: jobs that held resources
   keep them unchanged, jobs that held none wait for the next event.  Per re-solve
   ``meta["resolves"]`` records the stage used (``full``, ``relaxed_floor``, ``fallback``), the
-  solver status of each attempt, objective, runtime, budget, bands and the jobs actually
-  adjusted; ``meta["fallbacks"]`` and ``meta["relaxed"]`` count the stages.
+  solver status of each attempt, objective, budget, bands and the jobs actually adjusted;
+  ``meta["fallbacks"]`` and ``meta["relaxed"]`` count the stages; the wall-clock time of each
+  re-solve is in ``Schedule.timing["resolve_seconds"]`` (never saved: same run, same bytes).
 * ``seed`` is accepted for the common interface; Dorm is deterministic as long as each re-solve
   finishes within its time limit (a solve cut by the limit may depend on machine speed).
 """
@@ -104,6 +105,7 @@ class _Dorm:
                                      rho * arr.ps_demand[:, cp > 0] / cp[cp > 0]])
         self.relax_floor = relax_floor
         self.resolves: list[dict] = []
+        self.resolve_seconds: list[float] = []
         self.fallbacks = 0
         self.relaxed = 0
 
@@ -135,10 +137,11 @@ class _Dorm:
         n_prev = sum(1 for s in specs if s.has_prev)
         budget = (int(self.max_adjust) if self.max_adjust is not None
                   else max(1, math.ceil(self.adjust_fraction * n_prev)))
-        record = {"slot": t, "budget": budget, "n_prev": n_prev, "status": [], "runtime_s": 0.0,
+        record = {"slot": t, "budget": budget, "n_prev": n_prev, "status": [],
                   "objective": None,
                   "bands": {sim.jobs[i].id: [lo[i], hi[i]] for i in active},
                   "fair_share": {sim.jobs[i].id: fair[i] for i in active}}
+        seconds = 0.0  # wall-clock: kept in Schedule.timing, out of the saved schedule
         stages = [("full", specs)]
         if self.relax_floor and any(sp.lo > 0 for sp in specs):
             stages.append(("relaxed_floor", [replace(sp, lo=0) for sp in specs]))
@@ -147,7 +150,7 @@ class _Dorm:
             model = build_dorm(self.workload, stage_specs, max_adjust=budget)
             result = solve(model, **self.solve_opts)
             record["status"].append(result.status.value)
-            record["runtime_s"] += result.runtime_s
+            seconds += result.runtime_s
             if result.has_solution and self._apply(sim, active, extract_dorm(model), record):
                 record["stage"] = stage
                 record["objective"] = result.objective
@@ -158,6 +161,7 @@ class _Dorm:
         elif record["stage"] == "relaxed_floor":
             self.relaxed += 1
         self.resolves.append(record)
+        self.resolve_seconds.append(seconds)
 
     def _apply(self, sim: Simulator, active: list[int], solution, record: dict) -> bool:
         new = {}
@@ -221,9 +225,11 @@ def run_dorm(workload: Workload, *, seed: int = 0, theta: float = 0.5,
                    solver=solver, time_limit=time_limit, mip_gap=mip_gap, threads=threads,
                    relax_floor=bool(relax_floor))
     sim.run(policy)
-    return sim.schedule("dorm", {
+    schedule = sim.schedule("dorm", {
         "seed": seed,
         "options": {"theta": theta, "max_adjust": max_adjust, "adjust_fraction": adjust_fraction,
                     "solver": solver, "time_limit": time_limit, "mip_gap": mip_gap,
                     "threads": threads, "relax_floor": bool(relax_floor)},
         "resolves": policy.resolves, "fallbacks": policy.fallbacks, "relaxed": policy.relaxed})
+    schedule.timing = {"resolve_seconds": policy.resolve_seconds}
+    return schedule

@@ -1,0 +1,28 @@
+"""``mlopt schema workload|schedule|spec``: the JSON Schema of a file format, so other tools can
+validate mlopt's files (the models live in :mod:`mlopt.formats`)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from mlopt.cli import command
+
+
+@command("schema", "print the JSON Schema of a file format: mlopt schema workload|schedule|spec")
+def _schema_args(p):
+    from mlopt.formats import SCHEMAS
+
+    p.add_argument("format", choices=sorted(SCHEMAS))
+    p.add_argument("-o", "--output", help="write the schema here instead of stdout")
+    p.set_defaults(handler=_schema)
+
+
+def _schema(args) -> int:
+    from mlopt.formats import json_schema
+
+    text = json.dumps(json_schema(args.format), indent=1, sort_keys=True) + "\n"
+    if args.output:
+        Path(args.output).write_text(text)
+    else:
+        print(text, end="")
+    return 0
