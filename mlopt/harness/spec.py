@@ -169,6 +169,14 @@ def parse_spec(text: str, file: str | None = None) -> Spec:
     parameter and algorithm option by name and value, models, bounds, the solver and its
     options), all before anything runs."""
     data = fileio.parse_toml(text, file)
+    family = data.get("family")
+    if isinstance(family, str) and family:  # the most telling error first: an unknown family
+        from mlopt.harness.tasks import resolve_family
+
+        try:
+            resolve_family(family)
+        except InputError as err:
+            raise InputError(err.message, file=file, field="family", value=family) from None
     formats.validate(formats.SpecFile, data, file)
     try:
         spec = _parse(data, default_name=Path(file).stem if file else "spec")

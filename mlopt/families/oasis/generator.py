@@ -153,11 +153,11 @@ def _range(params: dict, key: str, *, integer: bool = False, minimum: float = 0.
     return lo, hi
 
 
-def _int_param(params: dict, key: str, minimum: int, maximum: int) -> int:
+def _int_param(params: dict, key: str, minimum: int, maximum: int | None = None) -> int:
     value = params[key]
     if not _is_num(value) or not float(value).is_integer() or int(value) < minimum:
         raise InputError(f"must be an integer >= {minimum}", field=key, value=value)
-    if int(value) > maximum:
+    if maximum is not None and int(value) > maximum:
         raise InputError(f"above the limit {maximum:,} (see mlopt.limits)", field=key,
                          value=value)
     return int(value)

@@ -124,14 +124,17 @@ def pdors_online(workload: Workload, *, grid: int = 100, oracle: str = "rounding
     meta = {
         "producer": "pdors", "grid": grid, "oracle": oracle, "internal": internal,
         "delta": delta, "retries": retries, "gdelta": gdelta, "lp": lp, "seed": seed,
-        "prices": prices.to_dict(), "oracle_stats": stats.to_dict(),
+        "prices": prices.to_dict(),
+        "oracle_stats": {k: v for k, v in stats.to_dict().items() if k != "lp_seconds"},
         "internal_slots": int(sum(d.internal_slots for d in decisions)),
-        "decision_seconds": ({"median": float(np.median(secs)),
-                              "p95": float(np.percentile(secs, 95)),
-                              "max": float(secs.max())} if len(secs) else {}),
     }
-    return PdorsRun(Schedule.from_rows(admitted, rows, meta), prices, used, price, decisions,
-                    stats)
+    schedule = Schedule.from_rows(admitted, rows, meta)
+    # wall-clock times stay out of the schedule file (same seed, same bytes)
+    schedule.timing = {"decision_seconds": ({"median": float(np.median(secs)),
+                                             "p95": float(np.percentile(secs, 95)),
+                                             "max": float(secs.max())} if len(secs) else {}),
+                       "lp_seconds": stats.lp_seconds}
+    return PdorsRun(schedule, prices, used, price, decisions, stats)
 
 
 def run_pdors(workload: Workload, *, seed: int = 0, **options) -> Schedule:
