@@ -24,7 +24,7 @@ import copy
 from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import (AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field,
-                      TypeAdapter, ValidationError)
+                      TypeAdapter, ValidationError, WithJsonSchema)
 
 from mlopt import limits
 from mlopt.errors import InputError
@@ -176,9 +176,11 @@ class OfflineTable(_Strict):
     time_limit: Num(gt=0.0, le=1e9) = 60.0
     mip_gap: Annotated[float, Field(ge=0.0, lt=1.0, strict=True, allow_inf_nan=False)] = 0.0
     bounds: list[Name | BoundEntry] = Field(default_factory=list)
-    verify: bool | Name = Field(False, description=(
-        "re-solve each optimum with a second solver: true (SCIP if installed, else HiGHS "
-        "without presolve) or a solver name"))
+    # checked with the solver registry in mlopt.harness.spec (its message names the choices)
+    verify: Annotated[Any, WithJsonSchema({"anyOf": [{"type": "boolean"}, {"type": "string"}]})] \
+        = Field(False, description=(
+            "re-solve each optimum with a second solver: true (SCIP if installed, else HiGHS "
+            "without presolve) or a solver name"))
 
 
 class SolverTable(_Strict):
