@@ -76,3 +76,23 @@ def test_chain_on_random_small(seed, n_jobs):
         res = check_edgecloud(w, fam.algorithm(alg)(w, seed=seed))
         assert res.feasible, (alg, res.summary())
         assert res.objective >= opt.objective - 1e-6, alg
+
+
+def test_metrics_hand():
+    """GOOD-like schedule by hand: b on e0 in slots 2 and 4 (one preemption), a in the cloud."""
+    from mlopt.families.edgecloud import metrics
+    from mlopt.families.edgecloud.table import make_schedule
+
+    rows = [("b", 2, "e0", "worker", 1, "w0#0", 0), ("b", 4, "e0", "worker", 1, "w0#0", 0),
+            ("b", 2, "cloud", "ps", 1, "cloud", -1), ("b", 4, "cloud", "ps", 1, "cloud", -1),
+            ("a", 4, "cloud", "worker", 1, "cloud", 0), ("a", 4, "cloud", "worker", 1, "cloud", 1),
+            ("a", 4, "cloud", "ps", 1, "cloud", -1)]
+    w = tiny_workload()
+    s = make_schedule(["a", "b"], rows)
+    assert check_edgecloud(w, s).feasible
+    assert metrics.preemptions(s) == 1 and metrics.preemptions(s, "job") == 1
+    assert metrics.makespan(s) == 4
+    u = metrics.utilisation(w, s)
+    assert list(u) == [0.0, 0.5, 0.0, 0.5]  # 2 edge workers
+    # uploads: b 1 slot (e0), a 3 + 3 (two cloud chunks); b (zeta 0) exchanges 1 s = 1 slot
+    assert metrics.communication(w, s) == 1 + 6 + 1

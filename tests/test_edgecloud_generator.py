@@ -92,3 +92,26 @@ def test_cli_bad_input_one_line(tmp_path):
     assert out.returncode == 2
     lines = out.stderr.strip().splitlines()
     assert len(lines) == 1 and "delay.e1" in lines[0] and "-2" in lines[0]
+
+
+def test_trace_param_checked():
+    with pytest.raises(InputError, match="trace"):
+        generate("tiny", 0, trace="google")
+
+
+from conftest import needs_shared  # noqa: E402
+
+
+@needs_shared
+def test_trace_philly_arrivals_and_gpus():
+    from mlopt.traces import load_trace
+
+    w = generate("trace-philly", 0, n_jobs=20)
+    table, _ = load_trace("philly")
+    rows = table.iloc[1000:1020]
+    arr = [j.arrival for j in w.jobs]
+    assert arr[0] == 1 and arr == sorted(arr)
+    a = rows["arrival_s"].to_numpy()
+    assert arr[-1] == 1 + int((a[-1] - a[0]) // 3600)
+    assert [j.extra["gpus"] for j in w.jobs] == [min(g, j.chunks) for g, j in
+                                                 zip(rows["gpus"], w.jobs)]

@@ -20,6 +20,10 @@ DECISION (arrivals).  The traces are unnamed; arrivals are i.i.d. uniform instan
 1 + floor(instant).  ``gpus`` (the non-elastic baselines' worker count) is drawn from
 {1, 2, 4, 8} with Philly-like shares 0.6 / 0.2 / 0.1 / 0.1, capped at D_j.
 
+Trace-driven (``trace = "philly"`` or ``"itp"``, preset ``trace-philly``): arrivals and GPU
+counts come from consecutive rows of the trace through :mod:`mlopt.traces` (one slot = one hour
+of trace time, as the paper's testbed maps submission times), the rest is drawn as above.
+
 DECISION (scaled presets).  ``paper-ratio`` (Fig. 12-13: the offline optimum must be solvable
 at 5-25 jobs) scales a job down: chunks = ceil(D_j * chunk_scale) with chunk_scale = 0.05
 (27 -> 2, 60 -> 3, 115 -> 6), E in [1, 3], upload delays edge [1, 2] / cloud [3, 5] slots
@@ -68,6 +72,10 @@ DEFAULTS: dict[str, Any] = {
     "bandwidth_mbps": (100.0, 5120.0),  # b_j
     "delay_edge": (1, 4),
     "delay_cloud": (10, 15),
+    # trace-driven arrivals and GPU counts (mlopt.traces): None, "philly" or "itp"
+    "trace": None,
+    "trace_start": 0,  # first trace row used (rows are sorted by arrival)
+    "trace_time_scale": 1.0,  # submission times are multiplied by this (< 1: denser)
 }
 
 PRESETS: dict[str, dict[str, Any]] = {
@@ -78,6 +86,11 @@ PRESETS: dict[str, dict[str, Any]] = {
         "workers_per_server": (1, 4), "ps_per_server": (1, 4),
         "worker_types": (2, 3), "ps_types": (2, 3),
     },
+    # Sec. V-A workload from a trace: arrivals (1 slot = 1 h) and GPU counts of consecutive
+    # Philly jobs (the paper's traces are unnamed), everything else drawn as in paper-sim;
+    # chunk_scale 0.25 keeps it at 2-core scale.
+    "trace-philly": {"trace": "philly", "n_jobs": 100, "n_edge": 30, "chunk_scale": 0.25,
+                     "trace_start": 1000},
     "tiny": {  # a few jobs on two edge servers: exact model in well under a second
         "n_jobs": 3, "n_edge": 2, "arrival_window": 3.0, "chunk_scale": 0.02,
         "epochs": (1, 2), "delay_edge": (1, 1), "delay_cloud": (2, 4),
@@ -140,7 +153,31 @@ def resolve(preset: str, overrides: dict) -> dict[str, Any]:
     for k in ("minibatch_hours", "ps_update_ms", "gradient_mb"):
         p[k] = _range(raw, k)
     p["bandwidth_mbps"] = _range(raw, "bandwidth_mbps", minimum=1e-9)
+    if raw["trace"] not in (None, "philly", "itp"):
+        raise InputError("must be null, 'philly' or 'itp'", field="trace", value=raw["trace"])
+    p["trace"] = raw["trace"]
+    v = raw["trace_start"]
+    if not _num(v) or not float(v).is_integer() or int(v) < 0:
+        raise InputError("must be an integer >= 0", field="trace_start", value=v)
+    p["trace_start"] = int(v)
+    p["trace_time_scale"] = _positive(raw, "trace_time_scale")
     return p
+
+
+def _trace_arrivals(p: dict, slot_seconds: float):
+    """Arrival slots and GPU counts of ``n_jobs`` consecutive trace jobs from ``trace_start``
+    (DECISION, as in the paper's testbed: one slot = ``slot_seconds`` of trace time, the first
+    job at slot 1; submission times scaled by ``trace_time_scale``)."""
+    from mlopt.traces import load_trace
+
+    table, _ = load_trace(p["trace"])
+    rows = table.iloc[p["trace_start"]:p["trace_start"] + p["n_jobs"]]
+    if len(rows) < p["n_jobs"]:
+        raise InputError(f"the trace has only {len(table)} usable rows", field="trace_start",
+                         value=p["trace_start"])
+    a = rows["arrival_s"].to_numpy(dtype=float)
+    slots = 1 + np.floor((a - a[0]) * p["trace_time_scale"] / slot_seconds).astype(int)
+    return slots, rows["gpus"].to_numpy(dtype=int)
 
 
 def _u(rng, r, size=None):
@@ -177,6 +214,9 @@ def generate(preset: str, seed: int = 0, **overrides) -> Workload:
 
     n = p["n_jobs"]
     arrivals = 1 + np.floor(np.sort(rng.uniform(0.0, p["arrival_window"], size=n))).astype(int)
+    trace_gpus = None
+    if p["trace"] is not None:  # the uniform draw above is still made: same stream either way
+        arrivals, trace_gpus = _trace_arrivals(p, p["slot_seconds"])
     models = rng.integers(0, len(TABLE_II), size=n)
     epochs = _i(rng, p["epochs"], n)
     m_h = _u(rng, p["minibatch_hours"], n)
@@ -186,6 +226,8 @@ def generate(preset: str, seed: int = 0, **overrides) -> Workload:
     wt = rng.integers(0, len(present_w), size=n)
     pt = rng.integers(0, len(present_p), size=n)
     gpus = rng.choice(GPU_CHOICES, size=n, p=GPU_SHARES)
+    if trace_gpus is not None:
+        gpus = np.maximum(1, trace_gpus)
     d_edge = _i(rng, p["delay_edge"], (n, len(edge)))
     d_cloud = _i(rng, p["delay_cloud"], n)
     mb = None if p["minibatches"] is None else _i(rng, p["minibatches"], n)

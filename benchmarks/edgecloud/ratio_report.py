@@ -1,0 +1,69 @@
+"""Fig. 12-13 table and plot from a harness results directory: every A_online ratio three ways.
+
+    python benchmarks/edgecloud/ratio_report.py benchmarks/edgecloud/data/fig12_ratio_jobs
+
+Per instance and algorithm: ALG / OPT (the pinned MILP's checked optimum when proven, else the
+harness's interval), ALG / flow_lb and ALG / flow_lb_zeta1 (raw LP-solver bounds, the way the
+paper divides by its ILP (4) bound; ceil-rounded bounds are in the results store).  Writes
+``ratios.csv`` and ``ratios.png`` next to ``results.sqlite``.
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+
+def load(dirpath: Path) -> pd.DataFrame:
+    con = sqlite3.connect(dirpath / "results.sqlite")
+    df = pd.read_sql_query("select instance_id, params, seed, method_kind, method, status, "
+                           "objective, proven, bound_low, bound_high, ratio_low, ratio_high, "
+                           "extra from results", con)
+    rows = []
+    for iid, g in df.groupby("instance_id"):
+        params = json.loads(g["params"].iloc[0])
+        off = g[g["method_kind"] == "offline"].iloc[0]
+        b = {r.method: json.loads(r.extra).get("raw_bound") for r in
+             g[g["method_kind"] == "bound"].itertuples()}
+        for r in g[g["method_kind"] == "algorithm"].itertuples():
+            rows.append({
+                "instance": iid, "n_jobs": params.get("n_jobs"), "n_edge": params.get("n_edge"),
+                "seed": r.seed, "algorithm": r.method, "alg_jct": r.objective,
+                "opt_status": off.status, "opt": off.objective if r.proven else None,
+                "ratio_opt_low": r.ratio_low, "ratio_opt_high": r.ratio_high,
+                "ratio_flow_lb": r.objective / b["flow_lb"] if b.get("flow_lb") else None,
+                "ratio_zeta1": r.objective / b["flow_lb_zeta1"] if b.get("flow_lb_zeta1")
+                else None})
+    return pd.DataFrame(rows)
+
+
+def main() -> None:
+    d = Path(sys.argv[1])
+    df = load(d)
+    df.to_csv(d / "ratios.csv", index=False, float_format="%.4f")
+    x = "n_jobs" if df["n_jobs"].nunique() > 1 else "n_edge"
+    agg = df.groupby([x, "algorithm"])[["ratio_opt_high", "ratio_flow_lb", "ratio_zeta1"]].mean()
+    print(agg.round(3).to_markdown())
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 3, figsize=(11, 3.3), sharey=True)
+    for ax, col, title in zip(axes, ("ratio_opt_high", "ratio_flow_lb", "ratio_zeta1"),
+                              ("vs OPT (upper end)", "vs ILP (4) bound", "vs zeta=1 bound")):
+        for alg, s in agg.reset_index().groupby("algorithm"):
+            ax.plot(s[x], s[col], marker="o", label=alg)
+        ax.set_title(title, fontsize=9)
+        ax.set_xlabel("number of jobs" if x == "n_jobs" else "number of edge servers")
+        ax.grid(alpha=0.3)
+    axes[0].set_ylabel("competitive ratio (mean)")
+    axes[0].legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(d / "ratios.png", dpi=110)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,144 @@
+"""Fig. 7-11 of seed 001 at 2-core scale: JCT rate vs jobs and servers, preemptions,
+utilisation over time, makespan.  Every schedule is checked; objectives are the checker's.
+
+    python benchmarks/edgecloud/sim.py run  -o benchmarks/edgecloud/data   # ~10 min, 2 cores
+    python benchmarks/edgecloud/sim.py plot -o benchmarks/edgecloud/data
+
+Workloads: preset ``paper-sim`` (Sec. V-A ranges) with chunk_scale = 0.25 (D_j = 7 / 15 / 29
+chunks instead of 27 / 60 / 115: a quarter of the rows, same per-chunk times, delays and rates)
+and arrival_window = n_jobs / 2 slots (2 jobs per slot, the paper's 300 jobs "by scaling up the
+submission times" at an unstated rate).  Sweeps: jobs in {50, 100, 150, 200} on 30 edge servers
+(Fig. 7, 9); edge servers in {10, 20, 40, 60} with 100 jobs (Fig. 8, 10); seeds 0-2.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import time
+from multiprocessing import Pool
+from pathlib import Path
+
+ALGS = ("a_online", "a_online_e", "srtf", "tiresias_l", "batchsche")
+GANG = ("srtf", "tiresias_l")  # job-level preemption units
+JOBS = (50, 100, 150, 200)
+SERVERS = (10, 20, 40, 60)
+SEEDS = (0, 1, 2)
+BASE = {"chunk_scale": 0.25}
+
+
+def configs():
+    for n in JOBS:
+        for s in SEEDS:
+            yield ("jobs", n, 30, s)
+    for e in SERVERS:
+        for s in SEEDS:
+            yield ("servers", 100, e, s)
+
+
+def run_one(cfg) -> list[dict]:
+    from mlopt.families.edgecloud import metrics
+    from mlopt.families.edgecloud.generator import generate
+    from mlopt.pipeline import run_algorithm
+
+    sweep, n_jobs, n_edge, seed = cfg
+    w = generate("paper-sim", seed, n_jobs=n_jobs, n_edge=n_edge,
+                 arrival_window=n_jobs / 2, **BASE)
+    out = []
+    for alg in ALGS:
+        t0 = time.perf_counter()
+        r = run_algorithm(w, alg, family="edgecloud", seed=seed)
+        m = metrics.summary(w, r.schedule, "job" if alg in GANG else "chunk")
+        out.append({"sweep": sweep, "n_jobs": n_jobs, "n_edge": n_edge, "seed": seed,
+                    "algorithm": alg, "feasible": r.check.feasible,
+                    "total_jct": r.check.objective, "runtime_s": round(r.runtime_s, 3),
+                    "chunk_preemptions": metrics.preemptions(r.schedule, "chunk"),
+                    "job_preemptions": metrics.preemptions(r.schedule, "job"),
+                    "makespan": m["makespan"], "communication_slots": round(
+                        m["communication_slots"], 3),
+                    "mean_utilisation": round(m["mean_utilisation"], 4),
+                    "cloud_jobs": int((r.check.per_job["zeta"] == 1).sum()),
+                    "wall_s": round(time.perf_counter() - t0, 2)})
+        if sweep == "jobs" and n_jobs == 100 and seed == 0 and alg in ("a_online", "srtf",
+                                                                        "tiresias_l"):
+            u = metrics.utilisation(w, r.schedule)
+            out[-1]["utilisation"] = json.dumps([round(x, 4) for x in u.tolist()])
+    return out
+
+
+def cmd_run(out: Path, workers: int) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    rows = []
+    with Pool(workers) as pool:
+        for res in pool.imap_unordered(run_one, list(configs())):
+            rows += res
+            print(res[0]["sweep"], res[0]["n_jobs"], res[0]["n_edge"], res[0]["seed"], flush=True)
+    util = {r["algorithm"]: r.pop("utilisation") for r in rows if "utilisation" in r}
+    rows.sort(key=lambda r: (r["sweep"], r["n_jobs"], r["n_edge"], r["seed"],
+                             ALGS.index(r["algorithm"])))
+    with open(out / "sim.csv", "w", newline="") as f:
+        wr = csv.DictWriter(f, fieldnames=list(rows[0]))
+        wr.writeheader()
+        wr.writerows(rows)
+    (out / "utilisation.json").write_text(json.dumps(util) + "\n")
+
+
+def cmd_plot(out: Path) -> None:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import pandas as pd
+
+    df = pd.read_csv(out / "sim.csv")
+    assert df["feasible"].all()
+    srtf = df[df["algorithm"] == "srtf"].set_index(["sweep", "n_jobs", "n_edge", "seed"])
+    df["jct_rate"] = [r.total_jct / srtf.loc[(r.sweep, r.n_jobs, r.n_edge, r.seed),
+                                            "total_jct"] for r in df.itertuples()]
+    df["preemptions"] = [r.job_preemptions if r.algorithm in GANG else r.chunk_preemptions
+                         for r in df.itertuples()]
+    agg = df.groupby(["sweep", "n_jobs", "n_edge", "algorithm"]).mean(numeric_only=True)
+    agg.reset_index().to_csv(out / "sim_mean.csv", index=False, float_format="%.4g")
+    for fig, sweep, x, y, ylabel in (("fig7", "jobs", "n_jobs", "jct_rate", "JCT rate vs SRTF"),
+                                     ("fig8", "servers", "n_edge", "jct_rate",
+                                      "JCT rate vs SRTF"),
+                                     ("fig9", "jobs", "n_jobs", "preemptions", "preemptions"),
+                                     ("fig10", "servers", "n_edge", "preemptions",
+                                      "preemptions")):
+        fig_, ax = plt.subplots(figsize=(5, 3.5))
+        sub = agg.reset_index()
+        sub = sub[sub["sweep"] == sweep]
+        for alg in ALGS:
+            s = sub[sub["algorithm"] == alg]
+            ax.plot(s[x], s[y], marker="o", label=alg)
+        ax.set_xlabel("number of jobs" if x == "n_jobs" else "number of edge servers")
+        ax.set_ylabel(ylabel)
+        if y == "jct_rate":
+            ax.set_yscale("log")
+        ax.legend(fontsize=7)
+        ax.grid(alpha=0.3)
+        fig_.tight_layout()
+        fig_.savefig(out / f"{fig}.png", dpi=110)
+        plt.close(fig_)
+    util = json.loads((out / "utilisation.json").read_text())
+    fig_, ax = plt.subplots(figsize=(6, 3.5))
+    for alg, u in util.items():
+        ax.plot(range(1, len(u) + 1), u, label=f"{alg} (makespan {len(u)})", lw=0.8)
+    ax.set_xlabel("slot")
+    ax.set_ylabel("edge utilisation")
+    ax.legend(fontsize=7)
+    fig_.tight_layout()
+    fig_.savefig(out / "fig11.png", dpi=110)
+    plt.close(fig_)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("cmd", choices=("run", "plot"))
+    ap.add_argument("-o", "--out", default="benchmarks/edgecloud/data")
+    ap.add_argument("--workers", type=int, default=2)
+    a = ap.parse_args()
+    cmd_run(Path(a.out), a.workers) if a.cmd == "run" else cmd_plot(Path(a.out))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,71 @@
+"""Evaluation metrics of seed 001, Sec. V, computed from a (checked) schedule table.
+
+* ``preemptions``: a unit that trained at slot t - 1, not at t, and trains again later.  Unit =
+  chunk for chunk-level schedulers (A_online), job for gang schedulers (SRTF, Tiresias-L);
+  ``level`` chooses.  Counted after the fact from the table.
+* ``utilisation``: busy edge workers / edge workers, per slot (Fig. 11).
+* ``makespan``: the last slot any chunk trains.
+* ``communication``: slots spent moving data and gradients: each chunk's upload delay
+  Delta_js plus, for jobs with zeta_j = 0, its E_j B_j exchanges of 2 q_j / b_j (in slots).
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from mlopt.schedule import Schedule
+from mlopt.workload import Workload
+
+from mlopt.families.edgecloud.instance import EdgeCloud
+
+
+def _workers(schedule: Schedule) -> pd.DataFrame:
+    df = schedule.allocations
+    return df[df["role"] == "worker"]
+
+
+def preemptions(schedule: Schedule, level: str = "chunk") -> int:
+    wk = _workers(schedule)
+    keys = ["job", "chunk"] if level == "chunk" else ["job"]
+    slots = wk[keys + ["slot"]].drop_duplicates().sort_values(keys + ["slot"])
+    gap = slots.groupby(keys)["slot"].diff()
+    return int((gap > 1).sum())
+
+
+def utilisation(workload: Workload, schedule: Schedule) -> pd.Series:
+    ec = EdgeCloud(workload)
+    wk = _workers(schedule)
+    edge = wk[wk["server"] != ec.cloud]
+    if edge.empty:
+        return pd.Series(dtype=float)
+    busy = edge.groupby("slot").size()
+    idx = np.arange(1, int(wk["slot"].max()) + 1)
+    return (busy.reindex(idx, fill_value=0) / max(1, len(ec.workers))).rename("utilisation")
+
+
+def makespan(schedule: Schedule) -> int:
+    wk = _workers(schedule)
+    return int(wk["slot"].max()) if len(wk) else 0
+
+
+def communication(workload: Workload, schedule: Schedule) -> float:
+    ec = EdgeCloud(workload)
+    wk = _workers(schedule)
+    place = wk.groupby(["job", "chunk"])["server"].first().reset_index()
+    in_cloud = wk["server"] == ec.cloud
+    ps = schedule.allocations[schedule.allocations["role"] == "ps"]
+    ps_edge = set(ps.loc[ps["server"] != ec.cloud, "job"])
+    zeta = {j: bool(g.all()) and j not in ps_edge for j, g in in_cloud.groupby(wk["job"])}
+    total = 0.0
+    for r in place.itertuples(index=False):
+        jv = ec.jobs[ec.job_index[r.job]]
+        total += jv.delay[r.server]
+        if not zeta[r.job]:
+            total += jv.minibatches_total * jv.comm_seconds / workload.slot_seconds
+    return total
+
+
+def summary(workload: Workload, schedule: Schedule, level: str = "chunk") -> dict:
+    return {"preemptions": preemptions(schedule, level), "makespan": makespan(schedule),
+            "communication_slots": communication(workload, schedule),
+            "mean_utilisation": float(utilisation(workload, schedule).mean() or 0.0)}
