@@ -45,6 +45,9 @@ def test_readme_layout_matches_the_tree():
                 q = p.replace("<family>", fam).replace("<paper>", fam)
                 if q.endswith(".py") and not (ROOT / q).exists():
                     q = q[:-3]  # models/<paper>.py may be a package models/<paper>/
+                elif q.endswith("/") and not (ROOT / q).exists() and \
+                        (ROOT / (q.rstrip("/") + ".py")).exists():
+                    q = q.rstrip("/") + ".py"  # ... and models/<paper>/ may be one module
                 if not (ROOT / q).exists() and "test_" not in q:
                     missing.append(q)
             continue

@@ -3,3 +3,4 @@ from mlopt.families import oasis  # noqa: F401
 from mlopt.families import edgecloud  # noqa: F401
 from mlopt.families import pdors  # noqa: F401
 from mlopt.families import harmony  # noqa: F401
+from mlopt.families import hetero  # noqa: F401

@@ -1,0 +1,31 @@
+"""Heterogeneous weighted completion time (seed 003, Zhou et al., TCC'22): minimize
+sum_j w_j c_j choosing each job's start, worker/PS types, counts and placement, under the PS
+architecture (problem (2)) or Ring-AllReduce (problem (15)); ``Workload.extra["hetero"]``
+says which (:mod:`mlopt.families.hetero.data`).
+
+Pieces: generator presets (:mod:`.generator`), the checker (:mod:`.checker`), A_online with
+A_dual / A_maxweight / A_mincost (:mod:`.online`, :mod:`.maxweight`, :mod:`.mincost`).
+"""
+from __future__ import annotations
+
+from mlopt.families.base import Family, register_family
+from mlopt.families.hetero.checker import check_hetero
+from mlopt.families.hetero.data import validate_hetero
+from mlopt.families.hetero.generator import PRESET_FUNCS
+from mlopt.families.hetero.bounds import lower_bound
+from mlopt.families.hetero.online import run_a_online, run_a_online_ra
+from mlopt.models.hetero import build_wct_milp, extract_schedule
+
+FAMILY = register_family(Family(
+    name="hetero",
+    paper="seeds/003 heterogeneous weighted completion (Zhou et al., TCC'22)",
+    sense="min",
+    check=check_hetero,
+    models={"wct_milp": build_wct_milp},
+    default_model="wct_milp",
+    extract={"wct_milp": extract_schedule},
+    bounds={"lower_bound": lower_bound},
+    algorithms={"a_online": run_a_online, "a_online_ra": run_a_online_ra},
+    presets=dict(PRESET_FUNCS),
+    validate=validate_hetero,
+))

@@ -1,0 +1,229 @@
+"""The heterogeneous weighted-completion family's view of a workload (seed 003, Zhou et al.).
+
+Fields (Sec. 3, Table 1) and where they live:
+
+* ``Workload.extra["hetero"]``: ``architecture`` (``"ps"``: problem (2); ``"ra"``:
+  Ring-AllReduce problem (15)), ``worker_types`` (M entries ``{"id", "demand": {resource:
+  amount}}``: e_m^r, with b_m = demand["bandwidth_gbps"]) and ``ps_types`` (P entries: z_p^r,
+  B_p).  An RA workload needs no PS types.
+* per job, in ``Job.extra``: ``weight`` w_j > 0, ``minibatch_slots`` (M values v_jm, slots per
+  mini-batch on a type-m worker), ``ps_update_ms`` (P values U_j^p, ms per iteration at a type-p
+  PS; PS architecture) and ``ra_update_ms`` (U_j, the reduce time of Ring-AllReduce, ms; RA).
+* shared Job fields: ``epochs`` = E_j, ``chunks`` = D_j, ``minibatches`` = K_j (per chunk),
+  ``gradient_mb`` = pi_j.  ``worker_demand`` / ``ps_demand`` are required by the shared model;
+  this family ignores them (the types decide demands); generators set them to type 1.
+
+Units: a slot is ``slot_seconds`` (the paper: 1 h); U in ms -> U / 1000 / slot_seconds slots;
+the exchange 2 pi / b (MB over Gbps) -> 2 * 8 * pi / (1000 b) seconds -> / slot_seconds slots.
+
+Rates, mini-batches per worker per slot:
+(1)  PS:  rho = 1 / (v_jm + U_j^p + (1 - q) 2 pi_j / b_m)
+(14) RA:  rho = 1 / (v_jm + U_j (Phi-1)/Phi + (1 - q) 2 pi_j (Phi-1) / (Phi b_m))
+A configuration (m, p, q, N) runs for d = ceil(E_j D_j K_j / (N rho)) slots (2f).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from mlopt.errors import InputError
+from mlopt.workload import BANDWIDTH, Workload
+
+KEY = "hetero"
+ARCHITECTURES = ("ps", "ra")
+# ceil of a float ratio that is an integer up to rounding (3.0000000004 -> 3) must not add a slot
+_CEIL_EPS = 1e-9
+
+
+@dataclass(frozen=True)
+class HeteroData:
+    """Dense arrays of one workload (rows follow workload.jobs / servers / types)."""
+
+    architecture: str
+    resources: tuple[str, ...]
+    server_ids: tuple[str, ...]
+    cap: np.ndarray  # H x R, C_h^r
+    wtype_ids: tuple[str, ...]
+    e: np.ndarray  # M x R, e_m^r
+    ptype_ids: tuple[str, ...]
+    z: np.ndarray  # P x R, z_p^r (P = 0 for RA)
+    job_ids: tuple[str, ...]
+    arrival: np.ndarray  # J
+    weight: np.ndarray  # J
+    work: np.ndarray  # J, E_j D_j K_j mini-batches
+    chunks: np.ndarray  # J, D_j
+    v: np.ndarray  # J x M, slots per mini-batch
+    u_ps: np.ndarray  # J x P, slots per iteration at the PS
+    u_ra: np.ndarray  # J, slots
+    comm: np.ndarray  # J x M, 2 pi_j / b_m in slots
+    horizon: int
+    slot_seconds: float
+
+    @property
+    def bw(self) -> int:
+        return self.resources.index(BANDWIDTH)
+
+    @property
+    def b(self) -> np.ndarray:
+        return self.e[:, self.bw]
+
+    @property
+    def B(self) -> np.ndarray:
+        return self.z[:, self.bw] if len(self.z) else np.zeros(0)
+
+    def rate_ps(self, j: int, m: int, p: int, q: int) -> float:
+        """(1): mini-batches per worker per slot."""
+        return 1.0 / (self.v[j, m] + self.u_ps[j, p] + (0.0 if q else self.comm[j, m]))
+
+    def rate_ra(self, j: int, m: int, phi: int, q: int) -> float:
+        """(14): with Phi workers in the ring."""
+        f = (phi - 1) / phi
+        return 1.0 / (self.v[j, m] + self.u_ra[j] * f + (0.0 if q else self.comm[j, m] * f))
+
+    def duration(self, j: int, n: int, rate: float) -> int:
+        """Slots d with d N rho >= E D K (2f), the smallest such integer."""
+        return max(1, math.ceil(self.work[j] / (n * rate) - _CEIL_EPS))
+
+    def rate(self, j: int, m: int, p: int, q: int, n: int) -> float:
+        return self.rate_ps(j, m, p, q) if self.architecture == "ps" else self.rate_ra(j, m, n, q)
+
+
+def _vector(obj, resources, where):
+    if not isinstance(obj, dict):
+        raise InputError("must be an object of resource amounts", field=where, value=obj)
+    out = []
+    for r in resources:
+        if r not in obj:
+            raise InputError("missing", field=f"{where}.{r}")
+        x = obj[r]
+        if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x) or x < 0:
+            raise InputError("must be a finite number >= 0", field=f"{where}.{r}", value=x)
+        out.append(float(x))
+    extra = set(obj) - set(resources)
+    if extra:
+        k = sorted(extra)[0]
+        raise InputError("unknown resource", field=f"{where}.{k}", value=obj[k])
+    return out
+
+
+def _types(spec, key, resources, *, required: bool):
+    lst = spec.get(key, [] if not required else None)
+    where = f"extra.{KEY}.{key}"
+    if not isinstance(lst, list) or (required and not lst):
+        raise InputError("must be a non-empty list of types", field=where, value=lst)
+    ids, rows = [], []
+    for n, t in enumerate(lst):
+        if not isinstance(t, dict) or "id" not in t:
+            raise InputError("a type must be an object with 'id' and 'demand'",
+                             field=f"{where}[{n}]", value=t)
+        row = _vector(t.get("demand"), resources, f"{where}[{n}].demand")
+        if row[resources.index(BANDWIDTH)] <= 0:
+            raise InputError("bandwidth must be > 0", field=f"{where}[{n}].demand.{BANDWIDTH}",
+                             value=row[resources.index(BANDWIDTH)])
+        if all(x == 0 for x in row):
+            raise InputError("demand must be positive in some resource",
+                             field=f"{where}[{n}].demand", value=t.get("demand"))
+        ids.append(str(t["id"]))
+        rows.append(row)
+    if len(set(ids)) != len(ids):
+        raise InputError("duplicate type id", field=where, value=ids)
+    return tuple(ids), np.array(rows, dtype=float).reshape(len(rows), len(resources))
+
+
+def _num_list(x, n, where, *, strict=False):
+    if not isinstance(x, list) or len(x) != n:
+        raise InputError(f"must be a list of {n} numbers", field=where, value=x)
+    for k, v in enumerate(x):
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or \
+                v < 0 or (strict and v <= 0):
+            raise InputError(f"must be a finite number {'>' if strict else '>='} 0",
+                             field=f"{where}[{k}]", value=v)
+    return [float(v) for v in x]
+
+
+def hetero_data(workload: Workload) -> HeteroData:
+    """Parse and validate the family's fields; InputError names field and value."""
+    return _cached(workload)
+
+
+# parsed data per workload object (workloads are immutable; the identity check guards reuse)
+_CACHE: dict[int, tuple[Workload, HeteroData]] = {}
+
+
+def _cached(workload: Workload) -> HeteroData:
+    hit = _CACHE.get(id(workload))
+    if hit is not None and hit[0] is workload:
+        return hit[1]
+    data = _parse(workload)
+    if len(_CACHE) > 64:
+        _CACHE.clear()
+    _CACHE[id(workload)] = (workload, data)
+    return data
+
+
+def _parse(workload: Workload) -> HeteroData:
+    spec = workload.extra.get(KEY)
+    if not isinstance(spec, dict):
+        raise InputError("the hetero family needs extra.hetero (architecture, worker_types, "
+                         "ps_types)", field=f"extra.{KEY}", value=spec)
+    arch = spec.get("architecture")
+    if arch not in ARCHITECTURES:
+        raise InputError(f"must be one of {', '.join(ARCHITECTURES)}",
+                         field=f"extra.{KEY}.architecture", value=arch)
+    res = tuple(workload.resources)
+    wids, e = _types(spec, "worker_types", res, required=True)
+    pids, z = _types(spec, "ps_types", res, required=arch == "ps")
+    if arch == "ra":
+        pids, z = (), np.zeros((0, len(res)))
+    cap = np.array([[s.capacity[r] for r in res] for s in workload.servers], dtype=float)
+    M, P = len(wids), len(pids)
+    slot = workload.slot_seconds
+    jobs = workload.jobs
+    J = len(jobs)
+    weight, v, ups, ura, comm = np.zeros(J), np.zeros((J, M)), np.zeros((J, P)), np.zeros(J), \
+        np.zeros((J, M))
+    bwi = res.index(BANDWIDTH)
+    for j, job in enumerate(jobs):
+        where = f"jobs[{j}].extra"
+        x = job.extra
+        w = x.get("weight")
+        if isinstance(w, bool) or not isinstance(w, (int, float)) or not math.isfinite(w) or w <= 0:
+            raise InputError("must be a finite number > 0", field=f"{where}.weight", value=w)
+        weight[j] = w
+        v[j] = _num_list(x.get("minibatch_slots"), M, f"{where}.minibatch_slots", strict=True)
+        if arch == "ps":
+            ups[j] = np.array(_num_list(x.get("ps_update_ms"), P, f"{where}.ps_update_ms")) \
+                / 1000.0 / slot
+        else:
+            u = x.get("ra_update_ms")
+            ura[j] = _num_list([u] if u is not None else None, 1, f"{where}.ra_update_ms")[0] \
+                / 1000.0 / slot
+        comm[j] = 2.0 * 8.0 * job.gradient_mb / (1000.0 * e[:, bwi]) / slot
+    data = HeteroData(
+        architecture=arch, resources=res, server_ids=tuple(s.id for s in workload.servers),
+        cap=cap, wtype_ids=wids, e=e, ptype_ids=pids, z=z,
+        job_ids=tuple(j.id for j in jobs), arrival=np.array([j.arrival for j in jobs], int),
+        weight=weight,
+        work=np.array([j.epochs * j.chunks * j.minibatches for j in jobs], dtype=float),
+        chunks=np.array([j.chunks for j in jobs], int), v=v, u_ps=ups, u_ra=ura, comm=comm,
+        horizon=workload.horizon, slot_seconds=slot)
+    _check_fit(data)
+    return data
+
+
+def _check_fit(d: HeteroData) -> None:
+    """Every job needs some schedule on an empty cluster: one worker type fitting a server, and
+    (PS) one PS type fitting a server."""
+    fits_w = [(d.cap >= d.e[m] - 1e-12).all(axis=1).any() for m in range(len(d.e))]
+    if not any(fits_w):
+        raise InputError("no worker type fits on any server", field=f"extra.{KEY}.worker_types")
+    if d.architecture == "ps":
+        fits_p = [(d.cap >= d.z[p] - 1e-12).all(axis=1).any() for p in range(len(d.z))]
+        if not any(fits_p):
+            raise InputError("no PS type fits on any server", field=f"extra.{KEY}.ps_types")
+
+
+def validate_hetero(workload: Workload) -> None:
+    hetero_data(workload)

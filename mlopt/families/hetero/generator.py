@@ -1,0 +1,236 @@
+"""Seeded instance generator for the hetero family, calibrated to seed 003, Sec. 7.
+
+``generate(preset, seed, **overrides)`` draws servers, worker/PS types and jobs from one
+``numpy.random.Generator``: same seed and parameters, same workload bit for bit.
+
+Paper settings (Sec. 7): T in [100, 300] (default 150), slot = 1 h, H = 150 servers shaped like
+EC2 P3 / P2 / G3, M = 8 worker types (1-4 GPUs, 1-16 vCPUs, 100 Mbps - 5 Gbps), P = 10 PS types
+(1-16 vCPUs, 5-20 Gbps); w in [200, 5000], E in [50, 100], D in [5, 50], K in [10, 50],
+U in [10, 100] ms, v in [0.001, 0.05] slots, pi in [30, 575] MB.
+
+DECISIONS (the paper is silent):
+* Server shapes (GPUs, vCPUs, memory GB, NIC Gbps) are public EC2 sizes of P3/P2/G3
+  (:data:`SERVER_SHAPES`); memory of types is drawn in [8, 64] GB; PSs use no GPU.
+* v_jm: independent draws would make the type choice arbitrary; we draw a per-job base time
+  v_j in the paper's range and set v_jm = max(v_lo, v_j * g_m^-speedup_exp) (sublinear GPU
+  speed-up, g_m the type's GPUs, exponent 0.5), so more GPUs help, less than proportionally.
+* U_j^p is drawn per (job, PS type) in the range; the RA reduce time U_j in the same range.
+* Arrivals: uniform integers on [1, arrival_window] (default: T).
+* The capacity ratio ("[0.2, 0.5] of the total ideal demand") is not enforced: the generator
+  records the ratio of the cluster's GPUs to the summed per-slot GPUs of every job's ideal
+  configuration (N = D_j workers of its best type) in ``meta["capacity_ratio_gpu"]``; choose
+  ``n_servers`` / ``n_jobs`` to land in the paper's range.
+"""
+from __future__ import annotations
+
+import math
+from functools import partial
+from typing import Any
+
+import numpy as np
+
+from mlopt.errors import InputError
+from mlopt.utility import utility_from_dict
+from mlopt.workload import BANDWIDTH, Job, Server, Workload, validate
+
+RESOURCES = ("gpu", "cpu", "memory_gb", BANDWIDTH)
+# EC2 shapes (public specs): GPUs, vCPUs, memory (GiB), NIC (Gbps; "up to 10" taken as 10)
+SERVER_SHAPES: dict[str, tuple[float, float, float, float]] = {
+    "p3.2xlarge": (1, 8, 61, 10), "p3.8xlarge": (4, 32, 244, 10),
+    "p3.16xlarge": (8, 64, 488, 25),
+    "p2.xlarge": (1, 4, 61, 10), "p2.8xlarge": (8, 32, 488, 10), "p2.16xlarge": (16, 64, 732, 25),
+    "g3.4xlarge": (1, 16, 122, 10), "g3.8xlarge": (2, 32, 244, 10),
+    "g3.16xlarge": (4, 64, 488, 25),
+}
+
+DEFAULTS: dict[str, Any] = {
+    "architecture": "ps",
+    "n_jobs": 100,
+    "horizon": 150,
+    "slot_seconds": 3600.0,
+    "n_servers": 150,
+    "server_shapes": tuple(SERVER_SHAPES),
+    "capacity_scale": 1.0,  # multiplies every server capacity (tiny presets shrink servers)
+    "n_worker_types": 8,
+    "n_ps_types": 10,
+    "worker_gpu": (1, 4),
+    "worker_cpu": (1, 16),
+    "worker_memory_gb": (8, 64),
+    "worker_bandwidth_gbps": (0.1, 5.0),
+    "ps_cpu": (1, 16),
+    "ps_memory_gb": (8, 64),
+    "ps_bandwidth_gbps": (5.0, 20.0),
+    "arrival_window": None,
+    "weight": (200.0, 5000.0),
+    "epochs": (50, 100),
+    "chunks": (5, 50),
+    "minibatches": (10, 50),
+    "update_ms": (10.0, 100.0),
+    "minibatch_slots": (0.001, 0.05),
+    "speedup_exp": 0.5,
+    "gradient_mb": (30.0, 575.0),
+}
+
+PRESETS: dict[str, dict[str, Any]] = {
+    # Sec. 7 defaults (T = 150, H = 150, M = 8, P = 10); n_jobs 100 (the paper sweeps it)
+    "paper-default": {},
+    "paper-default-ra": {"architecture": "ra"},
+    # 2-core scale of the paper's setting: same ranges, a smaller cluster and fewer jobs
+    "bench": {"n_jobs": 40, "n_servers": 30, "horizon": 150},
+    "bench-ra": {"n_jobs": 40, "n_servers": 30, "horizon": 150, "architecture": "ra"},
+    # provably solvable by the exact MILP in seconds: 5 jobs, 2 small servers, 2+2 types,
+    # D <= 3 and short mini-batch counts so durations are 1-6 slots
+    "small": {
+        "n_jobs": 5, "horizon": 6, "n_servers": 2, "server_shapes": ("g3.8xlarge",),
+        "n_worker_types": 2, "n_ps_types": 2, "worker_gpu": (1, 2), "worker_cpu": (1, 8),
+        "ps_cpu": (1, 8), "epochs": (1, 2), "chunks": (1, 3), "minibatches": (2, 4),
+        "minibatch_slots": (0.2, 0.6), "arrival_window": 4, "ps_bandwidth_gbps": (2.0, 8.0),
+    },
+    "small-ra": {
+        "architecture": "ra",
+        "n_jobs": 5, "horizon": 6, "n_servers": 2, "server_shapes": ("g3.8xlarge",),
+        "n_worker_types": 2, "n_ps_types": 2, "worker_gpu": (1, 2), "worker_cpu": (1, 8),
+        "ps_cpu": (1, 8), "epochs": (1, 2), "chunks": (1, 3), "minibatches": (2, 4),
+        "minibatch_slots": (0.2, 0.6), "arrival_window": 4,
+    },
+    # hand-checkable: 3 jobs, 2 servers of 2 GPUs, one worker / PS type pair each
+    "tiny": {
+        "n_jobs": 3, "horizon": 4, "n_servers": 2, "server_shapes": ("g3.8xlarge",),
+        "n_worker_types": 2, "n_ps_types": 2, "worker_gpu": (1, 2), "worker_cpu": (1, 8),
+        "ps_cpu": (1, 8), "epochs": (1, 1), "chunks": (1, 2), "minibatches": (2, 3),
+        "minibatch_slots": (0.3, 0.6), "arrival_window": 2, "ps_bandwidth_gbps": (2.0, 8.0),
+    },
+    "tiny-ra": {
+        "architecture": "ra",
+        "n_jobs": 3, "horizon": 4, "n_servers": 2, "server_shapes": ("g3.8xlarge",),
+        "n_worker_types": 2, "n_ps_types": 2, "worker_gpu": (1, 2), "worker_cpu": (1, 8),
+        "ps_cpu": (1, 8), "epochs": (1, 1), "chunks": (1, 2), "minibatches": (2, 3),
+        "minibatch_slots": (0.3, 0.6), "arrival_window": 2,
+    },
+}
+
+
+def _rng_range(params, key, integer=False):
+    v = params[key]
+    if not (isinstance(v, (tuple, list)) and len(v) == 2) or not all(
+            isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+            for x in v) or v[0] > v[1] or v[0] < 0:
+        raise InputError("must be a range [low, high] with 0 <= low <= high", field=key, value=v)
+    if integer and not all(float(x).is_integer() for x in v):
+        raise InputError("must be an integer range", field=key, value=v)
+    return v
+
+
+def _count(params, key, minimum=1):
+    v = params[key]
+    if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < minimum:
+        raise InputError(f"must be an integer >= {minimum}", field=key, value=v)
+    return int(v)
+
+
+def _r(x: float) -> float:
+    return float(f"{x:.6g}")
+
+
+def generate(preset: str = "paper-default", seed: int = 0, **overrides) -> Workload:
+    if preset not in PRESETS:
+        raise InputError(f"unknown preset (known: {', '.join(PRESETS)})", field="preset",
+                         value=preset)
+    params = {**DEFAULTS, **PRESETS[preset]}
+    unknown = set(overrides) - set(params)
+    if unknown:
+        k = sorted(unknown)[0]
+        raise InputError("unknown generator parameter", field=k, value=overrides[k])
+    params.update(overrides)
+    arch = params["architecture"]
+    if arch not in ("ps", "ra"):
+        raise InputError("must be ps or ra", field="architecture", value=arch)
+    rng = np.random.default_rng(seed)
+    J = _count(params, "n_jobs", 0)
+    T = _count(params, "horizon")
+    H = _count(params, "n_servers")
+    M = _count(params, "n_worker_types")
+    P = _count(params, "n_ps_types")
+    shapes = tuple(params["server_shapes"])
+    for s in shapes:
+        if s not in SERVER_SHAPES:
+            raise InputError(f"unknown server shape (known: {', '.join(SERVER_SHAPES)})",
+                             field="server_shapes", value=s)
+    scale = float(params["capacity_scale"])
+    if not (math.isfinite(scale) and scale > 0):
+        raise InputError("must be > 0", field="capacity_scale", value=params["capacity_scale"])
+
+    servers = []
+    kinds = rng.choice(len(shapes), size=H)
+    width = max(2, len(str(H)))
+    for h in range(H):
+        kind = shapes[kinds[h]]
+        g, c, mem, nic = SERVER_SHAPES[kind]
+        cap = {"gpu": g * scale, "cpu": c * scale, "memory_gb": mem * scale,
+               BANDWIDTH: nic * scale}
+        servers.append(Server(f"s{h + 1:0{width}d}", "any", cap, kind=kind))
+    max_cap = {r: max(s.capacity[r] for s in servers) for r in RESOURCES}
+
+    def draw_types(n, prefix, gpu_rng, cpu_rng, mem_rng, bw_rng):
+        types = []
+        for k in range(n):
+            for _ in range(1000):  # redraw until the type fits the largest server (conditional draw)
+                d = {"gpu": float(rng.integers(gpu_rng[0], gpu_rng[1] + 1)) if gpu_rng else 0.0,
+                     "cpu": float(rng.integers(cpu_rng[0], cpu_rng[1] + 1)),
+                     "memory_gb": float(rng.integers(mem_rng[0], mem_rng[1] + 1)),
+                     BANDWIDTH: _r(rng.uniform(*bw_rng))}
+                if all(d[r] <= max_cap[r] for r in RESOURCES):
+                    break
+            else:
+                raise InputError("no type fits the largest server", field=f"{prefix}_types")
+            types.append({"id": f"{prefix}{k + 1}", "demand": d})
+        return types
+
+    wtypes = draw_types(M, "w", _rng_range(params, "worker_gpu", True),
+                        _rng_range(params, "worker_cpu", True),
+                        _rng_range(params, "worker_memory_gb", True),
+                        _rng_range(params, "worker_bandwidth_gbps"))
+    ptypes = draw_types(P, "p", None, _rng_range(params, "ps_cpu", True),
+                        _rng_range(params, "ps_memory_gb", True),
+                        _rng_range(params, "ps_bandwidth_gbps")) if arch == "ps" else []
+
+    window = params["arrival_window"] or T
+    if not (isinstance(window, int) and 1 <= window <= T):
+        raise InputError("must be an integer in 1..horizon", field="arrival_window", value=window)
+    E, D, K = (_rng_range(params, k, True) for k in ("epochs", "chunks", "minibatches"))
+    Wr, Ur, Vr, Gr = (_rng_range(params, k) for k in
+                      ("weight", "update_ms", "minibatch_slots", "gradient_mb"))
+    gpus = np.array([t["demand"]["gpu"] for t in wtypes])
+    speed = np.maximum(gpus, 1.0) ** -float(params["speedup_exp"])
+    arrivals = np.sort(rng.integers(1, window + 1, size=J))
+    jobs = []
+    ideal_gpu = 0.0
+    for j in range(J):
+        base = rng.uniform(*Vr)
+        v = [_r(max(Vr[0], base * s)) for s in speed]
+        extra = {"weight": _r(rng.uniform(*Wr)), "minibatch_slots": v}
+        if arch == "ps":
+            extra["ps_update_ms"] = [_r(x) for x in rng.uniform(*Ur, size=P)]
+        else:
+            extra["ra_update_ms"] = _r(rng.uniform(*Ur))
+        chunks = int(rng.integers(D[0], D[1] + 1))
+        ideal_gpu += chunks * wtypes[int(np.argmin(v))]["demand"]["gpu"]
+        jobs.append(Job(
+            id=f"j{j + 1:03d}", arrival=int(arrivals[j]),
+            epochs=int(rng.integers(E[0], E[1] + 1)), chunks=chunks,
+            minibatches=int(rng.integers(K[0], K[1] + 1)), minibatch_seconds=0.0,
+            gradient_mb=_r(rng.uniform(*Gr)), worker_demand=dict(wtypes[0]["demand"]),
+            ps_demand=dict((ptypes or wtypes)[0]["demand"]),
+            utility=utility_from_dict({"kind": "constant", "value": 0.0}, "utility"),
+            extra=extra))
+    cluster_gpu = sum(s.capacity["gpu"] for s in servers)
+    meta = {"generator": "hetero", "preset": preset, "seed": seed,
+            "params": {k: (list(v) if isinstance(v, tuple) else v) for k, v in params.items()},
+            "capacity_ratio_gpu": _r(cluster_gpu / ideal_gpu) if ideal_gpu else None}
+    w = Workload(f"hetero-{preset}-{seed}", T, float(params["slot_seconds"]), RESOURCES,
+                 tuple(servers), tuple(jobs), meta,
+                 {"hetero": {"architecture": arch, "worker_types": wtypes, "ps_types": ptypes}})
+    return validate(w)
+
+
+PRESET_FUNCS = {name: partial(generate, name) for name in PRESETS}

@@ -1,0 +1,95 @@
+"""A_maxweight (Alg. 3 of seed 003): primal-dual for the round's max-weight problem (7)/(8).
+
+For each job in order, the cheapest schedule under the current prices (A_mincost2 for q = 1,
+A_mincost1 for q = 0, or the RA pair) is committed when its utility u_j = w_j - cost_j > 0; the
+prices of the slots and servers it uses rise by (11).  DECISIONS: job order is arrival order
+(``order="weight"``: descending weight); lambda = 2 T H R F + 1 with the workload's T (notes 6.1);
+F from the data when not given (:func:`default_F`).
+
+:func:`dual_value` evaluates the dual (9) at the final prices with u_j from (10): an upper bound
+on the LP relaxation of (8), hence on the round's optimal weight (used to bound the real ratio).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from mlopt.families.hetero.configs import fits_alone, job_configs
+from mlopt.families.hetero.data import HeteroData
+from mlopt.families.hetero.mincost import Placement, Searcher, Window
+
+
+def default_F(data: HeteroData) -> float:
+    """Upper estimate of F in assumption A1: max_j w_j / (least resource volume of a schedule of
+    j), the volume sum_t sum_h sum_r f/C measured on the largest capacity of each resource (the
+    smallest fraction any server can give), so w_j / volume_j(l) <= F for every l."""
+    cmax = data.cap.max(axis=0)
+    inv = np.where(cmax > 0, 1.0 / np.where(cmax > 0, cmax, 1), 0.0)
+    F = 1.0
+    for j in range(len(data.job_ids)):
+        vols = []
+        for c in job_configs(data, j):
+            if not fits_alone(data, c):
+                continue
+            per_slot = c.n * (data.e[c.m] * inv).sum()
+            if c.p >= 0:
+                per_slot += (data.z[c.p] * inv).sum()
+            vols.append(c.d * per_slot)
+        F = max(F, data.weight[j] / min(vols))
+    return float(F)
+
+
+def lam_of(data: HeteroData, F: float) -> float:
+    H, R = data.cap.shape
+    return 2.0 * data.horizon * H * R * F + 1.0
+
+
+@dataclass
+class MaxWeightResult:
+    admitted: list[Placement]
+    window: Window
+    considered: list[int]
+    utilities: dict[int, float] = field(default_factory=dict)
+
+    @property
+    def weight(self) -> float:
+        return float(sum(self.window.data.weight[p.job] for p in self.admitted))
+
+
+def a_maxweight(data: HeteroData, jobs: list[int], tau: int, lam: float, *,
+                searcher: Searcher | None = None) -> MaxWeightResult:
+    """One call of Alg. 3 on an empty window of tau slots (usable 1..tau-1)."""
+    searcher = searcher or Searcher(data)
+    win = Window(data, tau, lam)
+    res = MaxWeightResult([], win, list(jobs))
+    for j in jobs:
+        pl = searcher.best(j, win)
+        if pl is None:
+            continue  # no schedule of j completes by tau (7b)
+        u = data.weight[j] - pl.cost
+        res.utilities[j] = u
+        if u > 0:
+            win.commit(pl)
+            res.admitted.append(pl)
+    return res
+
+
+def dual_value(data: HeteroData, res: MaxWeightResult, searcher: Searcher | None = None) -> float:
+    """Dual objective (9) at the final prices, u_j = max(0, w_j - min cost) (10)."""
+    searcher = searcher or Searcher(data)
+    win = res.window
+    u = 0.0
+    for j in res.considered:
+        pl = searcher.best(j, win)
+        if pl is not None:
+            u += max(0.0, data.weight[j] - pl.cost)
+    delta = win.prices()[:, :, : win.tau - 1]
+    # DECISION (units): prices per capacity fraction, so the capacity term is delta x 1 (8a)/C
+    cap_term = float(np.where(data.cap[:, :, None] > 0, delta, 0.0).sum())
+    return u + cap_term
+
+
+def theorem3_ratio(lam: float) -> float:
+    return 2.0 * math.log2(lam)

@@ -1,0 +1,315 @@
+"""Cheapest schedule of one job under resource prices: A_mincost1/2 (PS, Alg. 4/5) and
+A^RA_mincost1/2 (Alg. 6/7) of seed 003, solving (12)/(13) and (20)/(21) exactly.
+
+One :class:`Window` is the cluster seen by one A_maxweight call: slots 1..tau-1, used amounts
+beta_h^r(t), prices delta_h^r(t) = lambda^(beta/C) - 1 (11).  DECISION (units, notes 6.2): a
+job pays delta per *fraction* of a server's capacity, cost = sum_t sum_h sum_r delta f / C.
+
+:func:`best_schedule` returns the placement with the least cost, ties broken by the earliest
+completion (notes 6.4).  It searches, for each window length L = d of a non-dominated
+configuration (:mod:`.configs`):
+
+* PS, q = 1 (A_mincost2): all N workers and one PS on one server h; cost N Omega_h + Pi_h.
+* PS, q = 0 (A_mincost1): PSs on one server n with g < N workers (g = N would be co-located,
+  q = 1), s = max(1, ceil((N - g) b / B)) PSs (13d)/(13e), the other N - g workers greedily on
+  the cheapest servers != n.  FIXES of the printed Alg. 4 (notes 6.7): N_hat is reset for each
+  candidate n; g is not "the last feasible g" (which can be g = N_j with s = 0) but the cheapest
+  g over all feasible g < N_j; n and k index positions in the sorted order; the cost counts the
+  PSs too; PSs of one job sit on one server (more PS servers only add PSs: every PS server must
+  cover all remote workers by itself (2i)).
+* RA, q = 1 (A^RA_mincost1): Phi workers on one server.
+* RA, q = 0 (A^RA_mincost2): greedy over servers by Omega with at most Phi - 1 per server (so
+  at least two servers: q = 0 iff not co-located (15a)).  FIXES: line 5's N_hat = d_hat is
+  N_hat = Phi'; line 11's omega_k is omega_h.
+
+Exactness of the fill: for a fixed window every worker on server h costs Omega_h, so taking the
+cheapest unit slots first is optimal; the greedy over all servers but n is derived from the
+greedy over all servers (if n lies inside the first K units, the first K + cap_n units of the full
+order contain all of n).
+
+Speed: the window sum of a piecewise-constant price is linear in the start t- between change
+points of beta, and capacities are constant there, so only starts at change points (and their
+neighbours, shifted by L) can be strictly best: :meth:`Window.candidates`.  Prices of an empty
+window are all zero, so the first job of each call is placed in O(configs).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from mlopt.families.hetero.configs import Config, job_configs
+from mlopt.families.hetero.data import HeteroData
+
+_EPS = 1e-9
+_BIG = 1e300
+
+
+@dataclass
+class Placement:
+    job: int
+    m: int
+    p: int  # -1 for RA
+    q: int
+    n: int  # workers
+    d: int
+    start: int  # 1-based slot inside the window
+    y: dict[int, int]  # server -> workers
+    s: dict[int, int] = field(default_factory=dict)  # server -> PSs
+    cost: float = 0.0
+
+    @property
+    def completion(self) -> int:
+        return self.start + self.d
+
+    def usage(self, data: HeteroData) -> dict[int, np.ndarray]:
+        """f_jh^r: resources on each server (per slot)."""
+        out: dict[int, np.ndarray] = {}
+        for h, c in self.y.items():
+            out[h] = out.get(h, 0) + c * data.e[self.m]
+        for h, c in self.s.items():
+            out[h] = out.get(h, 0) + c * data.z[self.p]
+        return out
+
+
+class Window:
+    """Slots 1..tau-1 of an empty cluster with prices (11)."""
+
+    def __init__(self, data: HeteroData, tau: int, lam: float):
+        self.data, self.tau, self.lam = data, int(tau), float(lam)
+        H, R = data.cap.shape
+        self.T = self.tau  # array index t-1 for slot t; slot tau itself is never usable
+        self.beta = np.zeros((H, R, self.T))
+        self.changes: set[int] = set()
+        self._dirty = True
+        with np.errstate(divide="ignore"):
+            self._inv_cap = np.where(data.cap > 0, 1.0 / np.where(data.cap > 0, data.cap, 1), 0.0)
+
+    # ---- state ---------------------------------------------------------------------------
+    def commit(self, pl: Placement) -> None:
+        a, b = pl.start - 1, pl.start - 1 + pl.d
+        for h, vec in pl.usage(self.data).items():
+            self.beta[h, :, a:b] += vec[:, None]
+        self.changes.update((pl.start, pl.start + pl.d))
+        self._dirty = True
+
+    def prices(self) -> np.ndarray:
+        """delta_h^r(t) = lambda^(beta/C) - 1 (11), H x R x T."""
+        frac = self.beta * self._inv_cap[:, :, None]
+        return np.power(self.lam, frac) - 1.0
+
+    def _refresh(self) -> None:
+        if not self._dirty:
+            return
+        d = self.data
+        unit = self.prices() * self._inv_cap[:, :, None]  # price per unit of resource
+        zero = np.zeros((1, unit.shape[0], 1))
+        self.wcum = np.concatenate([zero.repeat(len(d.e), 0),
+                                    np.cumsum(np.einsum("mr,hrt->mht", d.e, unit), 2)], 2)
+        if len(d.z):
+            self.pcum = np.concatenate([zero.repeat(len(d.z), 0),
+                                        np.cumsum(np.einsum("pr,hrt->pht", d.z, unit), 2)], 2)
+        omega = d.cap[:, :, None] - self.beta
+        self.sparse = [omega]  # sparse table of window minima over t
+        k = 1
+        while 2 * k <= self.T:
+            prev = self.sparse[-1]
+            self.sparse.append(np.minimum(prev[:, :, :-k], prev[:, :, k:]))
+            k *= 2
+        self._dirty = False
+
+    def candidates(self, L: int) -> np.ndarray:
+        """Starts t- in 1..tau-L that can be strictly best for length L (see module doc)."""
+        last = self.tau - L
+        pts = {1, last}
+        for c in self.changes:
+            pts.update((c - L - 1, c - L, c - L + 1, c - 1, c, c + 1))
+        return np.array(sorted(t for t in pts if 1 <= t <= last), dtype=int)
+
+    def window_min(self, L: int, starts: np.ndarray) -> np.ndarray:
+        """min over t in [t-, t- + L) of omega_h^r(t): S x H x R."""
+        k = int(math.floor(math.log2(L)))
+        tab = self.sparse[k]
+        i0 = starts - 1
+        i1 = starts - 1 + L - (1 << k)
+        return np.minimum(tab[:, :, i0], tab[:, :, i1]).transpose(2, 0, 1)
+
+    def window_cost(self, cum: np.ndarray, L: int, starts: np.ndarray) -> np.ndarray:
+        """sum over the window of a per-unit price: (types) x S x H."""
+        i0 = starts - 1
+        return (cum[:, :, i0 + L] - cum[:, :, i0]).transpose(0, 2, 1)
+
+
+def _caps(wmin: np.ndarray, e: np.ndarray, limit: int) -> np.ndarray:
+    """Workers of demand e that fit in every slot of the window: S x H, capped at ``limit``."""
+    pos = e > 0
+    c = np.floor(wmin[:, :, pos] / e[pos] + _EPS).min(axis=2)
+    return np.clip(c, 0, limit)
+
+
+def _better(cost, comp, best) -> bool:
+    return cost < best[0] - 1e-12 * max(1.0, abs(best[0])) or (
+        cost <= best[0] + 1e-12 * max(1.0, abs(best[0])) and comp < best[1])
+
+
+def _pick(cost: np.ndarray, starts: np.ndarray, L: int):
+    """Lexicographic (cost, completion) argmin over an S x ... array (earliest start first)."""
+    flat = cost.reshape(len(starts), -1)
+    cmin = flat.min()
+    if not np.isfinite(cmin) or cmin >= _BIG:
+        return None
+    tol = 1e-12 * max(1.0, abs(cmin))
+    srow = int(np.nonzero((flat <= cmin + tol).any(axis=1))[0][0])
+    col = int(np.argmin(flat[srow]))
+    return float(flat[srow, col]), srow, col
+
+
+class Searcher:
+    """best_schedule(j) for one window; configurations are cached per job."""
+
+    def __init__(self, data: HeteroData):
+        self.data = data
+        self._cfg: dict[int, dict[int, list[Config]]] = {}
+
+    def groups(self, j: int) -> dict[int, list[Config]]:
+        if j not in self._cfg:
+            g: dict[int, list[Config]] = {}
+            for c in job_configs(self.data, j):
+                g.setdefault(c.d, []).append(c)
+            self._cfg[j] = g
+        return self._cfg[j]
+
+    def best(self, j: int, win: Window, *, q_only: int | None = None) -> Placement | None:
+        """The cheapest placement of job j in ``win`` (ties: earliest completion)."""
+        d = self.data
+        win._refresh()
+        ps = d.architecture == "ps"
+        best = (math.inf, math.inf, None)
+        for L in sorted(self.groups(j)):
+            if L > win.tau - 1:
+                break
+            if best[0] <= 0 and 1 + L >= best[1]:
+                break  # nothing longer can beat a free placement completing earlier
+            starts = win.candidates(L)
+            if not len(starts):
+                continue
+            wmin = win.window_min(L, starts)
+            Wc = win.window_cost(win.wcum, L, starts)  # M x S x H
+            Pc = win.window_cost(win.pcum, L, starts) if ps else None
+            for c in self.groups(j)[L]:
+                if q_only is not None and c.q != q_only:
+                    continue
+                om = Wc[c.m]
+                lb = c.n * om.min() + (Pc[c.p].min() if ps else 0.0)
+                if not _better(lb, starts[0] + L, best):
+                    continue
+                if ps:
+                    r = (self._ps_q1 if c.q else self._ps_q0)(c, wmin, om, Pc[c.p], starts)
+                else:
+                    r = (self._ra_q1 if c.q else self._ra_q0)(c, wmin, om, starts)
+                if r is None:
+                    continue
+                cost, srow, y, s = r
+                comp = int(starts[srow]) + L
+                if _better(cost, comp, best):
+                    best = (cost, comp, Placement(j, c.m, c.p, c.q, c.n, L, int(starts[srow]),
+                                                  y, s, cost))
+        return best[2]
+
+    # ---- the four subroutines (vectorized over starts x servers) -------------------------
+    def _ps_q1(self, c, wmin, om, pi, starts):
+        d = self.data
+        need = c.n * d.e[c.m] + d.z[c.p]
+        ok = (wmin >= need - _EPS).all(axis=2)
+        cost = np.where(ok, c.n * om + pi, _BIG)
+        r = _pick(cost, starts, c.d)
+        if r is None:
+            return None
+        val, srow, h = r
+        return val, srow, {h: c.n}, {h: 1}
+
+    def _ra_q1(self, c, wmin, om, starts):
+        d = self.data
+        ok = (wmin >= c.n * d.e[c.m] - _EPS).all(axis=2)
+        cost = np.where(ok, c.n * om, _BIG)
+        r = _pick(cost, starts, c.d)
+        if r is None:
+            return None
+        val, srow, h = r
+        return val, srow, {h: c.n}, {}
+
+    @staticmethod
+    def _greedy_units(om, caps, kmax):
+        """Sorted unit costs of the first kmax worker slots, per start: S x kmax (BIG = none)."""
+        order = np.argsort(om, axis=1, kind="stable")
+        oms = np.take_along_axis(om, order, 1)
+        cs = np.take_along_axis(caps, order, 1)
+        cum = np.cumsum(cs, axis=1)
+        k = np.arange(kmax)
+        idx = (cum[:, :, None] <= k[None, None, :]).sum(axis=1)  # position holding unit k
+        H = om.shape[1]
+        uc = np.where(idx < H, np.take_along_axis(oms, np.minimum(idx, H - 1), 1), _BIG)
+        return order, cs, cum, uc
+
+    def _ra_q0(self, c, wmin, om, starts):
+        d = self.data
+        caps = _caps(wmin, d.e[c.m], c.n - 1)  # at most Phi - 1 per server: >= 2 servers
+        total = caps.sum(axis=1)
+        order, cs, cum, uc = self._greedy_units(om, caps, c.n)
+        cost = np.where(total >= c.n, np.minimum(uc, _BIG / (4 * c.n)).sum(axis=1), _BIG)
+        r = _pick(cost[:, None], starts, c.d)
+        if r is None:
+            return None
+        val, srow, _ = r
+        take = np.clip(c.n - (cum[srow] - cs[srow]), 0, cs[srow])
+        y = {int(order[srow, k]): int(t) for k, t in enumerate(take) if t > 0}
+        return val, srow, y, {}
+
+    def _ps_q0(self, c, wmin, om, pi, starts):
+        d = self.data
+        N = c.n
+        e, z = d.e[c.m], d.z[c.p]
+        b, B = d.b[c.m], d.B[c.p]
+        S, H = om.shape
+        caps = _caps(wmin, e, N)
+        total = caps.sum(axis=1)
+        if total.max() < N:
+            return None  # not enough room for N workers anywhere (PSs aside)
+        order, cs, cum, uc = self._greedy_units(om, caps, 2 * N)
+        gcum = np.concatenate([np.zeros((S, 1)), np.cumsum(np.minimum(uc, _BIG / (4 * N)), 1)], 1)
+        rank = np.argsort(order, axis=1)  # position of each server in the order
+        before = np.take_along_axis(cum - cs, rank, 1)  # units ahead of server h: S x H
+        g = np.arange(N)[:, None, None]  # G x 1 x 1, workers next to the PSs (g < N)
+        K = N - g
+        s_need = np.maximum(1, np.ceil(K * b / B - _EPS))  # (13d), (13e)
+        need = g[..., None] * e + s_need[..., None] * z  # G x 1 x 1 x R
+        fit_n = (wmin[None] >= need - _EPS).all(axis=3)  # G x S x H
+        others_ok = (total[None, :, None] - caps[None]) >= K
+        inside = K > before[None]  # n is among the first K units: use K + cap_n units
+        idx = np.minimum(np.where(inside, K + caps[None], K), 2 * N).astype(int)  # G x S x H
+        G = np.take_along_axis(np.broadcast_to(gcum[None], (N,) + gcum.shape),
+                               idx.reshape(N, S, H), 2) - np.where(inside, caps * om, 0)
+        cost = np.where(fit_n & others_ok, g * om[None] + s_need * pi[None] + G, _BIG)
+        # earliest start among the cheapest: move starts to the front axis
+        r = _pick(cost.transpose(1, 0, 2), starts, c.d)
+        if r is None:
+            return None
+        val, srow, col = r
+        gi, n = divmod(col, H)
+        best = (val, (gi, srow, n, int(s_need[gi, 0, 0])))
+        if best[1] is None:
+            return None
+        g, srow, n, s_need = best[1]
+        y = {n: g} if g else {}
+        left = N - g
+        for pos in range(H):
+            h = int(order[srow, pos])
+            if h == n or left == 0:
+                continue
+            t = int(min(caps[srow, h], left))
+            if t:
+                y[h] = t
+                left -= t
+        assert left == 0
+        return best[0], srow, y, {n: s_need}

@@ -1,0 +1,137 @@
+"""A_online (Alg. 1) with A_dual (Alg. 2) of seed 003, PS and Ring-AllReduce.
+
+Rounds i = 1, 2, ...: tau_i = 2^(i-1).  J_i = jobs not yet scheduled with a_j <= tau_i.  A_dual
+calls A_maxweight alpha times on disjoint sub-windows of tau_i slots, each on an empty cluster
+with fresh prices, removing the jobs it scheduled, and stops early when J_i is done.  Round i's
+schedule runs from alpha tau_i: sub-window iota covers [alpha tau_i + (iota-1) tau_i,
+alpha tau_i + iota tau_i), so c_j <= alpha tau_{i+1} and rounds never overlap (each call sees an
+empty cluster).
+
+DECISIONS (notes 6.6, 6.9):
+* alpha is one global integer, both the number of sub-windows and the offset.  ``alpha=4``
+  (default) is the paper's practical value; ``alpha="theorem5"`` uses Theorem 5's value
+  floor((log w(J) - log w_min) / (1 + log log lambda - log(2 log lambda - 1))) + 1, log base 2.
+* ``compact=True`` (not the paper): round i starts at max(tau_i, the last completion of earlier
+  rounds) instead of alpha tau_i; decisions still use only jobs arrived by tau_i.
+* Jobs too long for tau_i wait for later rounds; rounds continue past T until all jobs are done.
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from mlopt.errors import InputError
+from mlopt.families.hetero.data import hetero_data
+from mlopt.families.hetero.maxweight import a_maxweight, default_F, lam_of
+from mlopt.families.hetero.mincost import Placement, Searcher
+from mlopt.schedule import COLUMNS, SCHEDULE_SCHEMA_VERSION, Schedule
+from mlopt.workload import Workload
+
+MAX_ROUNDS = 40
+
+
+def theorem5_alpha(weights: np.ndarray, lam: float) -> int:
+    lg = math.log2
+    num = lg(float(np.sum(weights))) - lg(float(np.min(weights)))
+    den = 1.0 + lg(lg(lam)) - lg(2.0 * lg(lam) - 1.0)
+    return int(math.floor(num / den)) + 1
+
+
+@dataclass
+class OnlineRun:
+    placements: dict[int, tuple[Placement, int]]  # job -> (placement, absolute start)
+    alpha: int
+    alpha_theorem5: int
+    lam: float
+    F: float
+    rounds: list[dict] = field(default_factory=list)
+    runtime_s: float = 0.0
+
+
+def a_online(workload: Workload, *, alpha: int | str = 4, F: float | None = None,
+             compact: bool = False, order: str = "arrival") -> OnlineRun:
+    t0 = time.perf_counter()
+    data = hetero_data(workload)
+    F = float(F) if F is not None else default_F(data)
+    if not (math.isfinite(F) and F > 0):
+        raise InputError("must be > 0", field="F", value=F)
+    lam = lam_of(data, F)
+    a5 = theorem5_alpha(data.weight, lam)
+    if alpha == "theorem5":
+        alpha = a5
+    if isinstance(alpha, bool) or not isinstance(alpha, int) or alpha < 1:
+        raise InputError("must be an integer >= 1 or 'theorem5'", field="alpha", value=alpha)
+    if order not in ("arrival", "weight"):
+        raise InputError("must be arrival or weight", field="order", value=order)
+    searcher = Searcher(data)
+    pending = list(np.argsort(data.arrival, kind="stable"))
+    run = OnlineRun({}, alpha, a5, lam, F)
+    last_end = 0
+    for i in range(1, MAX_ROUNDS + 1):
+        if not pending:
+            break
+        tau = 2 ** (i - 1)
+        J_i = [j for j in pending if data.arrival[j] <= tau]
+        if order == "weight":
+            J_i.sort(key=lambda j: -data.weight[j])
+        base = max(tau, last_end) if compact else alpha * tau
+        info = {"round": i, "tau": tau, "jobs": len(J_i), "base": base, "scheduled": 0,
+                "sub_rounds": 0}
+        left = list(J_i)
+        for iota in range(1, alpha + 1):
+            if not left:
+                break  # early stop: J_i^s = J_i
+            res = a_maxweight(data, left, tau, lam, searcher=searcher)
+            info["sub_rounds"] = iota
+            done = set()
+            for pl in res.admitted:
+                start = base + (iota - 1) * tau + pl.start - 1
+                run.placements[pl.job] = (pl, start)
+                last_end = max(last_end, start + pl.d)
+                done.add(pl.job)
+            info["scheduled"] += len(done)
+            left = [j for j in left if j not in done]
+        pending = [j for j in pending if j not in run.placements]
+        run.rounds.append(info)
+    if pending:
+        raise InputError(f"{len(pending)} jobs still unscheduled after {MAX_ROUNDS} rounds",
+                         field="jobs", value=[data.job_ids[j] for j in pending[:3]])
+    run.runtime_s = time.perf_counter() - t0
+    return run
+
+
+def placements_to_schedule(workload: Workload, placed, meta: dict | None = None) -> Schedule:
+    """Rows (job, slot, server, role, count, type) for absolute starts."""
+    data = hetero_data(workload)
+    rows = []
+    for pl, start in placed:
+        jid = data.job_ids[pl.job]
+        wt = data.wtype_ids[pl.m]
+        pt = data.ptype_ids[pl.p] if pl.p >= 0 else ""
+        for t in range(start, start + pl.d):
+            for h, c in pl.y.items():
+                rows.append((jid, t, data.server_ids[h], "worker", int(c), wt))
+            for h, c in pl.s.items():
+                rows.append((jid, t, data.server_ids[h], "ps", int(c), pt))
+    return Schedule.from_dict({
+        "schema_version": SCHEDULE_SCHEMA_VERSION,
+        "admitted": sorted({data.job_ids[pl.job] for pl, _ in placed}),
+        "columns": [*COLUMNS, "type"], "rows": [list(r) for r in rows], "meta": meta or {}})
+
+
+def run_a_online(workload: Workload, *, seed: int = 0, **options) -> Schedule:
+    run = a_online(workload, **options)
+    meta = {"alpha": run.alpha, "alpha_theorem5": run.alpha_theorem5, "lambda": run.lam,
+            "F": run.F, "rounds": len(run.rounds), "algorithm_runtime_s": run.runtime_s}
+    return placements_to_schedule(workload, run.placements.values(), meta)
+
+
+def run_a_online_ra(workload: Workload, *, seed: int = 0, **options) -> Schedule:
+    """A_online with the RA subroutines: the workload must declare architecture "ra"."""
+    if hetero_data(workload).architecture != "ra":
+        raise InputError("a_online_ra needs a Ring-AllReduce workload",
+                         field="extra.hetero.architecture", value="ps")
+    return run_a_online(workload, seed=seed, **options)
