@@ -49,7 +49,6 @@ CASES = {
     "unknown_type": _replace(OPT_ROWS, "A", [("A", 1, "s1", "worker", 2, "w9"),
                                              ("A", 1, "s1", "ps", 1, "p1")]),
     "unknown_server": OPT_ROWS + [("A", 1, "s9", "ps", 1, "p1")],
-    "slot_out_of_range": OPT_ROWS + [("A", 0, "s1", "ps", 1, "p1")],
     "integer_counts": OPT_ROWS + [("A", 1, "s1", "ps", 0.5, "p1")],
 }
 
@@ -59,6 +58,15 @@ def test_each_constraint_broken_is_caught(label):
     res = check_hetero(hand(), sched(CASES[label]))
     assert not res.feasible
     assert label in res.constraints_violated(), res.summary()
+
+
+def test_slot_zero_is_rejected_by_the_schedule_format_or_the_checker():
+    try:
+        s = sched(OPT_ROWS + [("A", 0, "s1", "ps", 1, "p1")])
+    except InputError as err:  # the shared schedule format refuses slots < 1 already
+        assert "slot" in str(err.field)
+        return
+    assert "slot_out_of_range" in check_hetero(hand(), s).constraints_violated()
 
 
 def test_allocation_change_between_slots_is_preemption():
