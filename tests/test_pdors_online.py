@@ -149,3 +149,14 @@ def test_price_scale_caps_log_ratio():
     assert float(np.max(cap.log_ratio)) == pytest.approx(5.0)
     assert np.allclose(cap.log_U, lit.log_U) and cap.log_L > lit.log_L
     assert math.isfinite(cap.log_L)
+
+
+def test_job_sum_bound_is_valid_and_tight_alone():
+    from mlopt.families.pdors.theory import job_sum_bound
+
+    # hand instance: each job alone finishes in its arrival slot (u(0) = 10): bound 20 = OPT
+    assert job_sum_bound(hand_tiny())["bound"] == pytest.approx(HAND_OPTIMUM)
+    for seed in range(3):
+        w = generate("small", seed=seed)
+        off = pipeline.solve_offline(w, family="pdors")
+        assert job_sum_bound(w)["bound"] >= off.objective - 1e-9

@@ -17,7 +17,7 @@ from mlopt.families.pdors.checker import check_pdors
 from mlopt.families.pdors.fields import validate_pdors
 from mlopt.families.pdors.generator import PRESETS, generate
 from mlopt.families.pdors.online import run_pdors, run_pdors_no_internal
-from mlopt.families.pdors.theory import pdors_diagnostics
+from mlopt.families.pdors.theory import job_sum_bound, pdors_diagnostics
 from mlopt.models.pdors import build_dmlrs_milp, extract_schedule
 
 FAMILY = register_family(Family(
@@ -32,4 +32,5 @@ FAMILY = register_family(Family(
     presets={name: partial(generate, name) for name in PRESETS},
     validate=validate_pdors,
     diagnostics={"pdors": pdors_diagnostics},
+    bounds={"job_sum": job_sum_bound},
 ))

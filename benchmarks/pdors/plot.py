@@ -1,0 +1,135 @@
+"""Plots and summary tables from benchmarks/pdors/results/*.csv (figs.py and the OASiS
+price-scale sweep exported with ``mlopt bench report DIR --csv``).
+
+    python benchmarks/pdors/plot.py       # writes results/*.png and prints markdown tables
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+RES = Path(__file__).resolve().parent / "results"
+ORDER = ["pdors", "pdors_no_internal", "oasis", "fifo", "drf", "dorm"]
+
+
+def _table(df: pd.DataFrame, value: str) -> pd.DataFrame:
+    g = df.groupby(["x", "algorithm"])[value]
+    t = g.mean().unstack("algorithm")
+    return t[[a for a in ORDER if a in t.columns]]
+
+
+def utility_plot(name: str, xlabel: str, title: str) -> None:
+    path = RES / f"{name}.csv"
+    if not path.exists():
+        return
+    df = pd.read_csv(path)
+    assert df["feasible"].all(), f"{name}: an infeasible schedule"
+    t = _table(df, "objective")
+    lo = df.groupby(["x", "algorithm"])["objective"].min().unstack("algorithm")
+    hi = df.groupby(["x", "algorithm"])["objective"].max().unstack("algorithm")
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for a in t.columns:
+        ax.errorbar(t.index, t[a], yerr=[t[a] - lo[a], hi[a] - t[a]], marker="o", capsize=3,
+                    label=a)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("total utility (mean over seeds; bars: min-max)")
+    ax.set_title(title)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(RES / f"{name}.png", dpi=110)
+    plt.close(fig)
+    print(f"\n### {name}: mean total utility over {df['seed'].nunique()} seeds\n")
+    print(t.round(1).to_markdown())
+
+
+def fig10() -> None:
+    path = RES / "fig10.csv"
+    if not path.exists():
+        return
+    df = pd.read_csv(path)
+    t = df.groupby("algorithm").agg(median_duration=("median_duration", "median"),
+                                    completed=("completed", "mean"),
+                                    utility=("objective", "mean"))
+    t = t.reindex([a for a in ORDER if a in t.index])
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    ax.bar(t.index, t["median_duration"])
+    ax.set_ylabel("median training time (slots)")
+    ax.set_title("Fig. 10 at 2-core scale: median over seeds of per-run medians")
+    plt.setp(ax.get_xticklabels(), rotation=20)
+    fig.tight_layout()
+    fig.savefig(RES / "fig10.png", dpi=110)
+    plt.close(fig)
+    print("\n### fig10: training time of completed jobs\n")
+    print(t.round(2).to_markdown())
+
+
+def price_scale_pdors() -> None:
+    path = RES / "price_scale.csv"
+    if not path.exists():
+        return
+    df = pd.read_csv(path)
+    t = df.groupby("x")["objective"].agg(["mean", "min", "max"])
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    xs = [str(int(x)) if x else "literal" for x in t.index]
+    ax.plot(xs, t["mean"], marker="o")
+    ax.fill_between(xs, t["min"], t["max"], alpha=0.2)
+    ax.set_xlabel("price_scale (cap on ln(U/L); not from the papers)")
+    ax.set_ylabel("PD-ORS total utility")
+    fig.tight_layout()
+    fig.savefig(RES / "price_scale_pdors.png", dpi=110)
+    plt.close(fig)
+    print("\n### PD-ORS price scale (x = 0: literal)\n")
+    print(t.round(1).to_markdown())
+
+
+def price_scale_oasis() -> None:
+    path = RES / "price_scale_oasis.csv"
+    if not path.exists():
+        return
+    df = pd.read_csv(path)
+    df = df[df["method_kind"] == "algorithm"]
+    df["n_jobs"] = df["params"].map(lambda p: eval_params(p)["n_jobs"])
+    df["set"] = np.where(df["seed"] >= 100, "past (100-107)", "test (0-7)")
+    t = df.groupby(["set", "n_jobs", "method"])["objective"].mean().unstack("method")
+    cols = ["oasis"] + sorted([c for c in t.columns if c.startswith("oasis-ps")],
+                              key=lambda c: float(c[8:])) + ["rrh"]
+    t = t[cols]
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8), sharey=False)
+    for ax, n in zip(axes, sorted(df["n_jobs"].unique())):
+        test = t.loc[("test (0-7)", n)]
+        scales = [float(c[8:]) for c in cols if c.startswith("oasis-ps")]
+        ax.plot(scales, [test[f"oasis-ps{s:g}"] if f"oasis-ps{s:g}" in test else
+                         test[f"oasis-ps{s}"] for s in scales], marker="o",
+                label="OASiS, price_scale")
+        ax.axhline(test["oasis"], color="C1", ls="--", label="OASiS literal")
+        ax.axhline(test["rrh"], color="C2", ls=":", label="RRH")
+        ax.set_xscale("log")
+        ax.set_xlabel("price_scale")
+        ax.set_title(f"{n} jobs, T = 300, H = K = 10 (seeds 0-7)")
+        ax.legend(fontsize=8)
+    axes[0].set_ylabel("total utility (mean)")
+    fig.tight_layout()
+    fig.savefig(RES / "price_scale_oasis.png", dpi=110)
+    plt.close(fig)
+    print("\n### OASiS price scale: mean utility\n")
+    print(t.round(1).to_markdown())
+
+
+def eval_params(p):
+    import json
+    return json.loads(p) if isinstance(p, str) else p
+
+
+if __name__ == "__main__":
+    utility_plot("fig6", "machines", "Fig. 6 (2-core scale): 25 jobs, T = 20")
+    utility_plot("fig7_8", "jobs", "Fig. 7/8 (2-core scale): 20 machines, T = 20")
+    utility_plot("fig9", "machines", "Fig. 9 (2-core scale): 40 jobs, T = 80")
+    fig10()
+    price_scale_pdors()
+    price_scale_oasis()
