@@ -45,7 +45,7 @@ def utility_plot(name: str, xlabel: str, title: str) -> None:
     fig.savefig(RES / f"{name}.png", dpi=110)
     plt.close(fig)
     print(f"\n### {name}: mean total utility over {df['seed'].nunique()} seeds\n")
-    print(t.round(1).to_markdown())
+    print(md(t))
 
 
 def fig10() -> None:
@@ -66,7 +66,7 @@ def fig10() -> None:
     fig.savefig(RES / "fig10.png", dpi=110)
     plt.close(fig)
     print("\n### fig10: training time of completed jobs\n")
-    print(t.round(2).to_markdown())
+    print(md(t))
 
 
 def price_scale_pdors() -> None:
@@ -85,7 +85,7 @@ def price_scale_pdors() -> None:
     fig.savefig(RES / "price_scale_pdors.png", dpi=110)
     plt.close(fig)
     print("\n### PD-ORS price scale (x = 0: literal)\n")
-    print(t.round(1).to_markdown())
+    print(md(t))
 
 
 def price_scale_oasis() -> None:
@@ -118,7 +118,18 @@ def price_scale_oasis() -> None:
     fig.savefig(RES / "price_scale_oasis.png", dpi=110)
     plt.close(fig)
     print("\n### OASiS price scale: mean utility\n")
-    print(t.round(1).to_markdown())
+    print(md(t))
+
+
+def md(t: pd.DataFrame) -> str:
+    """A markdown table without the optional tabulate dependency."""
+    t = t.reset_index()
+    cols = [str(c) for c in t.columns]
+    rows = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+    for r in t.itertuples(index=False):
+        rows.append("| " + " | ".join(f"{v:.1f}" if isinstance(v, float) else str(v)
+                                      for v in r) + " |")
+    return "\n".join(rows)
 
 
 def eval_params(p):
