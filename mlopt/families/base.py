@@ -50,6 +50,9 @@ class Family:
     check_params: Callable[[str, dict], None] | None = None
     check_options: Callable[[str, dict], None] | None = None
     probe_preset: str | None = "tiny"
+    # learned components (``mlopt train FAMILY --target NAME``): name ->
+    # fn(out_path, params: dict, *, progress: bool) -> JSON-able summary
+    trainers: dict[str, Callable[..., dict]] = field(default_factory=dict)
 
     def model(self, name: str | None = None) -> Builder:
         name = name or self.default_model
@@ -98,6 +101,7 @@ class Family:
             "models": sorted(self.models), "default_model": self.default_model,
             "algorithms": sorted(self.algorithms), "presets": sorted(self.presets),
             "bounds": sorted(self.bounds), "diagnostics": sorted(self.diagnostics),
+            **({"trainers": sorted(self.trainers)} if self.trainers else {}),
         }
 
     def preset(self, name: str) -> Generator:

@@ -1,0 +1,42 @@
+"""``mlopt train FAMILY``: train a family's learned component (Harmony: the DRL policy or the
+reward-prediction network) and write a checkpoint, with a progress bar."""
+from __future__ import annotations
+
+import json
+import sys
+
+from mlopt.cli import command, parse_kv
+from mlopt.errors import InputError
+from mlopt.families import get_family
+
+
+@command("train", "train a family's learned component: mlopt train harmony -p episodes=300 "
+         "-o policy.npz (then mlopt run harmony W --option policy=policy.npz)")
+def _args(p):
+    p.add_argument("family")
+    p.add_argument("--target", default=None, help="what to train (default: the family's first)")
+    p.add_argument("-p", "--param", action="append", metavar="KEY=VALUE",
+                   help="a training parameter (value parsed as JSON); repeatable")
+    p.add_argument("-o", "--output", required=True, help="checkpoint file (.npz)")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.add_argument("--no-progress", action="store_true")
+    p.set_defaults(handler=run)
+
+
+def run(args) -> int:
+    fam = get_family(args.family)
+    if not fam.trainers:
+        raise InputError("this family has nothing to train", field="family", value=fam.name)
+    target = args.target or next(iter(fam.trainers))
+    if target not in fam.trainers:
+        raise InputError(f"unknown target (known: {', '.join(fam.trainers)})", field="target",
+                         value=target)
+    summary = fam.trainers[target](args.output, parse_kv(args.param),
+                                   progress=not args.no_progress)
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        print(f"wrote {args.output}: " + ", ".join(f"{k}={v}" for k, v in summary.items()
+                                                   if not isinstance(v, (dict, list))),
+              file=sys.stderr)
+    return 0

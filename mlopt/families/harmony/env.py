@@ -1,0 +1,240 @@
+"""The Harmony placement environment (seed 002 Sec. IV): state (x, r, w, p, v, d), the 2 M N'
+actions with masks, and the reward of Eq. (1). Plain Python + numpy; the Gymnasium wrapper is
+:mod:`.gym_env`.
+
+State rows (N = ``max_jobs``, N' = ``max_new_jobs``, L model types, K = 4 resources):
+
+* rows 0..N'-1: the new jobs being placed this interval (FIFO from the queue); rows N'..N-1:
+  running jobs, most recently placed first; the rest zero (DECISION: the paper lists both new and
+  running jobs and N' < N without fixing the order);
+* ``x`` N x L one-hot model; ``r`` N x 2(1+K): [W/3, worker demand / server capacity, P/3, PS
+  demand / capacity]; ``w``, ``p``: tasks placed so far / 3; ``v`` M x K free / capacity;
+  ``d`` M x 2N: job n's workers and PSs on server m / 3.
+  Servers are padded to ``max_servers`` (absent servers: zero rows, always masked), so one
+  policy serves clusters of any size up to it.
+
+Actions: a = (2 n + role) * max_servers + m places one worker (role 0) or PS (role 1) of new job
+n on server m; the mask allows it iff the job still needs such a task and the task fits.
+
+Dynamics within an interval: inferences repeat until every new job is fully placed or none can
+progress. A job whose next task fits nowhere is rolled back at once (gang semantics: it waits
+in the queue; its resources go to the others) and the next queued job takes its row. When no
+row is left, the interval is trained (ground-truth speeds) and closes with reward
+r = sum over running jobs of c_n / e_n (Eq. 1), or a prediction of it (``reward_fn``). Intervals
+without any decision are trained through automatically.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from mlopt.errors import InputError
+from mlopt.families.harmony.speed import RESOURCES
+from mlopt.families.harmony.state import ClusterState
+
+ROLE_NORM = 3.0  # W, P in [1, 3] in the paper's workloads
+
+
+def FJ_OF(L: int) -> int:  # noqa: N802  job feature width
+    return L + 2 + 2 * len(RESOURCES) + 2
+
+
+def FS_OF(L: int) -> int:  # noqa: N802  server feature width
+    return len(RESOURCES) + 2 * L + 1
+
+
+class PlacementEnv:
+    def __init__(self, workload, *, max_servers: int = 12, max_jobs: int | None = None,
+                 max_new_jobs: int | None = None, reward_fn=None):
+        self.workload = workload
+        self.N = int(max_jobs or workload.extra.get("max_jobs", 12))
+        self.Np = int(max_new_jobs or workload.extra.get("max_new_jobs", 5))
+        self.Mmax = int(max_servers)
+        self.M = len(workload.servers)
+        if self.M > self.Mmax:
+            raise InputError(f"the policy handles at most {self.Mmax} servers",
+                             field="servers", value=self.M)
+        if not 0 < self.Np < self.N:
+            raise InputError("need 0 < N' < N", field="extra.max_new_jobs", value=self.Np)
+        self.reward_fn = reward_fn
+        self.state = ClusterState(workload)
+        self.L = len(self.state.sm.models)
+        self.K = len(RESOURCES)
+        self.obs_dim = (self.N * self.L + self.N * 2 * (1 + self.K) + 2 * self.N
+                        + self.Mmax * self.K + 2 * self.Mmax * self.N)
+        self.n_actions = 2 * self.Mmax * self.Np
+        self.reset()
+
+    # ---- episode -----------------------------------------------------------------------------
+    def reset(self) -> np.ndarray:
+        self.state = ClusterState(self.workload)
+        self.done = False
+        self.total_reward = 0.0
+        self.slots = [-1] * self.Np  # an instance without jobs is over at once
+        self._begin_interval()
+        return self.observe()
+
+    def _begin_interval(self) -> None:
+        """Set up the rows of new jobs; train through intervals with nothing to decide."""
+        self.closed_rewards = []
+        while True:
+            st = self.state
+            if st.all_done() or st.t > self.workload.horizon:
+                self.done = True
+                return
+            self.slots = [-1] * self.Np
+            self.pending = list(st.queue())
+            self._refill()
+            if any(n >= 0 for n in self.slots):
+                return
+            self._close_interval()
+
+    def _refill(self) -> None:
+        """Fill empty rows from the queue; drop (roll back) jobs that cannot progress."""
+        changed = True
+        while changed:
+            changed = False
+            for i in range(self.Np):
+                n = self.slots[i]
+                if n >= 0 and not self._can_progress(n):
+                    self.state.rollback(n)
+                    self.slots[i] = -1
+                    n = -1
+                if n < 0 and self.pending:
+                    self.slots[i] = int(self.pending.pop(0))
+                    changed = True
+
+    def _can_progress(self, n: int) -> bool:
+        st = self.state
+        return any(st.remaining(n, role) > 0 and len(st.feasible_servers(n, role)) > 0
+                   for role in (0, 1))
+
+    def _close_interval(self) -> float:
+        st = self.state
+        running = st.running()
+        c_true = st.advance()  # trains the interval with the ground truth
+        if self.reward_fn is not None:
+            c = self.reward_fn(self, running)
+        else:
+            c = c_true
+        r = float((c[running] / st.jobs.epochs[running]).sum())
+        self.closed_rewards.append(r)
+        self.total_reward += r
+        return r
+
+    # ---- observation and masks ---------------------------------------------------------------
+    def rows(self) -> list[int]:
+        """Job index of each state row (-1: empty)."""
+        st = self.state
+        run = np.flatnonzero(st.running())
+        run = run[np.argsort(-st.placed_at[run], kind="stable")]
+        rows = list(self.slots) + [int(n) for n in run[: self.N - self.Np]]
+        return rows + [-1] * (self.N - len(rows))
+
+    def observe(self) -> np.ndarray:
+        st, N, L, K, Mmax, M = self.state, self.N, self.L, self.K, self.Mmax, self.M
+        x = np.zeros((N, L))
+        r = np.zeros((N, 2 * (1 + K)))
+        w = np.zeros(N)
+        p = np.zeros(N)
+        d = np.zeros((Mmax, 2 * N))
+        cap = st.sm.server
+        for i, n in enumerate(self.rows()):
+            if n < 0:
+                continue
+            x[i, st.jobs.model[n]] = 1.0
+            r[i] = np.concatenate([[st.jobs.workers[n] / ROLE_NORM], st.jobs.dw[n] / cap,
+                                   [st.jobs.ps[n] / ROLE_NORM], st.jobs.dp[n] / cap])
+            w[i] = st.x[0, n].sum() / ROLE_NORM
+            p[i] = st.x[1, n].sum() / ROLE_NORM
+            d[:M, 2 * i] = st.x[0, n] / ROLE_NORM
+            d[:M, 2 * i + 1] = st.x[1, n] / ROLE_NORM
+        v = np.zeros((Mmax, K))
+        v[:M] = st.free / st.cap
+        return np.concatenate([x.ravel(), r.ravel(), w, p, v.ravel(), d.ravel()]).astype(
+            np.float32)
+
+    # ---- per-action features of the DRL policy ------------------------------------------------
+    def action_parts(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The state re-arranged per action for a policy that scores every (job, role, server)
+        with one shared network (:mod:`.drl`): job features (N' x FJ: model one-hot, W/3, P/3,
+        demands / capacity, placed so far), server features (Mmax x FS: free / capacity,
+        workers and PSs of each model type on it / 3, exists) and pair features
+        (N' x Mmax x 3: the job's own workers and PSs on the server / 3, and whether the job
+        already uses another server). Same information as (x, r, w, p, v, d), with d summed per
+        model type (what interference depends on)."""
+        st, L, Mmax, M = self.state, self.L, self.Mmax, self.M
+        cap = st.sm.server
+        job = np.zeros((self.Np, FJ_OF(L)), np.float32)
+        pair = np.zeros((self.Np, Mmax, 3), np.float32)
+        for i, n in enumerate(self.slots):
+            if n < 0:
+                continue
+            job[i, st.jobs.model[n]] = 1.0
+            job[i, L:] = np.concatenate([
+                [st.jobs.workers[n] / ROLE_NORM, st.jobs.ps[n] / ROLE_NORM],
+                st.jobs.dw[n] / cap, st.jobs.dp[n] / cap,
+                [st.x[0, n].sum() / ROLE_NORM, st.x[1, n].sum() / ROLE_NORM]])
+            own = st.x[:, n, :]  # 2 x M
+            pair[i, :M, 0] = own[0] / ROLE_NORM
+            pair[i, :M, 1] = own[1] / ROLE_NORM
+            used = (own.sum(axis=0) > 0)
+            pair[i, :M, 2] = (used.sum() - used) > 0
+        server = np.zeros((Mmax, FS_OF(L)), np.float32)
+        server[:M, :self.K] = st.free / st.cap
+        active = st.running() | ((st.x.sum(axis=(0, 2)) > 0) & (st.placed_at == 0))
+        onehot = np.eye(L)[st.jobs.model] * active[:, None]  # N x L
+        server[:M, self.K:self.K + L] = (st.x[0].T @ onehot) / ROLE_NORM
+        server[:M, self.K + L:self.K + 2 * L] = (st.x[1].T @ onehot) / ROLE_NORM
+        server[:M, -1] = 1.0
+        return job, server, pair
+
+    def action_mask(self) -> np.ndarray:
+        st, Mmax = self.state, self.Mmax
+        mask = np.zeros(self.n_actions, dtype=bool)
+        if self.done:
+            return mask
+        for i, n in enumerate(self.slots):
+            if n < 0:
+                continue
+            for role in (0, 1):
+                if st.remaining(n, role) > 0:
+                    base = (2 * i + role) * Mmax
+                    mask[base + st.feasible_servers(n, role)] = True
+        return mask
+
+    def decode(self, action: int) -> tuple[int, int, int]:
+        """(row of the new job, role, server) of an action index."""
+        a = int(action)
+        return a // (2 * self.Mmax), (a // self.Mmax) % 2, a % self.Mmax
+
+    def encode(self, row: int, role: int, server: int) -> int:
+        return (2 * row + role) * self.Mmax + server
+
+    # ---- step --------------------------------------------------------------------------------
+    def step(self, action: int) -> tuple[float, bool]:
+        """Apply a *valid* action. Returns (reward of the interval it closed or 0, closed?).
+        ``self.closed_rewards`` lists every interval reward of the step (the first is the
+        interval the action belongs to)."""
+        if self.done:
+            raise RuntimeError("episode is over")
+        if not self.action_mask()[action]:
+            raise ValueError(f"action {action} is masked")
+        row, role, m = self.decode(action)
+        st = self.state
+        n = self.slots[row]
+        st.place(n, role, m)
+        if st.complete(n):
+            st.commit(n)
+            self.slots[row] = -1
+        self.closed_rewards = []
+        self._refill()
+        if any(k >= 0 for k in self.slots):
+            return 0.0, False
+        r = self._close_interval()
+        rewards = list(self.closed_rewards)
+        self._begin_interval()
+        self.closed_rewards = rewards + self.closed_rewards
+        return r, True
+
+    def schedule(self, producer: str, meta: dict | None = None):
+        return self.state.schedule(producer, meta)
