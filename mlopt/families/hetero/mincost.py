@@ -217,6 +217,20 @@ class Searcher:
                                                   y, s, cost))
         return best[2]
 
+    def cost_fixed(self, j: int, win: Window, c: Config, start: int) -> float | None:
+        """Optimal cost of (13) / (21) with configuration c and start fixed (Theorem 1's
+        claim, tested against a MILP); None if infeasible."""
+        win._refresh()
+        starts = np.array([start])
+        wmin = win.window_min(c.d, starts)
+        om = win.window_cost(win.wcum, c.d, starts)[c.m]
+        if self.data.architecture == "ps":
+            pi = win.window_cost(win.pcum, c.d, starts)[c.p]
+            r = (self._ps_q1 if c.q else self._ps_q0)(c, wmin, om, pi, starts)
+        else:
+            r = (self._ra_q1 if c.q else self._ra_q0)(c, wmin, om, starts)
+        return None if r is None else r[0]
+
     # ---- the four subroutines (vectorized over starts x servers) -------------------------
     def _ps_q1(self, c, wmin, om, pi, starts):
         d = self.data
