@@ -67,7 +67,7 @@ def test_bound_le_opt_le_every_algorithm(seed, ra):
     assert off.solve.status == Status.OPTIMAL and off.check.feasible
     lb = lower_bound(w)["bound"]
     assert lb <= off.objective * (1 + 1e-9)
-    for alg in ("a_online",):
+    for alg in ("a_online", "fifo", "drf", "antman", "tiresias"):
         res = pipeline.run_algorithm(w, alg, family="hetero")
         assert res.check.feasible
         assert off.objective <= res.check.objective * (1 + 1e-9)

@@ -12,6 +12,7 @@ from mlopt.families.base import Family, register_family
 from mlopt.families.hetero.checker import check_hetero
 from mlopt.families.hetero.data import validate_hetero
 from mlopt.families.hetero.generator import PRESET_FUNCS
+from mlopt.families.hetero.baselines import BASELINES
 from mlopt.families.hetero.bounds import lower_bound
 from mlopt.families.hetero.online import run_a_online, run_a_online_ra
 from mlopt.models.hetero import build_wct_milp, extract_schedule
@@ -25,7 +26,7 @@ FAMILY = register_family(Family(
     default_model="wct_milp",
     extract={"wct_milp": extract_schedule},
     bounds={"lower_bound": lower_bound},
-    algorithms={"a_online": run_a_online, "a_online_ra": run_a_online_ra},
+    algorithms={"a_online": run_a_online, "a_online_ra": run_a_online_ra, **BASELINES},
     presets=dict(PRESET_FUNCS),
     validate=validate_hetero,
 ))

@@ -1,0 +1,144 @@
+"""A slot-by-slot list scheduler shared by the hetero baselines (seed 003, Sec. 7).
+
+At every slot t = 1, 2, ... the waiting jobs that have arrived are offered, in the policy's
+priority order, a start at t with the job's fixed configuration (worker type m, PS type p, N
+workers).  A job is placed if it fits for its whole duration: on one server (q = 1, the faster
+rate) if possible, else split (q = 0): PSs on one server covering the remote workers' bandwidth
+(2i), workers first-fit on the other servers.  ``blocking=True`` stops at the first job that does
+not fit (strict FIFO).
+
+DECISION (preemption).  Tiresias and AntMan preempt in their papers; seed 003's model (and our
+checker) forbids preemption, so all baselines run non-preemptively and keep only their ordering
+rules.  This favours them relative to the paper's description ("frequent preemption" lengthens
+their jobs).
+"""
+from __future__ import annotations
+
+import math
+from typing import Callable
+
+import numpy as np
+
+from mlopt.families.hetero.configs import fits_alone, job_configs
+from mlopt.families.hetero.data import HeteroData
+from mlopt.families.hetero.mincost import Placement
+
+_EPS = 1e-9
+
+
+class Profile:
+    """Used capacity per server, resource and slot (grows as needed)."""
+
+    def __init__(self, data: HeteroData, length: int = 256):
+        self.data = data
+        self.used = np.zeros((*data.cap.shape, length))
+
+    def free(self, a: int, b: int) -> np.ndarray:
+        """H x R free capacity over slots [a, b) (1-based)."""
+        if b - 1 > self.used.shape[2]:
+            self.used = np.concatenate([self.used, np.zeros_like(self.used)], axis=2)
+            return self.free(a, b)
+        return self.data.cap - self.used[:, :, a - 1:b - 1].max(axis=2)
+
+    def commit(self, pl: Placement, start: int) -> None:
+        self.free(start, start + pl.d)  # grow
+        for h, vec in pl.usage(self.data).items():
+            self.used[h, :, start - 1:start - 1 + pl.d] += vec[:, None]
+
+
+def ideal_config(data: HeteroData, j: int):
+    """The "ideal case" (notes 6.14): the fastest configuration on an empty cluster."""
+    return next(c for c in job_configs(data, j) if fits_alone(data, c))
+
+
+def place(data: HeteroData, prof: Profile, j: int, m: int, p: int, n: int, t: int
+          ) -> Placement | None:
+    """Place N type-m workers (+ type-p PSs) from slot t, co-located if possible."""
+    ps = data.architecture == "ps"
+    e = data.e[m]
+    z = data.z[p] if ps else np.zeros_like(e)
+    for q in (1, 0):
+        if q == 0 and n == 1 and not ps:
+            continue
+        rate = data.rate(j, m, p, q, n)
+        d = data.duration(j, n, rate)
+        free = prof.free(t, t + d)
+        if q == 1:
+            ok = np.nonzero(((n * e + z) <= free + _EPS).all(axis=1))[0]
+            if len(ok):
+                h = int(ok[0])
+                return Placement(j, m, p, 1, n, d, t, {h: n}, {h: 1} if ps else {})
+            continue
+        pos = e > 0
+        caps = np.floor(free[:, pos] / e[pos] + _EPS).min(axis=1).astype(int)
+        if ps:
+            s_need = max(1, math.ceil(n * data.b[m] / data.B[p] - _EPS))
+            for srv in range(len(free)):
+                if not ((s_need * z) <= free[srv] + _EPS).all():
+                    continue
+                others = [(h, min(int(caps[h]), n)) for h in range(len(free)) if h != srv]
+                if sum(c for _, c in others) < n:
+                    continue
+                y, left = {}, n
+                for h, c in others:
+                    if left and c:
+                        y[h] = min(c, left)
+                        left -= y[h]
+                return Placement(j, m, p, 0, n, d, t, y, {srv: s_need})
+        else:
+            caps = np.minimum(caps, n - 1)
+            if caps.sum() >= n:
+                y, left = {}, n
+                for h in range(len(free)):
+                    if left and caps[h]:
+                        y[h] = int(min(caps[h], left))
+                        left -= y[h]
+                return Placement(j, m, p, 0, n, d, t, y, {})
+    return None
+
+
+def fit_count(data: HeteroData, j: int, m: int, p: int, n: int) -> int:
+    """The largest n' <= n whose placement fits the empty cluster (so no job waits forever)."""
+    for k in range(n, 0, -1):
+        if place(data, Profile(data, 8), j, m, p, k, 1) is not None:
+            return k
+    raise ValueError(f"job {data.job_ids[j]} fits nowhere with types {m}, {p}")
+
+
+def list_schedule(data: HeteroData, order: Callable[[int, list[int], dict], list[int]],
+                  size: Callable[[int, int, list[int]], object], *,
+                  blocking: bool = False, max_slots: int = 100_000) -> list[tuple[Placement, int]]:
+    """Generic loop: ``order(t, waiting, state)`` ranks waiting jobs, ``size(j, t, waiting)``
+    gives (m, p, N) or a list of such alternatives tried in order."""
+    prof = Profile(data)
+    J = len(data.job_ids)
+    placed: list[tuple[Placement, int]] = []
+    done = set()
+    state: dict = {"running": [], "first_seen": {}}
+    fitted: dict[tuple, int] = {}
+    for t in range(1, max_slots):
+        if len(done) == J:
+            break
+        if t == max_slots - 1:
+            raise RuntimeError("list scheduler did not finish")
+        waiting = [j for j in range(J) if j not in done and data.arrival[j] <= t]
+        for j in waiting:
+            state["first_seen"].setdefault(j, t)
+        for j in order(t, waiting, state):
+            alts = size(j, t, waiting)
+            pl = None
+            for m, p, n in (alts if isinstance(alts, list) else [alts]):
+                key = (j, m, p, n)
+                if key not in fitted:
+                    fitted[key] = fit_count(data, j, m, p, n)
+                pl = place(data, prof, j, m, p, fitted[key], t)
+                if pl is not None:
+                    break
+            if pl is None:
+                if blocking:
+                    break
+                continue
+            prof.commit(pl, t)
+            placed.append((pl, t))
+            done.add(j)
+    return placed
