@@ -45,8 +45,9 @@ def main() -> None:
     df = load(d)
     df.to_csv(d / "ratios.csv", index=False, float_format="%.4f")
     x = "n_jobs" if df["n_jobs"].nunique() > 1 else "n_edge"
-    agg = df.groupby([x, "algorithm"])[["ratio_opt_high", "ratio_flow_lb", "ratio_zeta1"]].mean()
-    print(agg.round(3).to_markdown())
+    agg = df.groupby([x, "algorithm"])[["ratio_opt_low", "ratio_opt_high", "ratio_flow_lb",
+                                      "ratio_zeta1"]].mean()
+    print(agg.round(3).to_string())
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

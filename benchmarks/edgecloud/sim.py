@@ -122,6 +122,7 @@ def cmd_plot(out: Path) -> None:
     util = json.loads((out / "utilisation.json").read_text())
     fig_, ax = plt.subplots(figsize=(6, 3.5))
     for alg, u in util.items():
+        u = json.loads(u) if isinstance(u, str) else u
         ax.plot(range(1, len(u) + 1), u, label=f"{alg} (makespan {len(u)})", lw=0.8)
     ax.set_xlabel("slot")
     ax.set_ylabel("edge utilisation")
