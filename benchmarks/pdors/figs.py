@@ -92,7 +92,7 @@ def run(name: str) -> Path:
                     durs = [int(c) - arr[j] + 1 for j, c in zip(fin["job"], fin["completion"])]
                     meta = r.schedule.meta
                     st = meta.get("oracle_stats", {})
-                    ds = meta.get("decision_seconds", {})
+                    ds = r.schedule.timing.get("decision_seconds", {})
                     out.writerow({
                         "fig": name, "x_name": cfg["x"], "x": x, "seed": seed, "algorithm": alg,
                         "objective": r.check.objective if r.check.feasible else "",
