@@ -233,6 +233,11 @@ _MESSAGES = {
 }
 
 
+_KINDS = {"model_type": "an object", "dict_type": "an object", "list_type": "a list",
+          "string_type": "a string", "int_type": "an integer", "float_type": "a number",
+          "bool_type": "true or false"}
+
+
 def _message(e: dict, allowed: list[str] | None = None) -> str:
     kind, ctx = e["type"], e.get("ctx") or {}
     if kind == "extra_forbidden":
@@ -245,6 +250,10 @@ def _message(e: dict, allowed: list[str] | None = None) -> str:
         return f"must be > {ctx['gt']:g}"
     if kind == "literal_error":
         return f"must be one of {ctx.get('expected', '')}"
+    if kind == "string_too_short":
+        return "must not be empty"
+    if kind == "string_too_long":
+        return f"longer than {ctx.get('max_length'):,} characters (see mlopt.limits)"
     if kind == "too_short":
         return f"must have at least {ctx.get('min_length')} item(s)"
     if kind == "too_long":
@@ -261,7 +270,7 @@ def _message(e: dict, allowed: list[str] | None = None) -> str:
 def _allowed(model: type[BaseModel], loc: tuple) -> list[str] | None:
     """The keys the object at ``loc`` may have (for an unknown-key error)."""
     for part in loc[:-1]:
-        if isinstance(part, int):
+        if isinstance(part, int) or _is_tag(str(part)):
             continue
         field = model.model_fields.get(part)
         if field is None:
@@ -297,13 +306,20 @@ def validate(model: type[M], data: Any, file: str | None = None) -> M:
         return model.model_validate(data)
     except ValidationError as err:
         errors = err.errors(include_url=False)
-        e = _best_error(errors) if len({tuple(x["loc"][:1]) for x in errors}) == 1 else errors[0]
+        first = errors[0]["loc"][:1]  # the first field with a problem, its most telling error
+        e = _best_error([x for x in errors if x["loc"][:1] == first])
         value = None if e["type"] == "missing" else e.get("input")
         if isinstance(value, (dict, list)) and e["type"] != "extra_forbidden":
             value = type(value).__name__ if len(repr(value)) > 80 else value
         allowed = _allowed(model, tuple(e["loc"])) if e["type"] == "extra_forbidden" else None
-        raise InputError(_message(e, allowed), file=file, field=_field(tuple(e["loc"])) or None,
-                         value=value) from None
+        field = _field(tuple(e["loc"]))
+        message = _message(e, allowed)
+        # a union (a table or a list, a name or a table): name every type that would do
+        kinds = {_KINDS[x["type"]] for x in errors
+                 if x["type"] in _KINDS and _field(tuple(x["loc"])) == field}
+        if e["type"] in _KINDS and len(kinds) > 1:
+            message = "must be " + " or ".join(sorted(kinds))
+        raise InputError(message, file=file, field=field or None, value=value) from None
     except RecursionError:
         raise InputError("nested too deeply", file=file) from None
 

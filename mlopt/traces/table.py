@@ -313,7 +313,8 @@ def read_table(path: str | Path, columns: Mapping[str, str], *, trace: str = "cs
             v.flag("not_a_number", ~np.isfinite(x), col_of[f])
             unit = duration_unit if kind == "duration" else (
                 arrival_unit if kind == "time" else None)
-            parsed[f] = x * UNIT_SECONDS[unit] if unit else x
+            with np.errstate(over="ignore"):  # 1e308 min -> inf: flagged too_large below
+                parsed[f] = x * UNIT_SECONDS[unit] if unit else x
             # a value no instance can hold (1e308 s) is a bad row, not an overflow later on
             top = limits.MAX_COUNT if kind == "count" else limits.MAX_VALUE
             with np.errstate(invalid="ignore"):
