@@ -36,20 +36,18 @@ def _integral(v: Any) -> Any:
     """3.0 -> 3 (other tools write integral floats); 2.5, "3" and True stay and fail strictly."""
     if isinstance(v, float) and v.is_integer():
         if abs(v) > 2.0**53:  # no longer an exact integer: nonsense for a count or a slot
-            raise ValueError(f"too large for an exact integer (see mlopt.limits)")
+            raise ValueError("too large for an exact integer (see mlopt.limits)")
         return int(v)
     return v
 
 
-def Int(ge: int, le: int, description: str = ""):  # noqa: N802 - a type factory
-    return Annotated[Annotated[int, Field(ge=ge, le=le, strict=True, description=description)],
-                     BeforeValidator(_integral)]
+def Int(ge: int, le: int):  # noqa: N802 - a type factory
+    return Annotated[Annotated[int, Field(ge=ge, le=le, strict=True)], BeforeValidator(_integral)]
 
 
-def Num(*, ge: float | None = None, gt: float | None = None, le: float = limits.MAX_VALUE,
-        description: str = ""):  # noqa: N802 - a type factory
-    return Annotated[float, Field(ge=ge, gt=gt, le=le, strict=True, allow_inf_nan=False,
-                                  description=description)]
+def Num(*, ge: float | None = None, gt: float | None = None,
+        le: float = limits.MAX_VALUE):  # noqa: N802 - a type factory
+    return Annotated[float, Field(ge=ge, gt=gt, le=le, strict=True, allow_inf_nan=False)]
 
 
 def _shallow(v: Any) -> Any:
@@ -60,6 +58,10 @@ def _shallow(v: Any) -> Any:
 
 Name = Annotated[str, Field(min_length=1, max_length=limits.MAX_NAME, strict=True)]
 Quantity = Num(ge=0.0, le=limits.MAX_VALUE)
+Positive = Num(gt=0.0)
+Slot = Int(1, limits.MAX_HORIZON)
+Count = Int(1, limits.MAX_COUNT)
+Seed = Int(0, 2**32 - 1)
 FreeDict = Annotated[dict[str, Any], AfterValidator(_shallow)]
 Resources = Annotated[dict[Name, Quantity], Field(max_length=limits.MAX_RESOURCES)]
 
@@ -80,12 +82,12 @@ class ServerFile(_Strict):
 
 class JobFile(_Strict):
     id: Name
-    arrival: Int(1, limits.MAX_HORIZON, "a_i: slot in 1..horizon")
-    epochs: Int(1, limits.MAX_COUNT, "E_i")
-    chunks: Int(1, limits.MAX_COUNT, "N_i, data chunks (also the cap on concurrent workers)")
-    minibatches: Int(1, limits.MAX_COUNT, "M_i, mini-batches per chunk")
-    minibatch_seconds: Num(ge=0.0, description="tau_i, seconds of compute per mini-batch")
-    gradient_mb: Num(ge=0.0, description="e_i, megabytes exchanged per mini-batch")
+    arrival: Slot = Field(description="a_i: slot in 1..horizon")
+    epochs: Count = Field(description="E_i")
+    chunks: Count = Field(description="N_i, data chunks (also the cap on concurrent workers)")
+    minibatches: Count = Field(description="M_i, mini-batches per chunk")
+    minibatch_seconds: Quantity = Field(description="tau_i, seconds of compute per mini-batch")
+    gradient_mb: Quantity = Field(description="e_i, megabytes exchanged per mini-batch")
     worker_demand: Resources = Field(description="w_i^r per worker; bandwidth_gbps is b_i")
     ps_demand: Resources = Field(description="s_i^r per parameter server; bandwidth_gbps is B_i")
     utility: FreeDict = Field(description="f_i of the job's duration: {kind, parameters}")
@@ -96,8 +98,8 @@ class JobFile(_Strict):
 class WorkloadFile(_Strict):
     schema_version: Literal[1]
     name: Name = "workload"
-    horizon: Int(1, limits.MAX_HORIZON, "T, number of slots")
-    slot_seconds: Num(gt=0.0, description="length of one slot in seconds")
+    horizon: Slot = Field(description="T, number of slots")
+    slot_seconds: Positive = Field(description="length of one slot in seconds")
     resources: Annotated[list[Name], Field(min_length=1, max_length=limits.MAX_RESOURCES)]
     servers: Annotated[list[ServerFile], Field(min_length=1, max_length=limits.MAX_SERVERS)]
     jobs: Annotated[list[JobFile], Field(max_length=limits.MAX_JOBS)]
@@ -121,7 +123,7 @@ class ScheduleFile(_Strict):
 
 #: per core column: the type of its values (extra columns hold any JSON value)
 SCHEDULE_COLUMN_TYPES: dict[str, Any] = {
-    "job": Name, "slot": Int(1, limits.MAX_HORIZON), "server": Name, "role": Name,
+    "job": Name, "slot": Slot, "server": Name, "role": Name,
     # the checker, not the parser, decides whether a fractional or negative count is a violation
     "count": Num(ge=-limits.MAX_VALUE),
 }
@@ -145,14 +147,20 @@ Plain = Annotated[Any, AfterValidator(_shallow)]
 Options = Annotated[dict[Name, Plain], Field(description="keyword options, checked by name")]
 
 
+TaskCount = Int(1, limits.MAX_TASKS)
+Threads = Int(1, 1024)
+TimeLimit = Num(gt=0.0, le=1e9)
+Gap = Annotated[float, Field(ge=0.0, lt=1.0, strict=True, allow_inf_nan=False)]
+
+
 class SeedRange(_Strict):
-    start: Int(0, 2**32 - 1) = 0
-    count: Int(1, limits.MAX_TASKS)
+    start: Seed = 0
+    count: TaskCount
 
 
 class InstanceGroup(_Strict):
     preset: Name
-    seeds: SeedRange | Annotated[list[Int(0, 2**32 - 1)], Field(min_length=1)]
+    seeds: SeedRange | Annotated[list[Seed], Field(min_length=1)]
     params: Options = Field(default_factory=dict, description="fixed generator parameters")
     grid: dict[Name, Annotated[list[Plain], Field(min_length=1)]] = Field(
         default_factory=dict, description="cartesian product of these lists")
@@ -173,8 +181,8 @@ class OfflineTable(_Strict):
     method: Literal["exact", "none"] = "exact"
     model: Name | None = None
     model_options: Options = Field(default_factory=dict)
-    time_limit: Num(gt=0.0, le=1e9) = 60.0
-    mip_gap: Annotated[float, Field(ge=0.0, lt=1.0, strict=True, allow_inf_nan=False)] = 0.0
+    time_limit: TimeLimit = 60.0
+    mip_gap: Gap = 0.0
     bounds: list[Name | BoundEntry] = Field(default_factory=list)
     # checked with the solver registry in mlopt.harness.spec (its message names the choices)
     verify: Annotated[Any, WithJsonSchema({"anyOf": [{"type": "boolean"}, {"type": "string"}]})] \
@@ -185,7 +193,7 @@ class OfflineTable(_Strict):
 
 class SolverTable(_Strict):
     name: Name = "highs"
-    threads: Int(1, 1024) = 1
+    threads: Threads = 1
     options: Options = Field(default_factory=dict, description="checked by name per backend")
 
 

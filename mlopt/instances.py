@@ -36,11 +36,6 @@ from typing import Any
 from mlopt.errors import InputError
 from mlopt.workload import Workload
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
-
 INSTANCES_DIR = Path(__file__).resolve().parents[1] / "instances"
 SOLU_COLUMNS = ("instance", "set", "family", "objective", "status", "bound", "solver", "time_s",
                 "verified_by")
@@ -81,10 +76,9 @@ def load_set(name: str, root: Path = INSTANCES_DIR) -> InstanceSet:
     if not path.is_file():
         raise InputError(f"unknown instance set (known: {', '.join(list_sets(root))})",
                          field="set", value=name)
-    try:
-        data = tomllib.loads(path.read_text())
-    except tomllib.TOMLDecodeError as err:
-        raise InputError(f"malformed TOML: {err}", file=str(path)) from None
+    from mlopt.fileio import load_toml  # size cap, UTF-8, TOML errors naming the file
+
+    data = load_toml(path)
     head = data.get("set", {})
     if "family" not in head:
         raise InputError("missing", file=str(path), field="set.family")

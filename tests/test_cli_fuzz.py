@@ -14,7 +14,6 @@ import copy
 import json
 import signal
 import time
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st

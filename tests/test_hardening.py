@@ -15,8 +15,6 @@ import pytest
 from mlopt import limits
 from mlopt.cli import main
 
-from conftest import tiny_dict
-
 
 def run_cli(capsys, *argv):
     capsys.readouterr()

@@ -151,7 +151,6 @@ def _write(workload, report, output) -> int:
 
 def _from_trace(args) -> int:
     from mlopt.traces import load_trace
-    from mlopt.traces.convert import trace_to_workload
 
     table, report = load_trace(args.trace, args.path, strict=args.strict)
     _require_rows(table, report)
@@ -171,7 +170,6 @@ def _convert(table, report, args, source):
 
 
 def _from_csv(args) -> int:
-    from mlopt.traces.convert import trace_to_workload
     from mlopt.traces.csv_generic import load_csv
 
     table, report = load_csv(args.path, args.map, arrival_unit=args.arrival_unit,

@@ -58,11 +58,6 @@ import pandas as pd
 
 from mlopt.errors import InputError
 
-try:
-    import tomllib
-except ImportError:  # Python 3.10
-    import tomli as tomllib
-
 SGM_SHIFT_S = 10.0
 # "the checker agrees with the solver": relative tolerance between the two objectives
 CHECK_OBJ_RTOL = 1e-6
@@ -206,16 +201,10 @@ def parse_spec(data: dict, file: str | None = None, base_dir: Path | None = None
 
 
 def load_spec(path: str | Path) -> BenchSpec:
+    from mlopt.fileio import load_toml  # size cap, UTF-8, TOML errors naming the file
+
     path = Path(path)
-    try:
-        text = path.read_text()
-    except OSError as err:
-        raise InputError(f"cannot read ({err.strerror})", file=str(path)) from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise InputError(f"malformed TOML: {err}", file=str(path)) from None
-    return parse_spec(data, file=str(path), base_dir=path.parent)
+    return parse_spec(load_toml(path), file=str(path), base_dir=path.parent)
 
 
 # ---- report math (pure) ---------------------------------------------------------------------
