@@ -91,8 +91,17 @@ class Family:
             self.check_options(algorithm, dict(options))
         elif options and self.probe_preset in self.presets:
             workload = self.preset(self.probe_preset)(seed=0)
-            _probe(lambda: fn(workload, seed=0, **options),
-                   f"running {algorithm!r} on preset {self.probe_preset!r}")
+            try:
+                _probe(lambda: fn(workload, seed=0, **options),
+                       f"running {algorithm!r} on preset {self.probe_preset!r}")
+            except InputError:
+                # inconclusive when the algorithm cannot run on the probe instance at all (it
+                # needs another kind of workload): then the options are checked when it runs
+                try:
+                    fn(workload, seed=0)
+                except Exception:
+                    return
+                raise
 
     def describe(self) -> dict:
         """Every name a user or a script can pass for this family (``mlopt families --json``)."""
