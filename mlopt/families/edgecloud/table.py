@@ -20,7 +20,10 @@ CLOUD_WORKER = "cloud"
 def make_schedule(jobs: Iterable[str], rows: Iterable[tuple], meta: dict | None = None,
                   ) -> Schedule:
     """rows: (job, slot, server, role, count, worker, chunk)."""
-    df = pd.DataFrame(list(rows), columns=list(COLS))
+    rows = list(rows)
+    # column-wise construction: several times faster than a frame from 10^6 row tuples
+    cols = list(zip(*rows)) if rows else [[] for _ in COLS]
+    df = pd.DataFrame({name: list(col) for name, col in zip(COLS, cols)}, columns=list(COLS))
     df["worker"] = df["worker"].astype(str)
     df["chunk"] = df["chunk"].astype("int64")
     return Schedule(frozenset(jobs), _normalize(df), dict(meta or {}))
