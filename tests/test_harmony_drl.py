@@ -108,7 +108,18 @@ def test_train_and_run_commands(tmp_path, capsys):
     assert "not a Harmony policy checkpoint" in capsys.readouterr().err
 
 
-def test_policy_refuses_too_many_servers():
-    w = FAM.preset("uniform")(seed=0, n_servers=13)
+def test_policy_places_on_larger_clusters_than_it_was_trained_on():
+    w = FAM.preset("uniform")(seed=0, n_servers=14, window=4)
+    res = check_harmony(w, FAM.algorithm("harmony")(w))
+    assert res.feasible, res.summary()
+    assert len(w.servers) > load_checkpoint(DEFAULT_CHECKPOINT)[0].cfg.max_servers
+
+
+def test_policy_refuses_other_model_types(tmp_path):
+    from mlopt.families.harmony.speed import default_params
+
+    p = default_params()
+    p["models"]["bert"] = dict(p["models"]["ctc"])
+    w = FAM.preset("tiny")(seed=0, speed_params=p)
     with pytest.raises(InputError):
         FAM.algorithm("harmony")(w)

@@ -311,11 +311,14 @@ def run_harmony(workload, *, seed: int = 0, policy: str | None = None, **options
     if list(sm.models) != meta["models"]:
         raise InputError("the policy was trained on other model types", field="policy",
                          value=str(path))
-    env = PlacementEnv(workload, max_servers=agent.cfg.max_servers)
-    if env.obs_dim != meta["obs_dim"] or env.n_actions != meta["n_actions"]:
-        raise InputError(f"the policy expects N={12}, N'/servers of its training "
-                         f"(obs {meta['obs_dim']}, actions {meta['n_actions']})",
-                         field="policy", value=str(path))
+    # the scoring network sees one (job, role, server) at a time, so a policy trained on a
+    # small cluster places on any number of servers (only the value network, unused here, is
+    # tied to the training state's size)
+    env = PlacementEnv(workload, max_servers=max(agent.cfg.max_servers, len(workload.servers)))
+    parts = env.action_parts()
+    if action_features(*(x[None] for x in parts)).shape[1] != meta["feat_dim"]:
+        raise InputError("the policy's input does not match this workload (model types or "
+                         "resources differ)", field="policy", value=str(path))
     t0 = time.perf_counter()
     decisions = 0
     with one_thread():
