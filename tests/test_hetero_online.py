@@ -13,8 +13,7 @@ from tests.hetero_fixtures import hand
                                           ("small-ra", 3)])
 def test_a_online_schedules_are_feasible(preset, seed):
     w = generate(preset, seed=seed)
-    alg = "a_online_ra" if preset.endswith("-ra") else "a_online"
-    res = pipeline.run_algorithm(w, alg, family="hetero")
+    res = pipeline.run_algorithm(w, "a_online", family="hetero")
     assert res.check.feasible, res.check.summary()
     assert len(res.schedule.admitted) == len(w.jobs)
 
@@ -42,5 +41,7 @@ def test_theorem5_alpha_formula():
 
 def test_a_online_ra_refuses_ps_workload():
     from mlopt.errors import InputError
+    from mlopt.families.hetero.online import run_a_online_ra
     with pytest.raises(InputError):
-        pipeline.run_algorithm(hand(), "a_online_ra", family="hetero")
+        run_a_online_ra(hand())
+    assert run_a_online_ra(hand("ra")).admitted == {"A", "B"}
