@@ -34,10 +34,14 @@ FLOW_LB = 3.75
 FLOW_LB_ZETA1 = 2.5
 
 
-def tiny_extra() -> dict:
-    return {"edgecloud": {"cloud": "cloud", "servers": {
+def tiny_extra(storage: bool = False) -> dict:
+    ex = {"edgecloud": {"cloud": "cloud", "servers": {
         "e0": {"workers": {"w0": 1}, "ps": {"p0": 1}},
         "e1": {"workers": {"w0": 1}, "ps": {"p0": 1}}}}}
+    if storage:  # room for one chunk (chunk_gb 1) per edge server
+        for spec in ex["edgecloud"]["servers"].values():
+            spec["storage_gb"] = 1.0
+    return ex
 
 
 def tiny_job(jid: str, chunks: int, delay: dict, arrival: int = 1, **extra) -> Job:
@@ -48,12 +52,13 @@ def tiny_job(jid: str, chunks: int, delay: dict, arrival: int = 1, **extra) -> J
                utility=Constant(1.0), extra=ex)
 
 
-def tiny_workload(jobs=None) -> Workload:
+def tiny_workload(jobs=None, storage: bool = False) -> Workload:
     servers = (Server("e0", "any", {BANDWIDTH: 10.0}, location="edge"),
                Server("e1", "any", {BANDWIDTH: 10.0}, location="edge"),
                Server("cloud", "any", {BANDWIDTH: 1e6}, location="cloud"))
     if jobs is None:
-        jobs = (tiny_job("a", 2, {"e0": 1, "e1": 1, "cloud": 3}),
-                tiny_job("b", 1, {"e0": 1, "e1": 2, "cloud": 4}))
+        more = {"chunk_gb": 1.0} if storage else {}
+        jobs = (tiny_job("a", 2, {"e0": 1, "e1": 1, "cloud": 3}, **more),
+                tiny_job("b", 1, {"e0": 1, "e1": 2, "cloud": 4}, **more))
     return validate(Workload("edgecloud-tiny-hand", 6, 1.0, (BANDWIDTH,), servers, tuple(jobs),
-                             {"family": "edgecloud"}, tiny_extra()))
+                             {"family": "edgecloud"}, tiny_extra(storage)))

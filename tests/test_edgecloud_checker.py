@@ -76,7 +76,22 @@ def test_each_constraint_caught(label):
 
 
 def test_every_label_has_a_breaking_test():
-    assert set(BROKEN) == set(CONSTRAINTS)
+    assert set(BROKEN) | {"c7b_storage"} == set(CONSTRAINTS)
+
+
+def test_storage_caught():
+    """Storage extension, 1 GB per edge server and per chunk: GOOD stores b's chunk on e0 only.
+    Both of a's chunks on e1 (slots 2-3 and 4-5) is otherwise feasible but stores 2 GB there."""
+    w = tiny_workload(storage=True)
+    good = check_edgecloud(w, make_schedule(["a", "b"], GOOD))
+    assert good.feasible, good.summary()
+    rows = [r for r in GOOD if r[0] == "b"] + [
+        ("a", t, "e1", "worker", 1, "w0#0", 0) for t in (2, 3)] + [
+        ("a", t, "e1", "worker", 1, "w0#0", 1) for t in (4, 5)] + [
+        ("a", t, "cloud", "ps", 1, "cloud", -1) for t in (2, 3, 4, 5)]
+    res = check_edgecloud(w, make_schedule(["a", "b"], rows))
+    assert res.constraints_violated() == {"c7b_storage"}, res.summary()
+    assert check_edgecloud(tiny_workload(), make_schedule(["a", "b"], rows)).feasible
 
 
 def test_mixed_mode_needs_slow_rate():

@@ -86,3 +86,19 @@ def test_bound_chain_random(seed):
     f = solve(build_flow_lb(w), "highs").objective
     u = solve(build_jct_milp(w, pin_chunks=False), "highs").objective
     assert z1 <= f + 1e-6 <= u + 2e-6 <= res.objective + 3e-6
+
+
+def test_storage_extension_hand_and_random():
+    """Hand: 1 GB per edge server, 1 GB chunks -> the optimum (b on e0, a in the cloud) stores one
+    chunk on e0 and stays 5.  Random: the storage optimum is >= the plain one, checked."""
+    w = tiny_workload(storage=True)
+    m, res = _opt(w)
+    assert res.objective == pytest.approx(OPT)
+    assert check_edgecloud(w, extract_schedule(m, w)).feasible
+    for seed in range(3):
+        plain = generate("paper-ratio", seed, n_jobs=5)
+        w = generate("paper-ratio", seed, n_jobs=5, storage_gb=(0.1, 0.2))
+        m, res = _opt(w)
+        chk = check_edgecloud(w, extract_schedule(m, w))
+        assert chk.feasible and chk.objective == pytest.approx(res.objective)
+        assert res.objective >= _opt(plain)[1].objective - 1e-6

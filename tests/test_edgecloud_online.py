@@ -125,3 +125,25 @@ bounds = ["flow_lb"]
     assert fast["feasible"] and '"speed": 5.0' in fast["extra"]
     # only the bound is known: OPT in [flow_lb, +inf) -> the speed-5 schedule is not an OPT value
     assert fast["bound_high"] is None
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_storage_fast_equals_transliteration_and_checked(seed):
+    w = generate("paper-ratio", seed, n_jobs=10, storage_gb=(0.05, 0.15))
+    for use_cloud in (True, False):
+        run = a_online(w, use_cloud=use_cloud)
+        ref = a_greedy_reference(w, use_cloud=use_cloud)
+        ref.pop("alpha")
+        assert placements(run.schedule) == ref
+        chk = check_edgecloud(w, run.schedule)
+        assert chk.feasible, chk.summary()
+
+
+def test_storage_baselines_refuse():
+    from mlopt.errors import InputError
+    from mlopt.families import get_family
+
+    w = generate("paper-ratio", 0, n_jobs=4, storage_gb=(0.1, 0.2))
+    for alg in ("srtf", "tiresias_l", "batchsche"):
+        with pytest.raises(InputError, match="storage"):
+            get_family("edgecloud").algorithm(alg)(w)

@@ -8,6 +8,10 @@ Notation: jobs j (arrival r_j, D_j chunks), edge workers w (server s(w), type), 
 whole slots per chunk at mode zeta_j = 0 / 1 (:mod:`mlopt.families.edgecloud.instance`),
 Delta_js upload delays, H_j = r_j + Delta_jc + p1_j - 1 (the whole job in the cloud).
 
+Storage extension (7)/(8): when the workload has ``storage_gb`` on edge servers, the pinned
+model adds it (``c7b_storage``, see :func:`models.edgecloud.jct_milp._storage`); the unpinned
+relaxation and the flow bounds leave it out (dropping constraints keeps them relaxations).
+
 Exactness of ``jct_milp`` (pinned, the default):
 
 * PS variables z are dropped: the cloud has unlimited PSs of every type, a cloud PS satisfies

@@ -94,6 +94,8 @@ def build_jct_milp(workload: Workload, *, pin_chunks: bool = True) -> pyo.Concre
             m.y[j, w, t] for w in by_jt[(j, t)]) <= D[j] * m.R[j, t])
         m.c2j_completion = pyo.Constraint(list(by_jt), rule=lambda m, j, t: m.c[j]
                                           >= t * m.R[j, t])
+    if pin_chunks and ec.storage:
+        _storage(m, ec, JW, by_jw, srv, H, D, p0)
     # (2d): a worker (group of identical workers) trains at most one chunk per worker per slot
     m.c2d_worker_capacity = pyo.Constraint(list(by_wt), rule=lambda m, w, t: sum(
         m.y[j, w, t] for j in by_wt[(w, t)]) <= cap[w])
@@ -149,3 +151,46 @@ def extract_schedule(model: pyo.ConcreteModel, workload: Workload) -> Schedule:
             slots_used.update(range(start, start + p))
         rows += ps_rows(jv.id, ec.cloud, CLOUD_WORKER, sorted(slots_used))
     return make_schedule([jv.id for jv in ec.jobs], rows, {"producer": model.name})
+
+
+def _storage(m, ec, JW, by_jw, srv, H, D, p0) -> None:
+    """Storage extension (7)/(8), pinned model only.  Chunks on worker w train in slot order
+    (the extraction splits them that way), so the chunks of j on w finished before slot t are
+    floor(sum_{tau < t} y_jw(tau) / p0_j); integer f_jw(t) <= that count (the storage row makes
+    the solver push f up to it).  Server s stores u_j (n_jw - f_jw(t)) for every t in
+    [r_j, H_j] ((7c): from the upload's start to the chunk's completion)."""
+    F = []
+    for (j, w) in JW:
+        if srv[w] not in ec.storage:
+            continue
+        start = min(by_jw[(j, w)])
+        F += [(j, w, t) for t in range(start + p0[j], H[j] + 1)]
+    m.F = pyo.Set(initialize=F, dimen=3)
+    m.f = pyo.Var(m.F, domain=pyo.NonNegativeIntegers, bounds=lambda _, j, w, t: (0, D[j]))
+    m.c7_finished = pyo.Constraint(m.F, rule=lambda m, j, w, t: p0[j] * m.f[j, w, t] <= sum(
+        m.y[j, w, tau] for tau in by_jw[(j, w)] if tau < t))
+    rows = []
+    for s_id, cap in ec.storage.items():
+        terms = [(j, w) for (j, w) in JW if srv[w] == s_id and ec.jobs[j].chunk_gb > 0]
+        if not terms:
+            continue
+        t_lo = min(ec.jobs[j].arrival for j, _ in terms)
+        t_hi = max(H[j] for j, _ in terms)
+        rows += [(s_id, t, cap, terms) for t in range(t_lo, t_hi + 1)]
+    Fset = set(F)
+
+    def stored(m, j, w, t):
+        if t < ec.jobs[j].arrival or t > H[j]:
+            return 0
+        done = m.f[j, w, t] if (j, w, t) in Fset else 0
+        return ec.jobs[j].chunk_gb * (m.n[j, w] - done)
+
+    def c7b(m, k):
+        _, t, cap, terms = rows[k]
+        live = [(j, w) for (j, w) in terms if ec.jobs[j].arrival <= t <= H[j]]
+        if not live:
+            return pyo.Constraint.Skip
+        return sum(stored(m, j, w, t) for (j, w) in live) <= cap
+
+    m.c7b_storage = pyo.Constraint(range(len(rows)), rule=c7b)
+

@@ -15,7 +15,9 @@ and the objective sum_j (c_j - r_j).  Violations, named after the paper's equati
 * ``c2b_work_covered``: a chunk trained fewer slots than p_j at its job's mode (or never);
 * ``cloud_no_preemption``: a cloud chunk whose slots are not consecutive;
 * ``c2e_one_ps``: a slot where the job trains without exactly one PS, or has a PS while idle;
-* ``c2f_ps_capacity``: an edge PS slot serving two jobs in one slot.
+* ``c2f_ps_capacity``: an edge PS slot serving two jobs in one slot;
+* ``c7b_storage`` (storage extension): the chunks stored on an edge server exceed its
+  storage_gb in some slot (a chunk is stored from r_j through its completion slot c_jd).
 
 DECISIONS.  zeta_j = 1 iff every worker and PS row of the job is in the cloud ((2g)/(2h), read
 as OR).  A chunk may train more slots than it needs (the (2b) inequality); c_j is the last
@@ -38,6 +40,7 @@ CONSTRAINTS = (
     "unknown_job", "unknown_server", "unknown_role", "bad_row", "bad_chunk", "c2a_eligibility",
     "o_ps_eligibility", "c2i_upload_delay", "c2d_worker_capacity", "c4e_one_worker_per_chunk",
     "chunk_pinning", "c2b_work_covered", "cloud_no_preemption", "c2e_one_ps", "c2f_ps_capacity",
+    "c7b_storage",
 )
 
 
@@ -136,6 +139,25 @@ def check_edgecloud(workload: Workload, schedule: Schedule) -> CheckResult:
         if trained.get(jv.id, 0) < jv.chunks:
             V.append(Violation("c2b_work_covered", f"{jv.chunks - trained.get(jv.id, 0)} of "
                                f"{jv.chunks} chunks never trained", jv.id))
+    if ec.storage:  # (7b): u_j per chunk on its server from r_j through c_jd
+        first_srv = wk.groupby(["job", "chunk"])["server"].first()
+        use: dict[str, dict[int, float]] = {}
+        for r in agg.itertuples(index=False):
+            srv = first_srv[(r.job, r.chunk)]
+            if srv not in ec.storage:
+                continue
+            jv = ec.jobs[ec.job_index[r.job]]
+            d = use.setdefault(srv, {})
+            d[jv.arrival] = d.get(jv.arrival, 0.0) + jv.chunk_gb
+            d[r.last + 1] = d.get(r.last + 1, 0.0) - jv.chunk_gb
+        for srv, d in use.items():
+            level = 0.0
+            for t in sorted(d):
+                level += d[t]
+                if level > ec.storage[srv] * (1 + 1e-9) + 1e-9:
+                    V.append(Violation("c7b_storage", f"{level:g} GB stored > {ec.storage[srv]:g}",
+                                       slot=int(t), server=srv))
+                    break
     cl = agg[agg["cloud"]]
     _v(V, "cloud_no_preemption", cl[cl["last"] - cl["first"] + 1 != cl["slots"]],
        "cloud chunk {chunk} of {job} preempted")

@@ -46,6 +46,7 @@ from mlopt.workload import BANDWIDTH, Job, Server, Workload, validate as validat
 
 from mlopt.families.edgecloud.instance import KEY, EdgeCloud
 
+DATASET_GB = {"CIFAR10": 0.170, "Caltech101": 0.131, "ImageNet-12": 0.1018}
 TABLE_II = (  # (model, dataset, D_j, B_j)
     ("ResNet-50", "CIFAR10", 27, 58), ("ResNet-101", "CIFAR10", 27, 58),
     ("GoogLeNet", "Caltech101", 115, 58), ("LeNet", "Caltech101", 115, 58),
@@ -72,6 +73,11 @@ DEFAULTS: dict[str, Any] = {
     "bandwidth_mbps": (100.0, 5120.0),  # b_j
     "delay_edge": (1, 4),
     "delay_cloud": (10, 15),
+    # storage extension (7)/(8): None, or a range of edge storage_gb per server; chunk size
+    # u_j = the job's dataset (Table II: CIFAR10 170 MB, Caltech101 131 MB, ImageNet-12 101.8 MB)
+    # split into its D_j chunks, times chunk_gb_scale
+    "storage_gb": None,
+    "chunk_gb_scale": 1.0,
     # trace-driven arrivals and GPU counts (mlopt.traces): None, "philly" or "itp"
     "trace": None,
     "trace_start": 0,  # first trace row used (rows are sorted by arrival)
@@ -153,6 +159,8 @@ def resolve(preset: str, overrides: dict) -> dict[str, Any]:
     for k in ("minibatch_hours", "ps_update_ms", "gradient_mb"):
         p[k] = _range(raw, k)
     p["bandwidth_mbps"] = _range(raw, "bandwidth_mbps", minimum=1e-9)
+    p["storage_gb"] = None if raw["storage_gb"] is None else _range(raw, "storage_gb")
+    p["chunk_gb_scale"] = _positive(raw, "chunk_gb_scale")
     if raw["trace"] not in (None, "philly", "itp"):
         raise InputError("must be null, 'philly' or 'itp'", field="trace", value=raw["trace"])
     p["trace"] = raw["trace"]
@@ -230,6 +238,10 @@ def generate(preset: str, seed: int = 0, **overrides) -> Workload:
         gpus = np.maximum(1, trace_gpus)
     d_edge = _i(rng, p["delay_edge"], (n, len(edge)))
     d_cloud = _i(rng, p["delay_cloud"], n)
+    if p["storage_gb"] is not None:  # drawn last: workloads without storage keep their stream
+        store = _u(rng, p["storage_gb"], len(edge))
+        for k, s in enumerate(edge):
+            slots[s]["storage_gb"] = float(store[k])
     mb = None if p["minibatches"] is None else _i(rng, p["minibatches"], n)
     jobs = []
     for i in range(n):
@@ -244,7 +256,9 @@ def generate(preset: str, seed: int = 0, **overrides) -> Workload:
             minibatch_seconds=float(m_h[i]) * 3600.0, gradient_mb=float(q_mb[i]),
             worker_demand={BANDWIDTH: bw}, ps_demand={BANDWIDTH: bw},
             utility=Constant(1.0),  # unused: the objective is total JCT
-            extra={"worker_type": present_w[wt[i]], "ps_type": present_p[pt[i]],
+            extra={**({"chunk_gb": float(f"{DATASET_GB[data] * p['chunk_gb_scale'] / chunks:.6g}")}
+                      if p["storage_gb"] is not None else {}),
+                   "worker_type": present_w[wt[i]], "ps_type": present_p[pt[i]],
                    "delay": delay, "ps_update_seconds": float(g_ms[i]) / 1000.0,
                    "gpus": int(min(gpus[i], chunks)), "model": f"{name}/{data}"}))
     extra = {KEY: {"cloud": cloud, "servers": slots}}

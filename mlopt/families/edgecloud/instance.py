@@ -8,6 +8,11 @@ Fields (units explicit; everything an algorithm, model or checker needs, nothing
      "servers": {"e0": {"workers": {"w1": 2, "w4": 1},   # edge server -> worker slots by type
                         "ps": {"p2": 3}}, ...}}          #             -> PS slots by type
 
+Optional storage extension ((7)/(8)): ``"storage_gb": U_s`` on an edge server and
+``Job.extra["chunk_gb"]`` = u_j on every job; then a chunk assigned to s occupies u_j of s from
+r_j (its upload starts at arrival) through its completion slot c_jd (DECISION: (7c) read per
+chunk and on the assigned server only).  A server without ``storage_gb`` is unlimited.
+
 Every server of the workload is either an edge server listed there or the cloud (unlimited
 workers and PSs of every type, no preemption, longer upload delay).
 
@@ -70,6 +75,7 @@ class JobView:
     p_edge: int  # slots per chunk with zeta_j = 0 (edge, or cloud when mixed), at the speed
     p_cloud: int  # slots per chunk with zeta_j = 1 (the whole job in the cloud), at the speed
     gpus: int
+    chunk_gb: float  # u_j (0 without the storage extension)
     comm_seconds: float  # 2 q_j / b_j per mini-batch (communication when zeta_j = 0)
     minibatches_total: int  # E_j B_j per chunk
 
@@ -94,6 +100,10 @@ class EdgeCloud:
                 for k in range(int(count)):
                     self.workers.append(Worker(s, typ, f"{typ}#{k}", len(self.workers)))
             self.ps_slots[s] = {t: int(c) for t, c in sorted(spec.get("ps", {}).items())}
+        # storage extension: server -> U_s (servers without a limit are absent)
+        self.storage: dict[str, float] = {s: float(ex["servers"][s]["storage_gb"])
+                                          for s in self.edge_servers
+                                          if "storage_gb" in ex["servers"][s]}
         self.worker_index = {(w.server, w.name): w.index for w in self.workers}
         slot = workload.slot_seconds
         self.jobs: list[JobView] = []
@@ -105,7 +115,8 @@ class EdgeCloud:
             self.jobs.append(JobView(
                 j.id, i, j.arrival, j.chunks, str(j.extra["worker_type"]),
                 str(j.extra["ps_type"]), {k: int(v) for k, v in j.extra["delay"].items()},
-                p0, p1, int(j.extra.get("gpus", 1)), comm, j.epochs * j.minibatches))
+                p0, p1, int(j.extra.get("gpus", 1)), float(j.extra.get("chunk_gb", 0.0)), comm,
+                j.epochs * j.minibatches))
         self.job_index = {jv.id: jv.index for jv in self.jobs}
 
     # ---- derived -------------------------------------------------------------------------------
@@ -148,6 +159,13 @@ def _count(value, field: str) -> int:
     return int(value)
 
 
+def _nonneg(value, field: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
+            or value < 0:
+        raise InputError("must be a finite number >= 0", field=field, value=value)
+    return float(value)
+
+
 def validate(workload: Workload) -> None:
     """Check every edge-cloud field; raise :class:`InputError` naming the field and value."""
     ex = workload.extra.get(KEY)
@@ -165,6 +183,7 @@ def validate(workload: Workload) -> None:
                          field="extra.edgecloud.servers", value=servers)
     edge_types: set[str] = set()
     ps_types: set[str] = set()
+    has_storage = False
     for sid in ids:
         if sid == cloud:
             continue
@@ -175,9 +194,12 @@ def validate(workload: Workload) -> None:
         where = f"extra.edgecloud.servers.{sid}"
         if sid not in ids or sid == cloud:
             raise InputError("not an edge server of the workload", field=where, value=sid)
-        if not isinstance(spec, dict) or set(spec) - {"workers", "ps"}:
-            raise InputError("must be {workers: {type: count}, ps: {type: count}}", field=where,
-                             value=spec)
+        if not isinstance(spec, dict) or set(spec) - {"workers", "ps", "storage_gb"}:
+            raise InputError("must be {workers: {type: count}, ps: {type: count}[, storage_gb]}",
+                             field=where, value=spec)
+        if "storage_gb" in spec:
+            _nonneg(spec["storage_gb"], f"{where}.storage_gb")
+            has_storage = True
         for role, seen in (("workers", edge_types), ("ps", ps_types)):
             slots = spec.get(role, {})
             if not isinstance(slots, dict):
@@ -210,9 +232,10 @@ def validate(workload: Workload) -> None:
         if unknown:
             name = sorted(unknown)[0]
             raise InputError("unknown server", field=f"{where}.delay.{name}", value=delay[name])
-        g = j.extra["ps_update_seconds"]
-        if isinstance(g, bool) or not isinstance(g, (int, float)) or not math.isfinite(g) or g < 0:
-            raise InputError("must be a finite number >= 0", field=f"{where}.ps_update_seconds",
-                             value=g)
+        _nonneg(j.extra["ps_update_seconds"], f"{where}.ps_update_seconds")
+        if has_storage and "chunk_gb" not in j.extra:
+            raise InputError("missing (edge servers have storage_gb)", field=f"{where}.chunk_gb")
+        if "chunk_gb" in j.extra:
+            _nonneg(j.extra["chunk_gb"], f"{where}.chunk_gb")
         if "gpus" in j.extra and _count(j.extra["gpus"], f"{where}.gpus") < 1:
             raise InputError("must be >= 1", field=f"{where}.gpus", value=j.extra["gpus"])

@@ -33,6 +33,9 @@ FIXES of the printed pseudocode (each tested against the plain transliteration i
 * FIX 3 (Alg. 2 lines 17-19): the cloud entry is recomputed with zeta_j = 0 right after the
   first chunk goes to the edge (as printed), *before* the next argmin, not only for d = d1.
 * FIX 4 (whole slots): p_j = ceil(E_j B_j / ((1 + eps) n_j)) slots (see :mod:`.instance`).
+* Storage extension ((7)/(8), when the workload has it): a worker is a candidate only while its
+  server has room for the chunk (the online rule of Sec. VI); space is released when a chunk
+  completes.  A_online-E falls back to the cloud when no edge server has room.
 * Eq. (5) breaks ties with >= (an equal-rate chunk is not preempted); the Lemma 2 proof uses >;
   we keep the printed >=: FIFO among equal rates, no preemption between chunks of one job.
 
@@ -61,10 +64,12 @@ from mlopt.families.edgecloud.table import CLOUD_WORKER, chunk_rows, make_schedu
 class Chunk:
     """One chunk in a worker's plan: its rate and its planned slots as [a, b) intervals."""
 
-    __slots__ = ("job", "chunk", "gamma", "inv_d", "iv")
+    __slots__ = ("job", "chunk", "gamma", "inv_d", "iv", "u")
 
-    def __init__(self, job: int, chunk: int, gamma: float, inv_d: float, iv: list):
+    def __init__(self, job: int, chunk: int, gamma: float, inv_d: float, iv: list,
+                 u: float = 0.0):
         self.job, self.chunk, self.gamma, self.inv_d, self.iv = job, chunk, gamma, inv_d, iv
+        self.u = u  # storage the chunk holds on its server until it completes (7)
 
     @property
     def last(self) -> int:
@@ -117,6 +122,9 @@ class Greedy:
         self.use_cloud = use_cloud
         self.plans: list[list[Chunk]] = [[] for _ in ec.workers]
         self.done: list[list[Chunk]] = [[] for _ in ec.workers]
+        self._on_server: dict[str, list[int]] = {}
+        for w in ec.workers:
+            self._on_server.setdefault(w.server, []).append(w.index)
 
     def prune(self, now: int) -> None:
         """Chunks finished before ``now`` can never matter again (t0 >= now)."""
@@ -159,8 +167,20 @@ class Greedy:
                 assert c.gamma < gamma, "an A1 chunk was planned after the dividing point"
                 c.shift(e.t_star, p)
         self.plans[e.worker].append(Chunk(jv.index, d, gamma, 1.0 / jv.chunks,
-                                          [[e.t_star, e.t_star + p]]))
+                                          [[e.t_star, e.t_star + p]], jv.chunk_gb))
         return e.t_star + p
+
+    def fits(self, jv: JobView, w: int) -> bool:
+        """Storage extension: the worker's server keeps room for one more chunk of j.  Stored
+        at r_j = now: every chunk on the server not finished before now; postponing chunks
+        never raises the peak, which is now (later stores are checked when they come)."""
+        server = self.ec.workers[w].server
+        cap = self.ec.storage.get(server)
+        if cap is None:
+            return True
+        used = sum(c.u for w2 in self._on_server[server] for c in self.plans[w2]
+                   if c.last >= jv.arrival)
+        return used + jv.chunk_gb <= cap * (1 + 1e-9) + 1e-9
 
     def dispatch(self, jv: JobView, run: OnlineRun, cloud_rows: list) -> None:
         """Alg. 2 for one job (with FIX 1 and FIX 3)."""
@@ -168,7 +188,10 @@ class Greedy:
         cloud = self.cloud_entry(jv, 1) if self.use_cloud else None
         zeta = 0
         for d in range(jv.chunks):
-            cands = list(entries.values()) + ([cloud] if cloud is not None else [])
+            cands = [e for e in entries.values() if self.fits(jv, e.worker)]
+            if cloud is None and not cands:  # A_online-E: no edge storage left -> the cloud
+                cloud = self.cloud_entry(jv, int(d == 0))
+            cands += [cloud] if cloud is not None else []
             best = min(cands, key=lambda e: (e.q, e.t_star, e.cloud, e.worker))
             if best.cloud:
                 zeta = int(d == 0)

@@ -60,11 +60,28 @@ def a_greedy_reference(workload: Workload, *, eps: float = 0.0, use_cloud: bool 
         plan[w].clear()
         plan[w].update(moved)
 
+    def fits(jv, w):  # storage extension: room on w's server at r_j (see online.Greedy.fits)
+        server = ec.workers[w].server
+        if server not in ec.storage:
+            return True
+        used = 0.0
+        for w2 in ec.workers:
+            if w2.server != server:
+                continue
+            last: dict = {}
+            for t, key in plan[w2.index].items():
+                last[key] = max(last.get(key, 0), t)
+            used += sum(ec.jobs[k[0]].chunk_gb for k, lt in last.items() if lt >= jv.arrival)
+        return used + jv.chunk_gb <= ec.storage[server] * (1 + 1e-9) + 1e-9
+
     for jv in sorted(ec.jobs, key=lambda jv: (jv.arrival, jv.index)):
         entries = {w.index: calc(jv, w.index) for w in ec.eligible(jv)}
         cloud = cloud_q(jv, 1) if use_cloud else None
         for d in range(jv.chunks):
-            best = min(list(entries.values()) + ([cloud] if cloud else []))
+            cands = [e for e in entries.values() if fits(jv, e[3])]
+            if cloud is None and not cands:
+                cloud = cloud_q(jv, int(d == 0))
+            best = min(cands + ([cloud] if cloud else []))
             q, t_star, is_cloud, w = best
             if is_cloud:
                 zeta = int(d == 0)

@@ -23,6 +23,8 @@ from typing import Callable
 
 import numpy as np
 
+from mlopt.errors import InputError
+
 from mlopt.schedule import Schedule
 from mlopt.workload import Workload
 
@@ -50,6 +52,9 @@ class GangJob:
 def simulate_gang(workload: Workload, priority: Callable[[GangJob, int], tuple], *, seed: int,
                   producer: str) -> Schedule:
     ec = EdgeCloud(workload)
+    if ec.storage:
+        raise InputError("the storage extension (7)/(8) is not modelled by this baseline",
+                         field="extra.edgecloud.servers.storage_gb", value=producer)
     load = np.zeros(len(ec.workers), dtype=np.int64)  # committed remaining slots per worker
     pending = sorted(ec.jobs, key=lambda jv: (jv.arrival, jv.index))
     live: list[GangJob] = []

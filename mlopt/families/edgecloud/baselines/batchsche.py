@@ -31,6 +31,9 @@ def run_batchsche(workload: Workload, *, seed: int = 0, interval: int = 5,
     if not (isinstance(p_cloud, (int, float)) and 0.0 <= p_cloud <= 1.0):
         raise InputError("must be a probability", field="p_cloud", value=p_cloud)
     ec = EdgeCloud(workload)
+    if ec.storage:
+        raise InputError("the storage extension (7)/(8) is not modelled by this baseline",
+                         field="extra.edgecloud.servers.storage_gb", value="batchsche")
     rng = np.random.default_rng(seed)
     free = np.ones(len(ec.workers), dtype=np.int64)  # first free slot per edge worker
     rows: list = []
