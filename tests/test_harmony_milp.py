@@ -96,3 +96,21 @@ def test_milp_is_checked_and_no_algorithm_beats_it(seed):
 def test_extract_rejects_foreign_models():
     with pytest.raises(ValueError):
         extract_schedule(build_placement_milp(one_server()), FAM.preset("tiny")(seed=0))
+
+
+@pytest.mark.parametrize("set_name", ["harmony-tiny", "harmony-small"])
+def test_instance_sets_regenerate_and_tiny_optima_reproduce(set_name):
+    from mlopt.instances import build_entry, load_set, read_solu
+
+    iset = load_set(set_name)
+    solu = read_solu()
+    for entry in iset.entries:
+        w = build_entry(iset, entry)
+        assert w.content_hash() == entry.hash == iset.load(entry).content_hash()
+        rec = solu[entry.name]
+        assert rec["status"] == "optimal" and rec["verified_by"]
+    if set_name == "harmony-tiny":
+        entry = iset.entries[0]
+        off = pipeline.solve_offline(iset.load(entry), family="harmony", time_limit=60)
+        assert off.solve.status == Status.OPTIMAL
+        assert off.objective == pytest.approx(solu[entry.name]["objective"], abs=1e-6)
