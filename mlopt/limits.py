@@ -19,6 +19,9 @@ MAX_JOBS = 100_000
 MAX_SERVERS = 10_000
 #: resource kinds in one workload
 MAX_RESOURCES = 64
+#: horizon x servers x resource kinds: the size of one dense capacity/usage table (160 MB of
+#: float64), which online algorithms and checkers keep a few of
+MAX_CELLS = 20_000_000
 #: integer job quantities: epochs, chunks, mini-batches (fit in 64 bits with room for products)
 MAX_COUNT = 1_000_000_000
 #: real quantities: seconds, megabytes, resource amounts, bandwidths, utility parameters

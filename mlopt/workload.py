@@ -30,7 +30,7 @@ from typing import Any, Iterable
 
 import numpy as np
 
-from mlopt import fileio, formats
+from mlopt import fileio, formats, limits
 from mlopt.errors import InputError
 from mlopt.utility import Utility, utility_from_dict
 
@@ -262,6 +262,11 @@ def _parse_workload(data: Any) -> Workload:
         raise InputError(f"must include '{BANDWIDTH}' (b_i and B_i)", field="resources",
                          value=list(resources))
 
+    cells = f.horizon * len(f.servers) * len(resources)
+    if cells > limits.MAX_CELLS:
+        raise InputError(f"horizon x servers x resources = {cells:,} is above the limit "
+                         f"{limits.MAX_CELLS:,} (see mlopt.limits)", field="horizon",
+                         value=f.horizon)
     servers = []
     for n, s in enumerate(f.servers):
         cap = _resource_vector(s.capacity, resources, f"servers[{n}].capacity")

@@ -147,6 +147,23 @@ def test_counts_beyond_limits(files, capsys, what, limit):
                  f"'{what}'", "items")
 
 
+def test_slots_times_servers_cap(files, capsys):
+    """Each count within its limit, their product (dense tables) beyond MAX_CELLS."""
+    d, w, _ = files
+    w["horizon"] = limits.MAX_HORIZON
+    n = limits.MAX_CELLS // (limits.MAX_HORIZON * len(w["resources"])) + 1
+    w["servers"] = [dict(w["servers"][k % 2], id=f"s{k}") for k in range(n)]
+    expect_error(capsys, ["check", write(d / "x.json", w), d / "s.json"], "x.json",
+                 "'horizon'", "servers x resources")
+    spec = d / "big.toml"
+    spec.write_text('family = "oasis"\n[[instances]]\npreset = "tiny"\nseeds = [0]\n'
+                    f'params = {{ horizon = {limits.MAX_HORIZON}, n_worker_servers = {n}, '
+                    'arrival_window = 1 }\n[[algorithms]]\nname = "fifo"\n[offline]\n'
+                    'method = "none"\n')
+    expect_error(capsys, ["bench", "run", spec, "-o", d / "o"], "big.toml",
+                 "instances[0].params.horizon", "servers x resources")
+
+
 def test_file_size_cap(files, capsys, monkeypatch):
     d, _, _ = files
     monkeypatch.setattr(limits, "MAX_JSON_BYTES", 100)

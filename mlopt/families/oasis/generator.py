@@ -215,6 +215,11 @@ def _check(params: dict) -> dict[str, Any]:
     else:
         p["n_worker_servers"] = _int_param(params, "n_worker_servers", 1, limits.MAX_SERVERS)
         p["n_ps_servers"] = _int_param(params, "n_ps_servers", 1, limits.MAX_SERVERS)
+    cells = p["horizon"] * (p["n_worker_servers"] + p["n_ps_servers"]) * len(DEFAULT_RESOURCES)
+    if cells > limits.MAX_CELLS:
+        raise InputError(f"horizon x servers x resources = {cells:,} is above the limit "
+                         f"{limits.MAX_CELLS:,} (see mlopt.limits)", field="horizon",
+                         value=p["horizon"])
     if params["roles"] not in ROLE_ASSIGNMENTS:
         raise InputError(f"unknown role assignment (known: {', '.join(ROLE_ASSIGNMENTS)})",
                          field="roles", value=params["roles"])
