@@ -3,8 +3,9 @@ value is rejected with a clear error instead of hanging mlopt or exhausting memo
 
 Every loader (workload, schedule, spec, CSV import, generator parameters) checks against these
 constants; an input beyond one raises :class:`~mlopt.errors.InputError` naming the file, the
-field and the value.  They are module constants on purpose: a user with a genuinely larger
-instance can raise one in a fork, and the tests refer to them by name.
+field and the value.  They are module constants on purpose (read when :mod:`mlopt.formats` is
+imported, which builds the file formats with them): a user with a genuinely larger instance can
+raise one in a fork, and the tests refer to them by name.
 
 Scale of real instances, for comparison: the OASiS paper uses T <= 300 slots, 100 servers and
 a few hundred jobs; a three-month trace at 10-minute slots is about 13,000 slots.
