@@ -52,14 +52,15 @@ def export_model(model: pyo.ConcreteModel, path: str | Path) -> Path:
 
 
 def export_workload(workload_path: str | Path, model_name: str | None, out_path: str | Path, *,
-                    family: str = "oasis", **options) -> Path:
+                    family: str | None = None, **options) -> Path:
     """Build ``family``'s formulation ``model_name`` (None: the family default) for the workload
-    in ``workload_path`` and export it to ``out_path`` (``.mps`` or ``.lp``)."""
+    in ``workload_path`` and export it to ``out_path`` (``.mps`` or ``.lp``).  ``family`` None:
+    the workload's ``meta.family`` (else oasis), as the other commands."""
     from mlopt.families import get_family
     from mlopt.workload import Workload
 
     out_path = Path(out_path)
     _format_for(out_path)  # reject a bad suffix before any work
-    builder = get_family(family).model(model_name)
     workload = Workload.load(workload_path)
+    builder = get_family(family or workload.meta.get("family", "oasis")).model(model_name)
     return export_model(builder(workload, **options), out_path)

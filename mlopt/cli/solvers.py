@@ -48,7 +48,7 @@ def _bench(args) -> int:
 def _export_args(p):
     p.add_argument("file")
     p.add_argument("--model", default=None, help="formulation (default: the family's)")
-    p.add_argument("--family", default="oasis")
+    p.add_argument("--family", default=None, help="default: the workload's meta.family or oasis")
     p.add_argument("-o", "--output", required=True, help="OUT.mps or OUT.lp")
     p.set_defaults(handler=_export)
 
