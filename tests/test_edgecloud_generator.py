@@ -115,3 +115,18 @@ def test_trace_philly_arrivals_and_gpus():
     assert arr[-1] == 1 + int((a[-1] - a[0]) // 3600)
     assert [j.extra["gpus"] for j in w.jobs] == [min(g, j.chunks) for g, j in
                                                  zip(rows["gpus"], w.jobs)]
+
+
+def test_cli_export_and_bound_model(tmp_path):
+    """export finds the family in the workload's meta; flow_lb exports but, solved as an
+    offline model, gives the one-line error (a bound has no schedule), exit 2."""
+    from mlopt.cli import main
+
+    w = tmp_path / "w.json"
+    tiny_workload().save(w)
+    assert main(["export", str(w), "--model", "jct_milp", "-o", str(tmp_path / "m.lp")]) == 0
+    assert main(["export", str(w), "--model", "flow_lb", "-o", str(tmp_path / "f.mps")]) == 0
+    out = subprocess.run([sys.executable, "-m", "mlopt", "solve", str(w), "--model", "flow_lb"],
+                         capture_output=True, text=True)
+    assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1
+    assert "lower-bound model" in out.stderr

@@ -55,6 +55,8 @@ def _export_args(p):
 
 def _export(args) -> int:
     from mlopt.export import export_workload
+    from mlopt.workload import Workload
 
-    print(export_workload(args.file, args.model, args.output, family=args.family))
+    family = args.family or Workload.load(args.file).meta.get("family", "oasis")
+    print(export_workload(args.file, args.model, args.output, family=family))
     return 0

@@ -50,5 +50,5 @@ paper's bound for Fig. 12-13, a relaxation of (4).
 Its optimum, or the solver's dual bound when stopped early, is a certified lower bound on OPT;
 it is never a schedule.
 """
-from mlopt.models.edgecloud.flow_lb import build_flow_lb  # noqa: F401
+from mlopt.models.edgecloud.flow_lb import build_flow_lb, build_flow_lb_zeta1  # noqa: F401
 from mlopt.models.edgecloud.jct_milp import build_jct_milp, extract_schedule  # noqa: F401

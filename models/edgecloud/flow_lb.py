@@ -87,3 +87,8 @@ def build_flow_lb(workload: Workload, *, zeta_one: bool = False) -> pyo.Concrete
         m.c4g_cloud_slow = pyo.Constraint(JT, rule=lambda m, j, t: m.x0[j, t]
                                           <= D[j] * (1 - m.zeta[j]))
     return m
+
+
+def build_flow_lb_zeta1(workload: Workload) -> pyo.ConcreteModel:
+    """The paper's bound behind Fig. 12-13: ILP (4) with zeta_j = 1 for every job."""
+    return build_flow_lb(workload, zeta_one=True)

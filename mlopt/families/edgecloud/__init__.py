@@ -19,16 +19,27 @@ from mlopt.families.edgecloud.generator import PRESETS, generate
 from mlopt.families.edgecloud.instance import validate
 from mlopt.families.edgecloud.online import run_a_online, run_a_online_e
 from mlopt.families.edgecloud.theory import diagnostics
-from mlopt.models.edgecloud import build_jct_milp, extract_schedule
+from mlopt.errors import InputError
+from mlopt.models.edgecloud import (build_flow_lb, build_flow_lb_zeta1, build_jct_milp,
+                                    extract_schedule)
+
+
+def _no_schedule(model, workload):
+    """flow_lb is a lower bound: it has a formulation (export, golden LP) but no schedule."""
+    raise InputError("a lower-bound model has no schedule; use it as a bound "
+                     "([offline] bounds = [\"flow_lb\"] in a spec)", field="model",
+                     value=model.name)
 
 FAMILY = register_family(Family(
     name="edgecloud",
     paper="seeds/001 edge-cloud JCT, A_online (Wang, Zhou, Jiao, Zhang, Li, Li; JSAC'22)",
     sense="min",
     check=check_edgecloud,
-    models={"jct_milp": build_jct_milp},
+    models={"jct_milp": build_jct_milp, "flow_lb": build_flow_lb,
+            "flow_lb_zeta1": build_flow_lb_zeta1},
     default_model="jct_milp",
-    extract={"jct_milp": extract_schedule},
+    extract={"jct_milp": extract_schedule, "flow_lb": _no_schedule,
+             "flow_lb_zeta1": _no_schedule},
     algorithms={"a_online": run_a_online, "a_online_e": run_a_online_e,
                 **BASELINES},
     presets={name: partial(generate, name) for name in PRESETS},
