@@ -125,11 +125,14 @@ def test_deterministic_and_seeded():
     assert a.equals(b)
 
 
-def test_lp_rebuild_gives_the_same_schedule():
+def test_lp_rebuild_gives_the_same_decisions():
+    """A warm-started LP may return another optimal vertex than a fresh one (so placements can
+    differ after rounding); admissions and checked utility agree."""
     w = generate("small", seed=2)
-    a = pdors_online(w, lp="persistent").schedule.allocations
-    b = pdors_online(w, lp="rebuild").schedule.allocations
-    assert a.equals(b)
+    a = pdors_online(w, lp="persistent").schedule
+    b = pdors_online(w, lp="rebuild").schedule
+    assert a.admitted == b.admitted
+    assert check_pdors(w, a).objective == pytest.approx(check_pdors(w, b).objective)
 
 
 @pytest.mark.parametrize("opt, value", [("grid", 0), ("oracle", "magic"), ("lp", "x"),

@@ -1,6 +1,6 @@
 """Per-job decision time of PD-ORS at the Fig. 9 scale (100 jobs, T = 80, 100 machines), with
 the external-case LP kept as one HiGHS model per job (bounds and costs changed) against
-rebuilding it for every solve.  Both runs give the same schedule (tested); the timing is the
+rebuilding it for every solve.  Both give the same admissions and utility (tested); the timing is the
 wall time of each job's decision (oracle + DP + bookkeeping) on this machine.
 
     python benchmarks/pdors/decision_time.py [--jobs 100] [--machines 100] [--horizon 80]
