@@ -114,3 +114,27 @@ def test_instance_sets_regenerate_and_tiny_optima_reproduce(set_name):
         off = pipeline.solve_offline(iset.load(entry), family="harmony", time_limit=60)
         assert off.solve.status == Status.OPTIMAL
         assert off.objective == pytest.approx(solu[entry.name]["objective"], abs=1e-6)
+
+
+def test_interval_milp_hand_case_and_greedy_reference():
+    """Per-interval MILP on the one-server case, interval 1, both jobs queued. Eq. (1) reward:
+    both packed 1.507/3 + 4.649/10 = 0.967; ResNeXt alone min(3, 3 left)/3 = 1.0; CTC alone
+    6/10 = 0.6 -> place ResNeXt only; CTC follows in interval 2: average JCT 2.0 = OPT."""
+    from mlopt.families.harmony.state import ClusterState
+    from mlopt.models.harmony.interval import build_interval_milp
+    from mlopt.solve import solve
+
+    w = one_server()
+    st = ClusterState(w)
+    m = build_interval_milp(st, [0, 1])
+    res = solve(m, "highs", time_limit=60)
+    assert res.status == Status.OPTIMAL
+    assert res.objective == pytest.approx(1.0)
+    assert [round(m.a[n].value) for n in (0, 1)] == [1, 0]
+    r = pipeline.run_algorithm(w, "milp_greedy", family="harmony")
+    assert r.check.feasible and r.check.objective == pytest.approx(2.0)
+    for seed in range(3):
+        wt = FAM.preset("tiny")(seed=seed)
+        off = pipeline.solve_offline(wt, family="harmony", time_limit=60)
+        g = pipeline.run_algorithm(wt, "milp_greedy", family="harmony")
+        assert g.check.feasible and g.check.objective >= off.objective - 1e-9

@@ -12,6 +12,7 @@ from mlopt.families.harmony.baselines import BASELINES
 from mlopt.families.harmony.checker import check_harmony
 from mlopt.families.harmony.drl import run_harmony, train_policy
 from mlopt.families.harmony.generator import preset_generators
+from mlopt.families.harmony.milp_greedy import run_milp_greedy
 from mlopt.families.harmony.reward_model import train_reward_model
 from mlopt.families.harmony.validate import validate_harmony
 from mlopt.models.harmony import build_placement_milp, extract_schedule
@@ -24,7 +25,7 @@ FAMILY = register_family(Family(
     models={"placement_milp": build_placement_milp},
     default_model="placement_milp",
     extract={"placement_milp": extract_schedule},
-    algorithms={"harmony": run_harmony, **BASELINES},
+    algorithms={"harmony": run_harmony, "milp_greedy": run_milp_greedy, **BASELINES},
     presets=preset_generators(),
     validate=validate_harmony,
     trainers={"policy": train_policy, "reward_model": train_reward_model},
