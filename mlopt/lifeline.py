@@ -23,6 +23,12 @@ import threading
 import time
 
 EXIT_CODE = 70  # distinct, so a log shows why the process ended
+PARENT_ENV = "MLOPT_PARENT_PID"  # set by a starter in its child's environment
+
+
+def child_env() -> dict[str, str]:
+    """The environment for a child process that will call :func:`watch_parent`."""
+    return {**os.environ, PARENT_ENV: str(os.getpid())}
 
 
 def _set_pdeathsig() -> None:
@@ -64,7 +70,10 @@ def watch_parent(pid: int | None = None, interval: float = 1.0, *,
 
     ``pdeathsig=False`` for a child that a short-lived *thread* may have started: Linux sends
     the signal when the forking thread exits, not only when its process does."""
-    pid = os.getppid() if pid is None else int(pid)
+    if pid is None:  # the starter's pid, given at spawn time: getppid() is already the new
+        # parent (init, a subreaper) when the starter died before this call
+        pid = int(os.environ.get(PARENT_ENV) or os.getppid())
+    pid = int(pid)
     if pdeathsig:
         _set_pdeathsig()
     if not alive(pid):  # died before we started watching

@@ -272,9 +272,26 @@ ORPHAN_RUNNER = """
 import sys
 import test_harness_toyfamily
 test_harness_toyfamily.register()
-from mlopt.harness import run_spec
+from mlopt.cli import main
 if __name__ == "__main__":
-    run_spec(sys.argv[1], sys.argv[2], workers=2, progress=False)
+    sys.exit(main(["bench", "run", sys.argv[1], "-o", sys.argv[2], "--workers", "2"]))
+"""
+LIFELINE_PARENT = """
+import subprocess, sys, time
+from mlopt.lifeline import child_env
+child = subprocess.Popen([sys.executable, "-c", sys.argv[1]], env=child_env())
+print(child.pid, flush=True)
+time.sleep(120)
+"""
+# busy in a loop that never reads stdin (like a CP-SAT worker mid-solve): only the lifeline
+# (polling, no PDEATHSIG, as the CP-SAT worker uses it) can end it
+LIFELINE_CHILD = """
+import time
+from mlopt.lifeline import watch_parent
+watch_parent(interval=0.2, pdeathsig=False)
+end = time.monotonic() + 120
+while time.monotonic() < end:
+    time.sleep(0.05)
 """
 
 
@@ -589,3 +606,32 @@ def test_packaged_specs_match_the_spec_schema():
             jsonschema.validate(data, schema)
             checked += 1
     assert checked >= 2
+
+
+@pytest.mark.skipif(not __import__("os").path.exists("/proc/self/stat"), reason="needs /proc")
+def test_lifeline_polling_ends_a_busy_child():
+    """The mechanism the CP-SAT worker relies on (it may be started from a short-lived thread,
+    so it cannot use PDEATHSIG): a busy child ends soon after its parent is SIGKILLed."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    from mlopt.lifeline import alive
+
+    proc = subprocess.Popen([sys.executable, "-c", LIFELINE_PARENT, LIFELINE_CHILD],
+                            stdout=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        child = int(proc.stdout.readline())
+        time.sleep(0.5)  # the child may still be starting: it knows its parent's pid anyway
+        assert alive(child)
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+        end = time.monotonic() + 10
+        while time.monotonic() < end and alive(child):
+            time.sleep(0.1)
+        assert not alive(child), "the child outlived its parent"
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+        os.killpg(proc.pid, signal.SIGKILL) if _group(proc.pid) else None

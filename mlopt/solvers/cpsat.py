@@ -293,9 +293,11 @@ class _Worker:
         if self.owner != os.getpid():  # inherited through fork: not ours to use
             self.proc, self.owner = None, os.getpid()
         if self.proc is None or self.proc.poll() is not None:
+            # the worker ends with this process (mlopt.lifeline, told our pid at spawn time)
+            env = {**os.environ, "MLOPT_PARENT_PID": str(os.getpid())}
             self.proc = subprocess.Popen([sys.executable, str(_WORKER)], stdin=subprocess.PIPE,
                                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                         text=True, bufsize=1)
+                                         text=True, bufsize=1, env=env)
         return self.proc
 
     def close(self) -> None:
