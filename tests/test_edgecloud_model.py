@@ -96,8 +96,8 @@ def test_storage_extension_hand_and_random():
     assert res.objective == pytest.approx(OPT)
     assert check_edgecloud(w, extract_schedule(m, w)).feasible
     for seed in range(3):
-        plain = generate("paper-ratio", seed, n_jobs=5)
-        w = generate("paper-ratio", seed, n_jobs=5, storage_gb=(0.1, 0.2))
+        plain = generate("paper-ratio", seed, n_jobs=4)
+        w = generate("paper-ratio", seed, n_jobs=4, storage_gb=(0.1, 0.2))
         m, res = _opt(w)
         chk = check_edgecloud(w, extract_schedule(m, w))
         assert chk.feasible and chk.objective == pytest.approx(res.objective)
