@@ -224,7 +224,7 @@ def generate(preset: str = "paper-default", seed: int = 0, **overrides) -> Workl
             utility=utility_from_dict({"kind": "constant", "value": 0.0}, "utility"),
             extra=extra))
     cluster_gpu = sum(s.capacity["gpu"] for s in servers)
-    meta = {"generator": "hetero", "preset": preset, "seed": seed,
+    meta = {"family": "hetero", "generator": "hetero", "preset": preset, "seed": seed,
             "params": {k: (list(v) if isinstance(v, tuple) else v) for k, v in params.items()},
             "capacity_ratio_gpu": _r(cluster_gpu / ideal_gpu) if ideal_gpu else None}
     w = Workload(f"hetero-{preset}-{seed}", T, float(params["slot_seconds"]), RESOURCES,
