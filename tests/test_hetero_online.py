@@ -45,3 +45,13 @@ def test_a_online_ra_refuses_ps_workload():
     with pytest.raises(InputError):
         run_a_online_ra(hand())
     assert run_a_online_ra(hand("ra")).admitted == {"A", "B"}
+
+
+def test_theory_diagnostics_on_hand_instance():
+    from mlopt.families.hetero.theory import diagnostics
+    res = pipeline.run_algorithm(hand(), "a_online", family="hetero")
+    t = diagnostics(hand(), res.schedule, options={}, opt_upper=8.0)
+    # WCT 37 against OPT 8: ratio 4.625 <= 4 alpha = 16
+    assert t["alpha"] == 4 and t["competitive_bound"] == 16
+    assert t["ratio_upper"] == pytest.approx(37 / 8) and t["within_bound"]
+    assert t["alpha_theorem5"] >= 1 and t["placements"] == 2

@@ -19,6 +19,7 @@ from mlopt.families.hetero.generator import PRESET_FUNCS
 from mlopt.families.hetero.baselines import BASELINES
 from mlopt.families.hetero.bounds import lower_bound
 from mlopt.families.hetero.online import run_a_online
+from mlopt.families.hetero.theory import diagnostics
 from mlopt.models.hetero import build_wct_milp, extract_schedule
 
 FAMILY = register_family(Family(
@@ -33,4 +34,5 @@ FAMILY = register_family(Family(
     algorithms={"a_online": run_a_online, **BASELINES},
     presets=dict(PRESET_FUNCS),
     validate=validate_hetero,
+    diagnostics={"a_online": diagnostics},
 ))
