@@ -14,6 +14,7 @@ from functools import partial
 from mlopt.families.base import Family, register_family
 from mlopt.families.pdors.baselines import BASELINES
 from mlopt.families.pdors.checker import check_pdors
+from mlopt.families.pdors.colgen import colgen_bound
 from mlopt.families.pdors.fields import validate_pdors
 from mlopt.families.pdors.generator import PRESETS, generate
 from mlopt.families.pdors.online import run_pdors, run_pdors_no_internal
@@ -32,5 +33,5 @@ FAMILY = register_family(Family(
     presets={name: partial(generate, name) for name in PRESETS},
     validate=validate_pdors,
     diagnostics={"pdors": pdors_diagnostics},
-    bounds={"job_sum": job_sum_bound},
+    bounds={"job_sum": job_sum_bound, "colgen": colgen_bound},
 ))
