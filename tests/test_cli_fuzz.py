@@ -254,3 +254,74 @@ def test_mutated_csv(base, capsys, data):
     assert "Traceback" not in err
     if code == 2:
         assert len(err.strip().splitlines()) == 1, err
+
+
+# ---- every family's own fields (Job.extra / Workload.extra) -------------------------------------
+# A fast algorithm per family (milliseconds on its tiny preset); a family missing here falls back
+# to its first algorithm by name.
+FAST_ALGORITHM = {"oasis": "fifo", "edgecloud": "srtf", "harmony": "lb", "hetero": "fifo",
+                  "pdors": "fifo"}
+FAMILY_VALUES = VALUES + [-5, 10**9 + 1, 2**64, 1e12 + 1, "w1", {"x": {"y": 1}}, [0.5, "a"]]
+
+
+def _families():
+    """The project's families (packages under mlopt/families), not toys other tests register."""
+    import pkgutil
+
+    import mlopt.families
+    from mlopt.families import all_families
+
+    packages = {m.name for m in pkgutil.iter_modules(mlopt.families.__path__) if m.ispkg}
+    return [name for name in all_families() if name in packages]
+
+
+@pytest.fixture(scope="module")
+def family_bases(tmp_path_factory):
+    """name -> (dir, workload doc, algorithm): each family's tiny preset and its schedule."""
+    from mlopt.families import get_family
+
+    out = {}
+    for name in _families():
+        fam = get_family(name)
+        alg = FAST_ALGORITHM.get(name, sorted(fam.algorithms)[0])
+        d = tmp_path_factory.mktemp(f"fam-{name}")
+        w, s = d / "w.json", d / "s.json"
+        assert main(["generate", name, "--preset", "tiny", "--seed", "3", "-o", str(w)]) == 0
+        assert main(["run", alg, str(w), "--family", name, "-o", str(s)]) == 0
+        out[name] = (d, json.loads(w.read_text()), alg)
+    return out
+
+
+@st.composite
+def mutated_extra(draw, base):
+    """Mutations aimed at the family's own fields: 1-3 values inside ``extra`` dicts (the
+    workload's and the jobs') replaced, dropped or wrapped; sometimes a core field too."""
+    doc = copy.deepcopy(base)
+    for _ in range(draw(st.integers(1, 3))):
+        paths = [p for p in _paths(doc) if p]
+        inside = [p for p in paths if "extra" in p[:-1] or (p[-1] == "extra" and len(p) > 1)]
+        path = draw(st.sampled_from(inside if inside and draw(st.integers(0, 4)) else paths))
+        parent, key = _get(doc, path[:-1]), path[-1]
+        op = draw(st.sampled_from(["replace"] * 6 + ["delete", "wrap", "add"]))
+        if op == "replace":
+            parent[key] = copy.deepcopy(draw(st.sampled_from(FAMILY_VALUES)))
+        elif op == "delete":
+            del parent[key]
+        elif op == "wrap":  # a dict or list where a scalar belongs
+            parent[key] = draw(st.sampled_from([{"v": parent[key]}, [parent[key]]]))
+        elif op == "add" and isinstance(parent, dict):
+            parent["unknown_key"] = copy.deepcopy(draw(st.sampled_from(FAMILY_VALUES)))
+    return doc
+
+
+@pytest.mark.parametrize("family", _families())
+@settings(FUZZ, max_examples=300)
+@given(data=st.data())
+def test_mutated_family_fields(family_bases, capsys, data, family):
+    d, w, alg = family_bases[family]
+    path = d / "mw.json"
+    path.write_text(json.dumps(data.draw(mutated_extra(w))))
+    argv = data.draw(st.sampled_from([["run", alg, path, "--family", family],
+                                      ["check", path, d / "s.json"]]))
+    code, out, err, _ = run_cli(capsys, argv)
+    assert_contract(code, out, err, argv)

@@ -41,6 +41,7 @@ import math
 from dataclasses import dataclass
 from functools import cached_property
 
+from mlopt import limits
 from mlopt.errors import InputError
 from mlopt.workload import Workload
 
@@ -152,17 +153,19 @@ class EdgeCloud:
 
 
 # ---- validation -----------------------------------------------------------------------------
-def _count(value, field: str) -> int:
+def _count(value, field: str, hi: int = limits.MAX_COUNT) -> int:
+    # the upper limit keeps later arithmetic in 64 bits and loops over counts finite
     if isinstance(value, bool) or not isinstance(value, (int, float)) or (
-            isinstance(value, float) and not value.is_integer()) or value < 0:
-        raise InputError("must be a non-negative integer", field=field, value=value)
+            isinstance(value, float) and not value.is_integer()) or not 0 <= value <= hi:
+        raise InputError(f"must be an integer in [0, {hi}]", field=field, value=value)
     return int(value)
 
 
 def _nonneg(value, field: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
-            or value < 0:
-        raise InputError("must be a finite number >= 0", field=field, value=value)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) \
+            or not 0 <= value <= limits.MAX_VALUE:  # NaN fails the comparison too
+        raise InputError(f"must be a number in [0, {limits.MAX_VALUE:g}]", field=field,
+                         value=value)
     return float(value)
 
 
@@ -206,13 +209,18 @@ def validate(workload: Workload) -> None:
                 raise InputError("must be an object type -> count", field=f"{where}.{role}",
                                  value=slots)
             for typ, cnt in slots.items():
-                if _count(cnt, f"{where}.{role}.{typ}") > 0:
+                # one Worker object per slot is built: at most MAX_SERVERS slots of a type
+                if _count(cnt, f"{where}.{role}.{typ}", limits.MAX_SERVERS) > 0:
                     seen.add(str(typ))
     for n, j in enumerate(workload.jobs):
         where = f"jobs[{n}].extra"
         for key in ("worker_type", "ps_type", "delay", "ps_update_seconds"):
             if key not in j.extra:
                 raise InputError("missing", field=f"{where}.{key}")
+        for key in ("worker_type", "ps_type"):  # type names are strings (slot-table keys)
+            if not isinstance(j.extra[key], str):
+                raise InputError("must be a string (a worker/PS type)", field=f"{where}.{key}",
+                                 value=j.extra[key])
         if j.extra["worker_type"] not in edge_types:
             raise InputError("job eligible on no edge server: no edge worker of this type",
                              field=f"{where}.worker_type", value=j.extra["worker_type"])
@@ -227,7 +235,7 @@ def validate(workload: Workload) -> None:
             if sid not in delay:
                 raise InputError("missing upload delay to this server", field=f"{where}.delay."
                                  f"{sid}")
-            _count(delay[sid], f"{where}.delay.{sid}")
+            _count(delay[sid], f"{where}.delay.{sid}", limits.MAX_HORIZON)
         unknown = set(delay) - set(ids)
         if unknown:
             name = sorted(unknown)[0]

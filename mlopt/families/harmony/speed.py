@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from mlopt import limits
 from mlopt.errors import InputError
 
 if sys.version_info >= (3, 11):
@@ -68,7 +69,9 @@ class SpeedModel:
             return obj[key]
 
         def num(x, at, lo=0.0, hi=None):
-            if isinstance(x, bool) or not isinstance(x, (int, float)) or not np.isfinite(x):
+            # abs() bound, not np.isfinite: an int beyond 64 bits makes numpy raise TypeError
+            if isinstance(x, bool) or not isinstance(x, (int, float)) \
+                    or not abs(x) <= limits.MAX_VALUE:
                 raise InputError("must be a finite number", field=at, value=x)
             if x < lo or (hi is not None and x > hi):
                 raise InputError(f"must be in [{lo:g}, {hi if hi is not None else 'inf'}]",

@@ -2,14 +2,17 @@
 (speed model, N', N). Raises :class:`~mlopt.errors.InputError` naming the field and value."""
 from __future__ import annotations
 
+from mlopt import limits
 from mlopt.errors import InputError
 from mlopt.families.harmony.speed import RESOURCES, model_of
 
 
-def _count(value, field: str, minimum: int = 1) -> int:
+def _count(value, field: str, minimum: int = 1, maximum: int = limits.MAX_COUNT) -> int:
+    # checked before float(): an int beyond 64 bits must fail here, not overflow later
     if isinstance(value, bool) or not isinstance(value, (int, float)) \
-            or not float(value).is_integer() or value < minimum:
-        raise InputError(f"must be an integer >= {minimum}", field=field, value=value)
+            or not minimum <= value <= maximum or not float(value).is_integer():
+        raise InputError(f"must be an integer in [{minimum}, {maximum}]", field=field,
+                         value=value)
     return int(value)
 
 

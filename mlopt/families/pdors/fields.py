@@ -34,6 +34,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from mlopt import limits
 from mlopt.errors import InputError
 from mlopt.workload import BANDWIDTH, Workload
 
@@ -61,18 +62,29 @@ def validate_pdors(workload: Workload) -> None:
             if key not in job.extra:
                 raise InputError("missing (a PD-ORS job field)", field=f"{where}.{key}")
             v = job.extra[key]
-            ok = isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+            # the upper limits keep products like E_i K_i tau_i finite and counts in 64 bits
+            hi = limits.MAX_COUNT if key in _INTEGER else limits.MAX_VALUE
+            ok = isinstance(v, (int, float)) and not isinstance(v, bool) and -hi <= v <= hi
             if ok and key in _INTEGER:
                 ok = float(v).is_integer() and v >= 1
             if ok:
                 ok = v > 0 if key in _STRICT else v >= 0
             if not ok:
-                kind = "an integer >= 1" if key in _INTEGER else (
-                    "a finite number > 0" if key in _STRICT else "a finite number >= 0")
+                kind = f"an integer in [1, {hi}]" if key in _INTEGER else (
+                    f"a number in (0, {hi:g}]" if key in _STRICT else f"a number in [0, {hi:g}]")
                 raise InputError(f"must be {kind}", field=f"{where}.{key}", value=v)
         if job.extra["sample_seconds"] == 0 and job.extra["param_mb"] == 0:
             raise InputError("a sample must take time: sample_seconds and param_mb are both 0",
                              field=f"{where}.sample_seconds", value=0)
+        # each field may be in range while their product is not (a tiny bandwidth times a huge
+        # parameter size): the work n_i^m must stay a finite, representable number of slots
+        for mode in ("int", "ext"):
+            work = worker_slots(workload, job, mode)
+            if not work <= limits.MAX_VALUE:
+                raise InputError(f"the job's work is {work:g} worker-slots, more than "
+                                 f"{limits.MAX_VALUE:g}: check samples, sample_seconds, param_mb "
+                                 f"and the bandwidths", field=f"{where}.samples",
+                                 value=job.extra["samples"])
         res = pdors_resources(workload)
         if sum(job.worker_demand[r] for r in res) <= 0:
             raise InputError("a worker must demand some resource other than bandwidth",
