@@ -45,6 +45,16 @@ CASES = [
     ("pdors", "fifo", ("jobs", 0, "extra", "param_mb"), 1e308, "jobs[0].extra.param_mb"),
     # each field in range, their product not: 1e12 MB over 1e-300 Gbit/s
     ("pdors", "fifo", ("jobs", 0, "extra", "bw_external_gbps"), 1e-300, "jobs[0].extra.samples"),
+    # a huge weight overflowed A_online's priorities to NaN (then int(NaN)); an int beyond
+    # floats made math.isfinite raise OverflowError; a 1e-300 mini-batch time, infinite rates
+    ("hetero", "a_online", ("jobs", 2, "extra", "weight"), 1e308, "jobs[2].extra.weight"),
+    ("hetero", "fifo", ("jobs", 0, "extra", "weight"), 10**400, "jobs[0].extra.weight"),
+    ("hetero", "a_online", ("jobs", 1, "extra", "minibatch_slots"), [1e-300, 0.5],
+     "jobs[1].extra.minibatch_slots[0]"),
+    ("hetero", "fifo", ("jobs", 0, "extra", "ps_update_ms"), [10**400, 1.0],
+     "jobs[0].extra.ps_update_ms[0]"),
+    ("hetero", "fifo", ("extra", "hetero", "worker_types", 0, "demand", "cpu"), 1e300,
+     "extra.hetero.worker_types[0].demand.cpu"),
 ]
 
 

@@ -29,12 +29,17 @@ from dataclasses import dataclass
 import numpy as np
 
 from mlopt.errors import InputError
+from mlopt.limits import MAX_VALUE
 from mlopt.workload import BANDWIDTH, Workload
 
 KEY = "hetero"
 ARCHITECTURES = ("ps", "ra")
 # ceil of a float ratio that is an integer up to rounding (3.0000000004 -> 3) must not add a slot
 _CEIL_EPS = 1e-9
+# DECISION: strictly positive fields (weight, minibatch_slots) are at least this, so their
+# reciprocals and products with MAX_VALUE-sized quantities stay finite (a 1e-300 mini-batch time
+# made rates infinite); real values are many orders of magnitude larger
+MIN_POSITIVE = 1e-9
 
 
 @dataclass(frozen=True)
@@ -98,8 +103,9 @@ def _vector(obj, resources, where):
         if r not in obj:
             raise InputError("missing", field=f"{where}.{r}")
         x = obj[r]
-        if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x) or x < 0:
-            raise InputError("must be a finite number >= 0", field=f"{where}.{r}", value=x)
+        if isinstance(x, bool) or not isinstance(x, (int, float)) or not 0 <= x <= MAX_VALUE:
+            raise InputError(f"must be a number in [0, {MAX_VALUE:g}]", field=f"{where}.{r}",
+                             value=x)
         out.append(float(x))
     extra = set(obj) - set(resources)
     if extra:
@@ -136,10 +142,11 @@ def _num_list(x, n, where, *, strict=False):
     if not isinstance(x, list) or len(x) != n:
         raise InputError(f"must be a list of {n} numbers", field=where, value=x)
     for k, v in enumerate(x):
-        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or \
-                v < 0 or (strict and v <= 0):
-            raise InputError(f"must be a finite number {'>' if strict else '>='} 0",
-                             field=f"{where}[{k}]", value=v)
+        # comparisons, not math.isfinite: that raises OverflowError on ints beyond floats
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or \
+                not (MIN_POSITIVE if strict else 0) <= v <= MAX_VALUE:
+            raise InputError(f"must be a number in [{MIN_POSITIVE if strict else 0:g}, "
+                             f"{MAX_VALUE:g}]", field=f"{where}[{k}]", value=v)
     return [float(v) for v in x]
 
 
@@ -189,8 +196,10 @@ def _parse(workload: Workload) -> HeteroData:
         where = f"jobs[{j}].extra"
         x = job.extra
         w = x.get("weight")
-        if isinstance(w, bool) or not isinstance(w, (int, float)) or not math.isfinite(w) or w <= 0:
-            raise InputError("must be a finite number > 0", field=f"{where}.weight", value=w)
+        if isinstance(w, bool) or not isinstance(w, (int, float)) or \
+                not MIN_POSITIVE <= w <= MAX_VALUE:
+            raise InputError(f"must be a number in [{MIN_POSITIVE:g}, {MAX_VALUE:g}]",
+                             field=f"{where}.weight", value=w)
         weight[j] = w
         v[j] = _num_list(x.get("minibatch_slots"), M, f"{where}.minibatch_slots", strict=True)
         if arch == "ps":
