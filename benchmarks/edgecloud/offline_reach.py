@@ -32,17 +32,20 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--time-limit", type=float, default=600.0)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--sizes", type=int, nargs="+", default=[10, 15, 20, 25, 30],
+                    help="job counts for the exact model, tried in order until one is not proven")
+    ap.add_argument("--no-bounds", action="store_true", help="skip the lower-bound timings")
     a = ap.parse_args()
     out = {"machine": cpu_model(), "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
            "time_limit_s": a.time_limit, "exact": [], "bounds": []}
-    for n in (10, 15, 20, 25, 30):
+    for n in a.sizes:
         w = generate("paper-ratio", a.seed, n_jobs=n, arrival_window=n / 2)
         res = {"jobs": n, "edge_servers": 5, **timed(build_jct_milp, w, a.time_limit)}
         out["exact"].append(res)
         print(json.dumps(res), flush=True, file=__import__("sys").stderr)
         if res["status"] != "optimal":
             break
-    for n, s in ((25, 45), (250, 45)):
+    for n, s in (() if a.no_bounds else ((25, 45), (250, 45))):
         w = generate("paper-ratio", a.seed, n_jobs=n, n_edge=s, arrival_window=n / 2)
         for name, zeta1 in (("flow_lb", False), ("flow_lb_zeta1", True)):
             res = {"jobs": n, "edge_servers": s, "bound": name,
