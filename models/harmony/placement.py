@@ -38,11 +38,11 @@ from __future__ import annotations
 import pyomo.environ as pyo
 
 from mlopt.families.harmony.speed import RESOURCES, model_of
+from mlopt.models import integral_value
 from mlopt.schedule import Schedule
 from mlopt.workload import Workload
 
 MODEL_NAME = "harmony_placement_milp"
-INTEGRALITY_TOL = 1e-6
 
 
 def build_placement_milp(workload: Workload, **options) -> pyo.ConcreteModel:
@@ -156,15 +156,6 @@ def build_placement_milp(workload: Workload, **options) -> pyo.ConcreteModel:
     return m
 
 
-def _integral(value, name: str) -> int:
-    if value is None:
-        raise ValueError(f"{name} has no value: the model was not solved")
-    k = round(value)
-    if abs(value - k) > INTEGRALITY_TOL:
-        raise ValueError(f"{name} = {value} is not integral: the model was not solved as a MILP")
-    return int(k)
-
-
 def extract_schedule(model: pyo.ConcreteModel, workload: Workload) -> Schedule:
     """Placements (X, Y) in each job's start interval (st) -> Schedule; the objective in meta is
     the model's claim, which the checker recomputes."""
@@ -172,12 +163,12 @@ def extract_schedule(model: pyo.ConcreteModel, workload: Workload) -> Schedule:
         raise ValueError(f"not a {MODEL_NAME} model: {getattr(model, 'name', None)!r}")
     if list(model.J) != [j.id for j in workload.jobs]:
         raise ValueError("the model was built from a different workload (job ids differ)")
-    start = {n: t for (n, t), v in model.st.items() if _integral(v.value, f"st[{n},{t}]") == 1}
+    start = {n: t for (n, t), v in model.st.items() if integral_value(v.value, f"st[{n},{t}]") == 1}
     rows = []
     for n in model.J:
         for s in model.S:
             for role, var in (("worker", model.X), ("ps", model.Y)):
-                c = _integral(var[n, s].value, f"{var.name}[{n},{s}]")
+                c = integral_value(var[n, s].value, f"{var.name}[{n},{s}]")
                 if c:
                     rows.append((n, start[n], s, role, c))
     return Schedule.from_rows(list(start), rows, {

@@ -19,6 +19,7 @@ import numpy as np
 import pyomo.environ as pyo
 
 from mlopt.errors import InputError
+from mlopt.models import INTEGRALITY_TOL, integral_value  # noqa: F401 (INTEGRALITY_TOL: docs)
 from mlopt.schedule import Schedule
 from mlopt.workload import BANDWIDTH, Workload
 
@@ -26,10 +27,6 @@ MODEL_NAME = "oasis_utility_ilp"
 # Slack for floors/ceils of ratios of floats (0.3 / 0.1 = 2.9999999999999996 must floor to 3).
 # Used only where erring makes a bound *weaker*, never stronger: exact rows still decide.
 _RATIO_EPS = 1e-9
-# extract_schedule rounds solver values to integers; a value further than this from the
-# nearest integer means the model was not solved as a MILP, and is an error, not a schedule.
-INTEGRALITY_TOL = 1e-6
-
 _OPTIONS = {"completion_window": True}
 
 
@@ -280,15 +277,6 @@ def build_utility_ilp(workload: Workload, **options) -> pyo.ConcreteModel:
     return m
 
 
-def _integral(value, name: str) -> int:
-    if value is None:
-        raise ValueError(f"{name} has no value: solve the model (and load a solution) first")
-    n = round(value)
-    if abs(value - n) > INTEGRALITY_TOL:
-        raise ValueError(f"{name} = {value!r} is not integral within {INTEGRALITY_TOL}")
-    return int(n)
-
-
 def extract_schedule(model: pyo.ConcreteModel, workload: Workload) -> Schedule:
     """Read x, y, z of a solved :func:`build_utility_ilp` model into a :class:`Schedule`.
 
@@ -303,18 +291,18 @@ def extract_schedule(model: pyo.ConcreteModel, workload: Workload) -> Schedule:
         raise ValueError(f"not a {MODEL_NAME} model: {getattr(model, 'name', None)!r}")
     if list(model.J) != [j.id for j in workload.jobs]:
         raise ValueError("the model was built from a different workload (job ids differ)")
-    admitted = [i for i in model.J if _integral(model.x[i].value, f"x[{i}]") == 1]
+    admitted = [i for i in model.J if integral_value(model.x[i].value, f"x[{i}]") == 1]
     rows = []
     for (i, h, t), var in model.y.items():
-        n = _integral(var.value, f"y[{i},{h},{t}]")
+        n = integral_value(var.value, f"y[{i},{h},{t}]")
         if n:
             rows.append((i, t, h, "worker", n))
     for (i, k, t), var in model.z.items():
-        n = _integral(var.value, f"z[{i},{k},{t}]")
+        n = integral_value(var.value, f"z[{i},{k},{t}]")
         if n:
             rows.append((i, t, k, "ps", n))
     completion = {i: int(t) for (i, t), var in model.u.items()
-                  if _integral(var.value, f"u[{i},{t}]") == 1}
+                  if integral_value(var.value, f"u[{i},{t}]") == 1}
     meta = {"producer": f"models.oasis.{MODEL_NAME}",
             "objective": float(pyo.value(model.obj1_total_utility)),
             "completion": completion}

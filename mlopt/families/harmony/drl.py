@@ -356,8 +356,8 @@ def train_policy(out_path, params: dict, *, progress: bool = False) -> dict:
         name = sorted(unknown)[0]
         raise InputError(f"unknown training parameter (known: {', '.join(sorted(known))})",
                          field=name, value=params[name])
-    for key in ("hidden", "value_hidden", "preset_params"):
-        if key in params and key != "preset_params":
+    for key in ("hidden", "value_hidden"):  # TOML/CLI lists -> the config's tuples
+        if key in params:
             params = dict(params, **{key: tuple(params[key])})
     cfg = TrainConfig(**params)
     t0 = time.perf_counter()

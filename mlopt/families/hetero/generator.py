@@ -86,13 +86,6 @@ PRESETS: dict[str, dict[str, Any]] = {
         "ps_cpu": (1, 8), "epochs": (1, 2), "chunks": (1, 3), "minibatches": (2, 4),
         "minibatch_slots": (0.2, 0.6), "arrival_window": 4, "ps_bandwidth_gbps": (2.0, 8.0),
     },
-    "small-ra": {
-        "architecture": "ra",
-        "n_jobs": 5, "horizon": 6, "n_servers": 2, "server_shapes": ("g3.8xlarge",),
-        "n_worker_types": 2, "n_ps_types": 2, "worker_gpu": (1, 2), "worker_cpu": (1, 8),
-        "ps_cpu": (1, 8), "epochs": (1, 2), "chunks": (1, 3), "minibatches": (2, 4),
-        "minibatch_slots": (0.2, 0.6), "arrival_window": 4,
-    },
     # hand-checkable: 3 jobs, 2 servers of 2 GPUs, one worker / PS type pair each
     "tiny": {
         "n_jobs": 3, "horizon": 4, "n_servers": 2, "server_shapes": ("g3.8xlarge",),
@@ -100,14 +93,17 @@ PRESETS: dict[str, dict[str, Any]] = {
         "ps_cpu": (1, 8), "epochs": (1, 1), "chunks": (1, 2), "minibatches": (2, 3),
         "minibatch_slots": (0.3, 0.6), "arrival_window": 2, "ps_bandwidth_gbps": (2.0, 8.0),
     },
-    "tiny-ra": {
-        "architecture": "ra",
-        "n_jobs": 3, "horizon": 4, "n_servers": 2, "server_shapes": ("g3.8xlarge",),
-        "n_worker_types": 2, "n_ps_types": 2, "worker_gpu": (1, 2), "worker_cpu": (1, 8),
-        "ps_cpu": (1, 8), "epochs": (1, 1), "chunks": (1, 2), "minibatches": (2, 3),
-        "minibatch_slots": (0.3, 0.6), "arrival_window": 2,
-    },
 }
+
+
+def _ring_allreduce(name: str) -> dict[str, Any]:
+    """The Ring-AllReduce twin of a PS preset: same cluster and jobs, no PS bandwidth range."""
+    params = {k: v for k, v in PRESETS[name].items() if k != "ps_bandwidth_gbps"}
+    return {"architecture": "ra", **params}
+
+
+PRESETS["small-ra"] = _ring_allreduce("small")
+PRESETS["tiny-ra"] = _ring_allreduce("tiny")
 
 
 def _rng_range(params, key, integer=False):
