@@ -79,6 +79,21 @@ def action_features(job, server, pair) -> np.ndarray:
     return np.concatenate(parts, axis=-1).reshape(B * Np * 2 * Mmax, -1)
 
 
+_ROLE = np.eye(2, dtype=np.float32)
+
+
+def valid_action_features(job, server, pair, mask) -> np.ndarray:
+    """``action_features(job, server, pair)[mask.reshape(-1)]`` without building the rows of
+    the masked actions: the same float32 values in the same order, so the network's outputs are
+    bit-identical (a gather of the few valid rows instead of all 2 Mmax N' per sample)."""
+    B, Np = job.shape[:2]
+    Mmax = server.shape[1]
+    b, a = np.divmod(np.flatnonzero(mask.reshape(-1)), 2 * Np * Mmax)
+    i, rest = np.divmod(a, 2 * Mmax)
+    role, m = np.divmod(rest, Mmax)
+    return np.concatenate([job[b, i], _ROLE[role], server[b, m], pair[b, i, m]], axis=1)
+
+
 def log_softmax(logits, mask):
     z = np.where(mask, logits, -np.inf)
     mx = z.max(axis=1, keepdims=True)
@@ -106,7 +121,7 @@ class Agent:
         network runs on the rows the mask allows, a fraction of the 2 Mmax N' actions."""
         B = job.shape[0]
         flat = mask.reshape(-1)
-        feats = action_features(job, server, pair)[flat]
+        feats = valid_action_features(job, server, pair, mask)
         out = np.zeros(flat.shape[0])
         out[flat] = self.policy.forward(feats)[:, 0]
         self._rows = flat
@@ -117,9 +132,10 @@ class Agent:
         return masked_softmax(self.logits(job, server, pair, mask[None])[0], mask)
 
     def greedy(self, parts, mask) -> int:
+        """Arg max of the scores of the valid actions (first one on ties)."""
         job, server, pair = (x[None] for x in parts)
-        lg = self.logits(job, server, pair, mask[None])[0]
-        return int(np.flatnonzero(mask)[np.argmax(lg[mask])])
+        scores = self.policy.forward(valid_action_features(job, server, pair, mask))[:, 0]
+        return int(np.flatnonzero(mask)[np.argmax(scores)])
 
     def update(self, obs, job, server, pair, masks, actions, returns, beta: float) -> dict:
         B = len(actions)

@@ -29,7 +29,7 @@ import numpy as np
 
 from mlopt.errors import InputError
 from mlopt.families.harmony.speed import RESOURCES
-from mlopt.families.harmony.state import ClusterState
+from mlopt.families.harmony.state import EPS, ClusterState
 
 ROLE_NORM = 3.0  # W, P in [1, 3] in the paper's workloads
 
@@ -62,7 +62,26 @@ class PlacementEnv:
         self.obs_dim = (self.N * self.L + self.N * 2 * (1 + self.K) + 2 * self.N
                         + self.Mmax * self.K + 2 * self.Mmax * self.N)
         self.n_actions = 2 * self.Mmax * self.Np
+        self._precompute()
         self.reset()
+
+    def _precompute(self) -> None:
+        """Per-job arrays that never change, so observations, features and masks are gathers
+        instead of per-job Python loops (same float operations as computing them per job, so
+        the values are bit-identical)."""
+        jobs, cap = self.state.jobs, self.state.sm.server
+        n = len(jobs.ids)
+        self._need = np.stack([jobs.workers, jobs.ps])  # 2 x n
+        self._dem = np.stack([jobs.dw, jobs.dp], axis=1)  # n x 2 x K
+        self._dem_eps = self._dem - EPS  # what free capacity is compared against
+        self._onehot = np.eye(self.L)[jobs.model] if n else np.zeros((0, self.L))
+        w3, p3 = jobs.workers / ROLE_NORM, jobs.ps / ROLE_NORM
+        # r rows of the paper's state: [W/3, worker demand / cap, P/3, PS demand / cap]
+        self._r = np.concatenate([w3[:, None], jobs.dw / cap, p3[:, None], jobs.dp / cap],
+                                 axis=1).reshape(n, 2 * (1 + self.K))
+        # static part of a job's policy features: model one-hot, W/3, P/3, demands / cap
+        self._jstatic = np.concatenate([self._onehot, w3[:, None], p3[:, None], jobs.dw / cap,
+                                        jobs.dp / cap], axis=1).reshape(n, FJ_OF(self.L) - 2)
 
     # ---- episode -----------------------------------------------------------------------------
     def reset(self) -> np.ndarray:
@@ -104,9 +123,11 @@ class PlacementEnv:
                     changed = True
 
     def _can_progress(self, n: int) -> bool:
+        """Some role of job n still needs a task that fits on some server."""
         st = self.state
-        return any(st.remaining(n, role) > 0 and len(st.feasible_servers(n, role)) > 0
-                   for role in (0, 1))
+        need = self._need[:, n] - st.x[:, n].sum(axis=1) > 0
+        fits = (st.free[None] >= self._dem_eps[n][:, None, :]).all(axis=2).any(axis=1)
+        return bool((need & fits).any())
 
     def _close_interval(self) -> float:
         st = self.state
@@ -124,30 +145,34 @@ class PlacementEnv:
     # ---- observation and masks ---------------------------------------------------------------
     def rows(self) -> list[int]:
         """Job index of each state row (-1: empty)."""
+        return self._rows().tolist()
+
+    def _rows(self) -> np.ndarray:
         st = self.state
         run = np.flatnonzero(st.running())
         run = run[np.argsort(-st.placed_at[run], kind="stable")]
-        rows = list(self.slots) + [int(n) for n in run[: self.N - self.Np]]
-        return rows + [-1] * (self.N - len(rows))
+        rows = np.full(self.N, -1)
+        rows[: self.Np] = self.slots
+        k = min(len(run), self.N - self.Np)
+        rows[self.Np: self.Np + k] = run[:k]
+        return rows
 
     def observe(self) -> np.ndarray:
         st, N, L, K, Mmax, M = self.state, self.N, self.L, self.K, self.Mmax, self.M
+        rows = self._rows()
+        i = np.flatnonzero(rows >= 0)
+        n = rows[i]
         x = np.zeros((N, L))
+        x[i, st.jobs.model[n]] = 1.0
         r = np.zeros((N, 2 * (1 + K)))
+        r[i] = self._r[n]
+        own = st.x[:, n, :]  # 2 x rows x M
         w = np.zeros(N)
         p = np.zeros(N)
-        d = np.zeros((Mmax, 2 * N))
-        cap = st.sm.server
-        for i, n in enumerate(self.rows()):
-            if n < 0:
-                continue
-            x[i, st.jobs.model[n]] = 1.0
-            r[i] = np.concatenate([[st.jobs.workers[n] / ROLE_NORM], st.jobs.dw[n] / cap,
-                                   [st.jobs.ps[n] / ROLE_NORM], st.jobs.dp[n] / cap])
-            w[i] = st.x[0, n].sum() / ROLE_NORM
-            p[i] = st.x[1, n].sum() / ROLE_NORM
-            d[:M, 2 * i] = st.x[0, n] / ROLE_NORM
-            d[:M, 2 * i + 1] = st.x[1, n] / ROLE_NORM
+        w[i] = own[0].sum(axis=1) / ROLE_NORM
+        p[i] = own[1].sum(axis=1) / ROLE_NORM
+        d = np.zeros((Mmax, N, 2))  # column 2 i + role of the paper's M x 2N block
+        d[:M, i, :] = own.transpose(2, 1, 0) / ROLE_NORM
         v = np.zeros((Mmax, K))
         v[:M] = st.free / st.cap
         return np.concatenate([x.ravel(), r.ravel(), w, p, v.ravel(), d.ravel()]).astype(
@@ -163,44 +188,50 @@ class PlacementEnv:
         already uses another server). Same information as (x, r, w, p, v, d), with d summed per
         model type (what interference depends on)."""
         st, L, Mmax, M = self.state, self.L, self.Mmax, self.M
-        cap = st.sm.server
+        slots = np.asarray(self.slots)
+        i = np.flatnonzero(slots >= 0)
+        n = slots[i]
+        own = st.x[:, n, :]  # 2 x rows x M
         job = np.zeros((self.Np, FJ_OF(L)), np.float32)
+        job[i, :-2] = self._jstatic[n]
+        job[i, -2:] = own.sum(axis=2).T / ROLE_NORM
         pair = np.zeros((self.Np, Mmax, 3), np.float32)
-        for i, n in enumerate(self.slots):
-            if n < 0:
-                continue
-            job[i, st.jobs.model[n]] = 1.0
-            job[i, L:] = np.concatenate([
-                [st.jobs.workers[n] / ROLE_NORM, st.jobs.ps[n] / ROLE_NORM],
-                st.jobs.dw[n] / cap, st.jobs.dp[n] / cap,
-                [st.x[0, n].sum() / ROLE_NORM, st.x[1, n].sum() / ROLE_NORM]])
-            own = st.x[:, n, :]  # 2 x M
-            pair[i, :M, 0] = own[0] / ROLE_NORM
-            pair[i, :M, 1] = own[1] / ROLE_NORM
-            used = (own.sum(axis=0) > 0)
-            pair[i, :M, 2] = (used.sum() - used) > 0
+        pair[i, :M, :2] = own.transpose(1, 2, 0) / ROLE_NORM
+        used = own.sum(axis=0) > 0  # rows x M
+        pair[i, :M, 2] = (used.sum(axis=1, keepdims=True) - used) > 0
         server = np.zeros((Mmax, FS_OF(L)), np.float32)
         server[:M, :self.K] = st.free / st.cap
-        active = st.running() | ((st.x.sum(axis=(0, 2)) > 0) & (st.placed_at == 0))
-        onehot = np.eye(L)[st.jobs.model] * active[:, None]  # N x L
-        server[:M, self.K:self.K + L] = (st.x[0].T @ onehot) / ROLE_NORM
-        server[:M, self.K + L:self.K + 2 * L] = (st.x[1].T @ onehot) / ROLE_NORM
+        # tasks of each model type per server, over the running jobs and the partly placed new
+        # ones (sums of small integers: exact in any order)
+        act = np.flatnonzero(st.running() | ((st.x.sum(axis=(0, 2)) > 0) & (st.placed_at == 0)))
+        per_model = st.x[:, act, :].transpose(0, 2, 1).astype(float) @ self._onehot[act]
+        server[:M, self.K:self.K + 2 * L] = per_model.transpose(1, 0, 2).reshape(M, 2 * L) \
+            / ROLE_NORM
         server[:M, -1] = 1.0
         return job, server, pair
 
     def action_mask(self) -> np.ndarray:
-        st, Mmax = self.state, self.Mmax
-        mask = np.zeros(self.n_actions, dtype=bool)
-        if self.done:
-            return mask
-        for i, n in enumerate(self.slots):
-            if n < 0:
-                continue
-            for role in (0, 1):
-                if st.remaining(n, role) > 0:
-                    base = (2 * i + role) * Mmax
-                    mask[base + st.feasible_servers(n, role)] = True
-        return mask
+        """Valid actions: the row's job still needs a task of the role, and the task fits on the
+        server (free >= demand - EPS in every resource, as :meth:`ClusterState.place`)."""
+        st = self.state
+        mask = np.zeros((self.Np, 2, self.Mmax), dtype=bool)
+        if not self.done:
+            slots = np.asarray(self.slots)
+            i = np.flatnonzero(slots >= 0)
+            n = slots[i]
+            need = (self._need[:, n] - st.x[:, n, :].sum(axis=2)).T > 0  # rows x 2
+            fits = (st.free[None, None] >= self._dem_eps[n][:, :, None, :]).all(axis=3)
+            mask[i, :, :self.M] = fits & need[:, :, None]
+        return mask.reshape(-1)
+
+    def valid(self, action: int) -> bool:
+        """``action_mask()[action]`` for one action, without building the whole mask."""
+        if self.done or not 0 <= action < self.n_actions:
+            return False
+        row, role, m = self.decode(action)
+        n = self.slots[row]
+        return bool(n >= 0 and m < self.M and self.state.remaining(n, role) > 0
+                    and (self.state.free[m] >= self._dem_eps[n, role]).all())
 
     def decode(self, action: int) -> tuple[int, int, int]:
         """(row of the new job, role, server) of an action index."""
@@ -217,7 +248,7 @@ class PlacementEnv:
         interval the action belongs to)."""
         if self.done:
             raise RuntimeError("episode is over")
-        if not self.action_mask()[action]:
+        if not self.valid(action):
             raise ValueError(f"action {action} is masked")
         row, role, m = self.decode(action)
         st = self.state
