@@ -15,7 +15,7 @@ from mlopt.families.harmony.generator import preset_generators
 from mlopt.families.harmony.milp_greedy import run_milp_greedy
 from mlopt.families.harmony.reward_model import train_reward_model
 from mlopt.families.harmony.validate import validate_harmony
-from mlopt.models.harmony import build_placement_milp, extract_schedule
+from mlopt.models.harmony.placement import build_placement_milp, extract_schedule
 
 FAMILY = register_family(Family(
     name="harmony",
