@@ -1,14 +1,20 @@
 """Harmony performance at the paper's simulation scale (30 servers, N = 12 jobs in the state):
-policy inference time per scheduling interval (committed checkpoint, greedy), and environment
-steps per second (mask + observation + step) against a plain-Python reference of the mask in the
-same run (the reference's masks are asserted equal).
 
-    python benchmarks/harmony/perf.py -o benchmarks/harmony/results/perf.json
+* policy inference per scheduling interval: the committed checkpoint, greedy, all the
+  interval's decisions (policy features + mask + network), wall clock and CPU time of the
+  process (the machine is shared: CPU time is what the work costs, wall clock what it waited);
+* environment steps per second, the numpy environment against its plain-Python reference
+  (:mod:`mlopt.families.harmony.env_reference`) in the same run on the same random actions,
+  one step = paper state + policy features + mask + step; every step's outputs are asserted
+  equal, and the two are timed alternately so load hits both alike.
+
+    python benchmarks/harmony/perf.py --seeds 3 -o benchmarks/harmony/results/perf.json
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import time
 
@@ -17,28 +23,30 @@ import numpy as np
 from mlopt.families import get_family
 from mlopt.families.harmony.drl import DEFAULT_CHECKPOINT, load_checkpoint
 from mlopt.families.harmony.env import PlacementEnv
+from mlopt.families.harmony.env_reference import ReferencePlacementEnv
 from mlopt.families.harmony.nn import one_thread
 from mlopt.machine import cpu_model
 
 
-def reference_mask(env) -> list[bool]:
-    """The action mask with plain Python loops (no numpy)."""
-    st = env.state
-    free = st.free.tolist()
-    out = [False] * env.n_actions
-    for i, n in enumerate(env.slots):
-        if n < 0:
-            continue
-        for role in (0, 1):
-            need = int(st.jobs.workers[n] if role == 0 else st.jobs.ps[n])
-            placed = int(sum(st.x[role, n].tolist()))
-            if placed >= need:
-                continue
-            dem = (st.jobs.dw[n] if role == 0 else st.jobs.dp[n]).tolist()
-            for m in range(env.M):
-                if all(free[m][r] >= dem[r] - 1e-9 for r in range(len(dem))):
-                    out[(2 * i + role) * env.Mmax + m] = True
-    return out
+def timed_step(env, action_of, clock):
+    """One environment step (state, features, mask, step); returns (seconds, outputs)."""
+    t0 = clock()
+    obs, parts, mask = env.observe(), env.action_parts(), env.action_mask()
+    a = action_of(mask)
+    out = env.step(a)
+    return clock() - t0, (obs, parts, mask, a, out, list(env.closed_rewards))
+
+
+def same(x, y) -> bool:
+    (ox, px, mx, ax, rx, cx), (oy, py, my, ay, ry, cy) = x, y
+    return (np.array_equal(ox, oy) and all(np.array_equal(p, q) for p, q in zip(px, py))
+            and np.array_equal(mx, my) and ax == ay and rx == ry and cx == cy)
+
+
+def stats(seconds) -> dict:
+    s = 1e3 * np.asarray(seconds)
+    return {"median": round(float(np.median(s)), 3), "p90": round(float(np.percentile(s, 90)), 3),
+            "max": round(float(s.max()), 3)}
 
 
 def main(argv=None):
@@ -49,54 +57,68 @@ def main(argv=None):
     args = ap.parse_args(argv)
     fam = get_family("harmony")
     agent, _ = load_checkpoint(DEFAULT_CHECKPOINT)
-    per_interval, steps, t_env, t_ref, n_mask, t_mask = [], 0, 0.0, 0.0, 0, 0.0
+    load_before = os.getloadavg()
+    wall, cpu, decisions = [], [], []
+    step_fast, step_ref = [], []
     with one_thread():
         for seed in range(args.seeds):
             w = fam.preset("uniform")(seed=seed, n_servers=args.servers)
             env = PlacementEnv(w, max_servers=args.servers)
-            acc, t_int = 0.0, env.state.t
+            acc_w = acc_c = 0.0
+            k, t_int = 0, env.state.t
             while not env.done:
-                t0 = time.perf_counter()
+                t0, c0 = time.perf_counter(), time.process_time()
                 a = agent.greedy(env.action_parts(), env.action_mask())
-                acc += time.perf_counter() - t0
+                acc_w += time.perf_counter() - t0
+                acc_c += time.process_time() - c0
+                k += 1
                 env.step(a)
-                if env.state.t != t_int:
-                    per_interval.append(acc)
-                    acc, t_int = 0.0, env.state.t
-            # environment throughput: random valid actions, numpy mask vs plain-Python mask
-            rng = np.random.default_rng(seed)
-            env = PlacementEnv(w, max_servers=args.servers)
-            while not env.done:
-                t0 = time.perf_counter()
-                mask = env.action_mask()
-                t_mask += time.perf_counter() - t0
-                env.observe()
-                a = int(rng.choice(np.flatnonzero(mask)))
-                t1 = time.perf_counter()
-                ref = reference_mask(env)
-                t2 = time.perf_counter()
-                assert ref == mask.tolist()
-                n_mask += 1
-                env.step(a)
-                t3 = time.perf_counter()
-                t_env += (t1 - t0) + (t3 - t2)
-                t_ref += t2 - t1
-                steps += 1
+                if env.state.t != t_int:  # the interval closed (with its decisions)
+                    wall.append(acc_w)
+                    cpu.append(acc_c)
+                    decisions.append(k)
+                    acc_w = acc_c = 0.0
+                    k, t_int = 0, env.state.t
+            # environment steps: the same random valid actions on both implementations
+            fast = PlacementEnv(w, max_servers=args.servers)
+            ref = ReferencePlacementEnv(w, max_servers=args.servers)
+            rng_f, rng_r = np.random.default_rng(seed), np.random.default_rng(seed)
+            i = 0
+            while not fast.done:
+                pick_f = lambda mask: int(rng_f.choice(np.flatnonzero(mask)))  # noqa: E731
+                pick_r = lambda mask: int(rng_r.choice(np.flatnonzero(mask)))  # noqa: E731
+                if i % 2 == 0:
+                    tf, of = timed_step(fast, pick_f, time.perf_counter)
+                    tr, orf = timed_step(ref, pick_r, time.perf_counter)
+                else:
+                    tr, orf = timed_step(ref, pick_r, time.perf_counter)
+                    tf, of = timed_step(fast, pick_f, time.perf_counter)
+                assert same(of, orf), f"seed {seed} step {i}: numpy and reference differ"
+                step_fast.append(tf)
+                step_ref.append(tr)
+                i += 1
+            assert ref.done and fast.schedule("x").to_dict() == ref.schedule("x").to_dict()
+    med_f, med_r = float(np.median(step_fast)), float(np.median(step_ref))
     res = {
         "machine": cpu_model(), "python": platform.python_version(), "numpy": np.__version__,
-        "servers": args.servers, "N": 12, "intervals": len(per_interval),
-        "inference_per_interval_ms": {
-            "median": 1e3 * float(np.median(per_interval)),
-            "p90": 1e3 * float(np.percentile(per_interval, 90)),
-            "max": 1e3 * float(np.max(per_interval))},
-        "env_steps_per_s": steps / t_env,
-        "env_step_us (mask + observation + step)": 1e6 * t_env / steps,
-        "mask_numpy_us": 1e6 * t_mask / n_mask,
-        "mask_plain_python_us": 1e6 * t_ref / n_mask,
+        "load_average_1_5_15_before": [round(x, 2) for x in load_before],
+        "load_average_1_5_15_after": [round(x, 2) for x in os.getloadavg()],
+        "cpus": os.cpu_count(),
+        "servers": args.servers, "N": 12, "seeds": args.seeds, "intervals": len(wall),
+        "decisions_per_interval_median": float(np.median(decisions)),
+        "inference_per_interval_ms": {"wall": stats(wall), "cpu": stats(cpu)},
+        "env_steps": len(step_fast),
+        "env_step_ms (state + features + mask + step)": {
+            "numpy": stats(step_fast), "plain_python_reference": stats(step_ref)},
+        "env_steps_per_s": {"numpy": round(len(step_fast) / sum(step_fast), 1),
+                            "plain_python_reference": round(len(step_ref) / sum(step_ref), 1)},
+        "reference_over_numpy_median_step": round(med_r / med_f, 2),
+        "outputs_equal": True,  # asserted step by step above
     }
     print(json.dumps(res, indent=1))
     with open(args.out, "w") as f:
         json.dump(res, f, indent=1)
+        f.write("\n")
 
 
 if __name__ == "__main__":

@@ -191,19 +191,21 @@ def _reward_fn(cfg: TrainConfig):
     raise InputError("must be 'true' or 'model'", field="reward", value=cfg.reward)
 
 
-def train(cfg: TrainConfig, *, progress: bool = False, log=None) -> tuple[Agent, list[dict]]:
-    """Train from scratch; returns the agent and one record per episode."""
+def train(cfg: TrainConfig, *, progress: bool = False, log=None,
+          env_cls=PlacementEnv) -> tuple[Agent, list[dict]]:
+    """Train from scratch; returns the agent and one record per episode. ``env_cls``: the
+    environment implementation (tests train on the plain-Python reference too)."""
     with one_thread():
-        return _train(cfg, progress=progress, log=log)
+        return _train(cfg, progress=progress, log=log, env_cls=env_cls)
 
 
-def _train(cfg: TrainConfig, *, progress: bool = False, log=None):
+def _train(cfg: TrainConfig, *, progress: bool = False, log=None, env_cls=PlacementEnv):
     from mlopt.families import get_family
 
     rng = np.random.default_rng(cfg.seed)
     gen = get_family("harmony").preset(cfg.preset)
     reward_fn = _reward_fn(cfg)
-    probe = PlacementEnv(gen(seed=cfg.seed, **cfg.preset_params), max_servers=cfg.max_servers)
+    probe = env_cls(gen(seed=cfg.seed, **cfg.preset_params), max_servers=cfg.max_servers)
     pj, ps_, pp = probe.action_parts()
     agent = Agent(probe.obs_dim, action_features(pj[None], ps_[None], pp[None]).shape[1], cfg,
                   rng)
@@ -224,7 +226,7 @@ def _train(cfg: TrainConfig, *, progress: bool = False, log=None):
     for ep in range(cfg.episodes):
         eps, beta = _schedule(cfg, ep)
         w = gen(seed=cfg.seed + 1 + ep, **cfg.preset_params)
-        env = PlacementEnv(w, max_servers=cfg.max_servers, reward_fn=reward_fn)
+        env = env_cls(w, max_servers=cfg.max_servers, reward_fn=reward_fn)
         traj_obs, traj_parts, traj_mask, traj_act, traj_int = [], [], [], [], []
         interval_rewards = []
         stats = {}

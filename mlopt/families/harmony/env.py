@@ -34,6 +34,12 @@ from mlopt.families.harmony.state import EPS, ClusterState
 ROLE_NORM = 3.0  # W, P in [1, 3] in the paper's workloads
 
 
+def interval_reward(c, epochs, running) -> float:
+    """Eq. (1): sum over the jobs running in the interval of c_n / e_n (numpy's summation)."""
+    c, epochs, running = np.asarray(c, float), np.asarray(epochs, float), np.asarray(running, bool)
+    return float((c[running] / epochs[running]).sum())
+
+
 def FJ_OF(L: int) -> int:  # noqa: N802  job feature width
     return L + 2 + 2 * len(RESOURCES) + 2
 
@@ -137,7 +143,7 @@ class PlacementEnv:
             c = self.reward_fn(self, running)
         else:
             c = c_true
-        r = float((c[running] / st.jobs.epochs[running]).sum())
+        r = interval_reward(c, st.jobs.epochs, running)
         self.closed_rewards.append(r)
         self.total_reward += r
         return r
