@@ -47,6 +47,37 @@ def test_a_online_ra_refuses_ps_workload():
     assert run_a_online_ra(hand("ra")).admitted == {"A", "B"}
 
 
+def test_a_online_ra_by_name_cli(tmp_path, capsys):
+    """``a_online_ra`` is a registered algorithm: on an RA workload it writes exactly what
+    ``a_online`` writes (but the producer name); on a PS workload the CLI prints one line and exits 2; a spec with a bad
+    option for it fails at load (its options are probed on ``tiny-ra``, not the PS probe)."""
+    from mlopt.cli import main
+    from mlopt.families import get_family
+    from mlopt.errors import InputError
+
+    ra, ps = tmp_path / "ra.json", tmp_path / "ps.json"
+    assert main(["generate", "hetero", "--preset", "tiny-ra", "--seed", "0", "-o", str(ra)]) == 0
+    assert main(["generate", "hetero", "--preset", "tiny", "--seed", "0", "-o", str(ps)]) == 0
+    outs = {}
+    for alg in ("a_online", "a_online_ra"):
+        outs[alg] = tmp_path / f"{alg}.json"
+        assert main(["run", alg, str(ra), "--family", "hetero", "-o", str(outs[alg])]) == 0
+    a, b = (outs[k].read_text() for k in ("a_online", "a_online_ra"))
+    # the same schedule; only the producer's name differs
+    assert a.replace('"producer": "a_online"', '"producer": "a_online_ra"') == b
+    capsys.readouterr()
+    assert main(["run", "a_online_ra", str(ps), "--family", "hetero",
+                 "-o", str(tmp_path / "x.json")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "extra.hetero.architecture" in err
+    fam = get_family("hetero")
+    assert fam.probe_preset_of("a_online_ra") == "tiny-ra"
+    fam.validate_options("a_online_ra", {"alpha": 2})
+    with pytest.raises(InputError) as e:
+        fam.validate_options("a_online_ra", {"alpha": 0})
+    assert e.value.field == "alpha"
+
+
 def test_theory_diagnostics_on_hand_instance():
     from mlopt.families.hetero.theory import diagnostics
     res = pipeline.run_algorithm(hand(), "a_online", family="hetero")

@@ -23,7 +23,10 @@ def _families(args) -> int:
     for d in described.values():
         print(f"{d['name']}  ({d['sense']}imize)  {d['paper']}")
         print(f"  models:     {', '.join(d['models'])}  (default {d['default_model']})")
-        print(f"  algorithms: {', '.join(d['algorithms'])}")
+        needs = d.get("algorithm_presets", {})  # algorithms for another kind of workload
+        print("  algorithms: " + ", ".join(
+            f"{a} (workloads like preset {needs[a]})" if a in needs else a
+            for a in d["algorithms"]))
         print(f"  presets:    {', '.join(d['presets'])}")
         print(f"  bounds:     {', '.join(d['bounds']) or '-'}")
     return 0

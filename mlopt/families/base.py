@@ -50,6 +50,10 @@ class Family:
     check_params: Callable[[str, dict], None] | None = None
     check_options: Callable[[str, dict], None] | None = None
     probe_preset: str | None = "tiny"
+    # algorithms that only apply to another kind of workload (e.g. hetero's ``a_online_ra``
+    # needs a Ring-AllReduce one): algorithm name -> the preset its options are probed on and
+    # cross-family tests run it on, instead of ``probe_preset``
+    algorithm_presets: dict[str, str] = field(default_factory=dict)
     # learned components (``mlopt train FAMILY --target NAME``): name ->
     # fn(out_path, params: dict, *, progress: bool) -> JSON-able summary
     trainers: dict[str, Callable[..., dict]] = field(default_factory=dict)
@@ -89,19 +93,15 @@ class Family:
         _known_names(fn, options, f"algorithm {algorithm!r}", "option")
         if self.check_options is not None:
             self.check_options(algorithm, dict(options))
-        elif options and self.probe_preset in self.presets:
-            workload = self.preset(self.probe_preset)(seed=0)
-            try:
-                _probe(lambda: fn(workload, seed=0, **options),
-                       f"running {algorithm!r} on preset {self.probe_preset!r}")
-            except InputError:
-                # inconclusive when the algorithm cannot run on the probe instance at all (it
-                # needs another kind of workload): then the options are checked when it runs
-                try:
-                    fn(workload, seed=0)
-                except Exception:
-                    return
-                raise
+        elif options and self.probe_preset_of(algorithm) in self.presets:
+            preset = self.probe_preset_of(algorithm)
+            workload = self.preset(preset)(seed=0)
+            _probe(lambda: fn(workload, seed=0, **options),
+                   f"running {algorithm!r} on preset {preset!r}")
+
+    def probe_preset_of(self, algorithm: str) -> str | None:
+        """The small preset ``algorithm`` runs on (``algorithm_presets``, else ``probe_preset``)."""
+        return self.algorithm_presets.get(algorithm, self.probe_preset)
 
     def describe(self) -> dict:
         """Every name a user or a script can pass for this family (``mlopt families --json``)."""
@@ -110,6 +110,8 @@ class Family:
             "models": sorted(self.models), "default_model": self.default_model,
             "algorithms": sorted(self.algorithms), "presets": sorted(self.presets),
             "bounds": sorted(self.bounds), "diagnostics": sorted(self.diagnostics),
+            **({"algorithm_presets": dict(sorted(self.algorithm_presets.items()))}
+               if self.algorithm_presets else {}),
             **({"trainers": sorted(self.trainers)} if self.trainers else {}),
         }
 

@@ -135,6 +135,6 @@ def run_a_online(workload: Workload, *, seed: int = 0, **options) -> Schedule:
 def run_a_online_ra(workload: Workload, *, seed: int = 0, **options) -> Schedule:
     """A_online with the RA subroutines: the workload must declare architecture "ra"."""
     if hetero_data(workload).architecture != "ra":
-        raise InputError("a_online_ra needs a Ring-AllReduce workload",
+        raise InputError("a_online_ra needs a Ring-AllReduce workload (a_online runs PS ones)",
                          field="extra.hetero.architecture", value="ps")
     return run_a_online(workload, seed=seed, **options)
