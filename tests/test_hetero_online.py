@@ -86,3 +86,31 @@ def test_theory_diagnostics_on_hand_instance():
     assert t["alpha"] == 4 and t["competitive_bound"] == 16
     assert t["ratio_upper"] == pytest.approx(37 / 8) and t["within_bound"]
     assert t["alpha_theorem5"] >= 1 and t["placements"] == 2
+
+
+def test_order_weight_changes_who_goes_first():
+    """order="weight" (A_maxweight takes J_i by descending weight) vs arrival order, by hand.
+    One server (2 GPUs); A and B are the fixture's job A (d = 1 only with 2 w1 workers = both
+    GPUs) with weights 1 and 3, both arriving at 1.  Round 2 (tau = 2, usable slot 1) fits one of
+    them per A_maxweight call: sub-window 1 starts at alpha tau = 8, sub-window 2 at 8 + tau = 10.
+      arrival: A at 8 (c 9), B at 10 (c 11): 1*9 + 3*11 = 42;
+      weight:  B at 8 (c 9), A at 10 (c 11): 3*9 + 1*11 = 38.
+    Compact rounds (base max(tau, last end) = 2): 1*3 + 3*5 = 18 against 3*3 + 1*5 = 14."""
+    import copy
+
+    def two_rivals(d):
+        d["servers"] = d["servers"][:1]
+        b = copy.deepcopy(d["jobs"][0])
+        b["id"], b["extra"]["weight"] = "B", 3.0
+        d["jobs"][0]["extra"]["weight"] = 1.0
+        d["jobs"][1] = b
+
+    w = hand(mutate=two_rivals)
+    want = {("arrival", False): ({0: 8, 1: 10}, 42.0), ("weight", False): ({1: 8, 0: 10}, 38.0),
+            ("arrival", True): ({0: 2, 1: 4}, 18.0), ("weight", True): ({1: 2, 0: 4}, 14.0)}
+    for (order, compact), (starts, wct) in want.items():
+        run = a_online(w, order=order, compact=compact)
+        assert {int(pl.job): s for pl, s in run.placements.values()} == starts, (order, compact)
+        res = pipeline.run_algorithm(w, "a_online", family="hetero", order=order,
+                                     compact=compact)
+        assert res.check.feasible and res.check.objective == pytest.approx(wct)
