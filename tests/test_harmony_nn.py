@@ -47,3 +47,15 @@ def test_adam_fits_a_linear_map():
 def test_masked_softmax_never_puts_mass_on_masked_entries():
     p = masked_softmax(np.array([[5.0, 1.0, 9.0]]), np.array([[True, True, False]]))
     assert p[0, 2] == 0 and p.sum() == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("bn", [False, True])
+def test_predict_is_forward_to_the_last_bit(bn):
+    """Inference without the backward cache computes the same bits (float32 inputs too, as the
+    policy's features); the gradient path is untouched by it."""
+    rng = np.random.default_rng(1)
+    net = MLP([6, 9, 4, 1], rng, batch_norm=bn)
+    x = rng.standard_normal((50, 6)).astype(np.float32)
+    net.forward(rng.standard_normal((32, 6)), train=True)  # non-trivial running statistics
+    assert np.array_equal(net.predict(x), net.forward(x))
+    assert net.predict(x).dtype == np.float64

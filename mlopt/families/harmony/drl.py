@@ -116,25 +116,29 @@ class Agent:
         self.v_opt = Adam(self.value.params, cfg.value_lr)
         self.ema = 0.0  # baseline of the no-value-network ablation
 
-    def logits(self, job, server, pair, mask) -> np.ndarray:
+    def logits(self, job, server, pair, mask, *, train: bool = True) -> np.ndarray:
         """Scores of the valid actions only (masked ones stay 0 and are never used): the
-        network runs on the rows the mask allows, a fraction of the 2 Mmax N' actions."""
+        network runs on the rows the mask allows, a fraction of the 2 Mmax N' actions.
+        ``train``: keep what the policy's backward pass needs (else inference only)."""
         B = job.shape[0]
         flat = mask.reshape(-1)
         feats = valid_action_features(job, server, pair, mask)
         out = np.zeros(flat.shape[0])
-        out[flat] = self.policy.forward(feats)[:, 0]
-        self._rows = flat
+        if train:
+            out[flat] = self.policy.forward(feats)[:, 0]
+            self._rows = flat
+        else:
+            out[flat] = self.policy.predict(feats)[:, 0]
         return out.reshape(B, -1)
 
     def probs(self, parts, mask) -> np.ndarray:
         job, server, pair = (x[None] for x in parts)
-        return masked_softmax(self.logits(job, server, pair, mask[None])[0], mask)
+        return masked_softmax(self.logits(job, server, pair, mask[None], train=False)[0], mask)
 
     def greedy(self, parts, mask) -> int:
         """Arg max of the scores of the valid actions (first one on ties)."""
         job, server, pair = (x[None] for x in parts)
-        scores = self.policy.forward(valid_action_features(job, server, pair, mask))[:, 0]
+        scores = self.policy.predict(valid_action_features(job, server, pair, mask))[:, 0]
         return int(np.flatnonzero(mask)[np.argmax(scores)])
 
     def update(self, obs, job, server, pair, masks, actions, returns, beta: float) -> dict:

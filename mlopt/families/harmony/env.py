@@ -92,6 +92,7 @@ class PlacementEnv:
     # ---- episode -----------------------------------------------------------------------------
     def reset(self) -> np.ndarray:
         self.state = ClusterState(self.workload)
+        self._recount()
         self.done = False
         self.total_reward = 0.0
         self.slots = [-1] * self.Np  # an instance without jobs is over at once
@@ -121,12 +122,22 @@ class PlacementEnv:
             for i in range(self.Np):
                 n = self.slots[i]
                 if n >= 0 and not self._can_progress(n):
+                    self._per_model[:, :, self.state.jobs.model[n]] -= self.state.x[:, n, :]
                     self.state.rollback(n)
                     self.slots[i] = -1
                     n = -1
                 if n < 0 and self.pending:
                     self.slots[i] = int(self.pending.pop(0))
                     changed = True
+
+    def _recount(self) -> None:
+        """Tasks of each model type per role and server (2 x M x L, the policy's server
+        features), over the running jobs and the partly placed new ones; kept up to date by
+        ``step`` and rollbacks, recounted when an interval closes (the state changes only
+        through :meth:`step` and :meth:`reset`). Small integers in floats: exact."""
+        st = self.state
+        act = np.flatnonzero(st.running() | ((st.x.sum(axis=(0, 2)) > 0) & (st.placed_at == 0)))
+        self._per_model = st.x[:, act, :].transpose(0, 2, 1).astype(float) @ self._onehot[act]
 
     def _can_progress(self, n: int) -> bool:
         """Some role of job n still needs a task that fits on some server."""
@@ -139,6 +150,7 @@ class PlacementEnv:
         st = self.state
         running = st.running()
         c_true = st.advance()  # trains the interval with the ground truth
+        self._recount()  # completed jobs left their servers
         if self.reward_fn is not None:
             c = self.reward_fn(self, running)
         else:
@@ -207,12 +219,8 @@ class PlacementEnv:
         pair[i, :M, 2] = (used.sum(axis=1, keepdims=True) - used) > 0
         server = np.zeros((Mmax, FS_OF(L)), np.float32)
         server[:M, :self.K] = st.free / st.cap
-        # tasks of each model type per server, over the running jobs and the partly placed new
-        # ones (sums of small integers: exact in any order)
-        act = np.flatnonzero(st.running() | ((st.x.sum(axis=(0, 2)) > 0) & (st.placed_at == 0)))
-        per_model = st.x[:, act, :].transpose(0, 2, 1).astype(float) @ self._onehot[act]
-        server[:M, self.K:self.K + 2 * L] = per_model.transpose(1, 0, 2).reshape(M, 2 * L) \
-            / ROLE_NORM
+        server[:M, self.K:self.K + 2 * L] = self._per_model.transpose(1, 0, 2).reshape(
+            M, 2 * L) / ROLE_NORM
         server[:M, -1] = 1.0
         return job, server, pair
 
@@ -260,6 +268,7 @@ class PlacementEnv:
         st = self.state
         n = self.slots[row]
         st.place(n, role, m)
+        self._per_model[role, m, st.jobs.model[n]] += 1
         if st.complete(n):
             st.commit(n)
             self.slots[row] = -1

@@ -72,6 +72,22 @@ class MLP:
         self._cache = cache
         return h
 
+    def predict(self, x: np.ndarray) -> np.ndarray:
+        """``forward(x)`` for inference: the same operations in the same order (so the same
+        bits), without keeping what :meth:`backward` needs and with fewer temporaries."""
+        h = x
+        for i in range(self.n_layers):
+            z = h @ self.params[f"W{i}"]
+            z += self.params[f"b{i}"]
+            if i < self.n_layers - 1:
+                if self.batch_norm:
+                    inv = 1.0 / np.sqrt(self.state[f"var{i}"] + 1e-5)
+                    z = (z - self.state[f"mu{i}"]) * inv * self.params[f"g{i}"] \
+                        + self.params[f"be{i}"]
+                np.maximum(z, 0.0, out=z)
+            h = z
+        return h
+
     def backward(self, grad_out: np.ndarray) -> dict[str, np.ndarray]:
         """Gradients of sum(grad_out * output) w.r.t. every parameter (after a forward pass;
         batch norm backward assumes that forward ran in training mode)."""
