@@ -21,17 +21,22 @@ from mlopt.families.hetero.data import HeteroData
 from mlopt.families.hetero.mincost import Placement, Searcher, Window
 
 
-def default_F(data: HeteroData) -> float:
+def default_F(data: HeteroData, searcher: Searcher | None = None) -> float:
     """Upper estimate of F in assumption A1: max_j w_j / (least resource volume of a schedule of
     j), the volume sum_t sum_h sum_r f/C measured on the largest capacity of each resource (the
-    smallest fraction any server can give), so w_j / volume_j(l) <= F for every l."""
+    smallest fraction any server can give), so w_j / volume_j(l) <= F for every l.
+    ``searcher``: reuse its per-job configurations (A_online computes them once)."""
     cmax = data.cap.max(axis=0)
     inv = np.where(cmax > 0, 1.0 / np.where(cmax > 0, cmax, 1), 0.0)
     F = 1.0
+    fits: dict[tuple, bool] = {}  # fits_alone ignores d and the job: one test per (m, p, q, N)
     for j in range(len(data.job_ids)):
         vols = []
-        for c in job_configs(data, j):
-            if not fits_alone(data, c):
+        for c in (searcher.configs(j) if searcher else job_configs(data, j)):
+            key = (c.m, c.p, c.q, c.n)
+            if key not in fits:
+                fits[key] = fits_alone(data, c)
+            if not fits[key]:
                 continue
             per_slot = c.n * (data.e[c.m] * inv).sum()
             if c.p >= 0:

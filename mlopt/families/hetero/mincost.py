@@ -165,20 +165,72 @@ def _pick(cost: np.ndarray, starts: np.ndarray, L: int):
     return float(flat[srow, col]), srow, col
 
 
+def _g_limit(wmin: np.ndarray, e: np.ndarray, gmax: int) -> int:
+    """The largest g <= gmax for which g workers of demand e alone fit (wmin >= g e - EPS in
+    every resource) on some server at some start; -1 if none.  _ps_q0's test for g workers
+    and s PSs at n is wmin >= g e + s z - EPS, and with s z >= 0 floating-point rounding keeps
+    g e + s z >= g e, so every g above this limit fails it: those rows are all _BIG and are cut
+    off (they sit after every other row, so argmin indices do not move)."""
+    def fits(g: int) -> bool:
+        return bool((wmin >= g * e - _EPS).all(axis=2).any())
+
+    pos = e > 0
+    if not pos.any():
+        return gmax if fits(gmax) else -1
+    est = ((wmin[:, :, pos] + _EPS) / e[pos]).min(axis=2).max()
+    g = int(min(gmax, max(-1.0, math.floor(est) + 1)))
+    while g >= 0 and not fits(g):
+        g -= 1
+    while g < gmax and fits(g + 1):  # guards against rounding in est
+        g += 1
+    return g
+
+
 class Searcher:
     """best_schedule(j) for one window; configurations are cached per job."""
 
     def __init__(self, data: HeteroData):
         self.data = data
+        self._all: dict[int, list[Config]] = {}
         self._cfg: dict[int, dict[int, list[Config]]] = {}
+        self._static: dict[tuple[int, int, int, int], bool] = {}
+
+    def configs(self, j: int) -> list[Config]:
+        """job_configs(data, j), computed once per job."""
+        if j not in self._all:
+            self._all[j] = job_configs(self.data, j)
+        return self._all[j]
 
     def groups(self, j: int) -> dict[int, list[Config]]:
+        """Job j's configurations by duration, without those that fit nowhere even on the
+        empty cluster (they can never be returned, so dropping them changes no result)."""
         if j not in self._cfg:
             g: dict[int, list[Config]] = {}
-            for c in job_configs(self.data, j):
-                g.setdefault(c.d, []).append(c)
+            for c in self.configs(j):
+                if self.fits_empty(c):
+                    g.setdefault(c.d, []).append(c)
             self._cfg[j] = g
         return self._cfg[j]
+
+    def fits_empty(self, c: Config) -> bool:
+        """Does the subroutine of c find any placement on the empty cluster?  It runs the very
+        subroutine on free capacity = C (zero prices), so the answer uses the same arithmetic:
+        every feasibility test in the subroutines is monotone in the free capacity (floor, >=
+        and sums of floating-point numbers are monotone), and free capacity never exceeds C,
+        hence False here means infeasible in every window.  Independent of the job: cached by
+        (m, p, q, N)."""
+        key = (c.m, c.p, c.q, c.n)
+        if key not in self._static:
+            d = self.data
+            wmin = d.cap[None].astype(float)
+            zero = np.zeros((1, len(d.cap)))
+            one = np.array([1])
+            if d.architecture == "ps":
+                r = (self._ps_q1 if c.q else self._ps_q0)(c, wmin, zero, zero, one)
+            else:
+                r = (self._ra_q1 if c.q else self._ra_q0)(c, wmin, zero, one)
+            self._static[key] = r is not None
+        return self._static[key]
 
     def best(self, j: int, win: Window, *, q_only: int | None = None) -> Placement | None:
         """The cheapest placement of job j in ``win`` (ties: earliest completion)."""
@@ -290,11 +342,14 @@ class Searcher:
         total = caps.sum(axis=1)
         if total.max() < N:
             return None  # not enough room for N workers anywhere (PSs aside)
+        gtop = _g_limit(wmin, e, N - 1)
+        if gtop < 0:
+            return None
         order, cs, cum, uc = self._greedy_units(om, caps, 2 * N)
         gcum = np.concatenate([np.zeros((S, 1)), np.cumsum(np.minimum(uc, _BIG / (4 * N)), 1)], 1)
         rank = np.argsort(order, axis=1)  # position of each server in the order
         before = np.take_along_axis(cum - cs, rank, 1)  # units ahead of server h: S x H
-        g = np.arange(N)[:, None, None]  # G x 1 x 1, workers next to the PSs (g < N)
+        g = np.arange(gtop + 1)[:, None, None]  # G x 1 x 1, workers next to the PSs (g < N)
         K = N - g
         s_need = np.maximum(1, np.ceil(K * b / B - _EPS))  # (13d), (13e)
         need = g[..., None] * e + s_need[..., None] * z  # G x 1 x 1 x R
@@ -302,8 +357,8 @@ class Searcher:
         others_ok = (total[None, :, None] - caps[None]) >= K
         inside = K > before[None]  # n is among the first K units: use K + cap_n units
         idx = np.minimum(np.where(inside, K + caps[None], K), 2 * N).astype(int)  # G x S x H
-        G = np.take_along_axis(np.broadcast_to(gcum[None], (N,) + gcum.shape),
-                               idx.reshape(N, S, H), 2) - np.where(inside, caps * om, 0)
+        G = np.take_along_axis(np.broadcast_to(gcum[None], (len(g),) + gcum.shape),
+                               idx.reshape(len(g), S, H), 2) - np.where(inside, caps * om, 0)
         cost = np.where(fit_n & others_ok, g * om[None] + s_need * pi[None] + G, _BIG)
         # earliest start among the cheapest: move starts to the front axis
         r = _pick(cost.transpose(1, 0, 2), starts, c.d)

@@ -55,7 +55,8 @@ def a_online(workload: Workload, *, alpha: int | str = 4, F: float | None = None
              compact: bool = False, order: str = "arrival") -> OnlineRun:
     t0 = time.perf_counter()
     data = hetero_data(workload)
-    F = float(F) if F is not None else default_F(data)
+    searcher = Searcher(data)  # caches configurations for default_F and every round
+    F = float(F) if F is not None else default_F(data, searcher)
     if not (math.isfinite(F) and F > 0):
         raise InputError("must be > 0", field="F", value=F)
     lam = lam_of(data, F)
@@ -66,7 +67,6 @@ def a_online(workload: Workload, *, alpha: int | str = 4, F: float | None = None
         raise InputError("must be an integer >= 1 or 'theorem5'", field="alpha", value=alpha)
     if order not in ("arrival", "weight"):
         raise InputError("must be arrival or weight", field="order", value=order)
-    searcher = Searcher(data)
     pending = list(np.argsort(data.arrival, kind="stable"))
     run = OnlineRun({}, alpha, a5, lam, F)
     last_end = 0
