@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mlopt.families.hetero.data import HeteroData
+from mlopt.families.hetero.data import _CEIL_EPS, HeteroData
 
 
 @dataclass(frozen=True)
@@ -25,20 +25,29 @@ class Config:
 
 
 def job_configs(data: HeteroData, j: int) -> list[Config]:
-    """Every non-dominated configuration of job j, sorted by (d, n, m, p, q)."""
-    out: dict[tuple, Config] = {}
+    """Every non-dominated configuration of job j, sorted by (d, n, m, p, q).
+
+    Vectorized over N with the arithmetic of HeteroData.rate / duration, operation by operation
+    (IEEE results are the same elementwise), so durations equal the scalar formulas exactly."""
+    out: list[Config] = []
     ps = data.architecture == "ps"
+    n = np.arange(1, int(data.chunks[j]) + 1)
+    work = data.work[j]
     for m in range(len(data.e)):
+        v, comm = data.v[j, m], data.comm[j, m]
         for p in (range(len(data.z)) if ps else (-1,)):
             for q in (1, 0):
-                for n in range(1, int(data.chunks[j]) + 1):
-                    if not ps and q == 0 and n == 1:
-                        continue
-                    d = data.duration(j, n, data.rate(j, m, p, q, n))
-                    key = (m, p, q, d)
-                    if key not in out:  # n ascending: the first N reaching d is the smallest
-                        out[key] = Config(m, p, q, n, d)
-    return sorted(out.values(), key=lambda c: (c.d, c.n, c.m, c.p, -c.q))
+                if ps:  # (1): one rate for every N
+                    rate = 1.0 / (v + data.u_ps[j, p] + (0.0 if q else comm))
+                else:  # (14): depends on Phi = N
+                    f = (n - 1) / n
+                    rate = 1.0 / (v + data.u_ra[j] * f + (0.0 if q else comm * f))
+                d = np.maximum(1, np.ceil(work / (n * rate) - _CEIL_EPS)).astype(int)
+                first = 1 if (not ps and q == 0) else 0  # RA with Phi = 1 is co-located only
+                # the first N reaching each d is the smallest (n ascending)
+                ds, idx = np.unique(d[first:], return_index=True)
+                out.extend(Config(m, p, q, int(n[first + i]), int(dd)) for dd, i in zip(ds, idx))
+    return sorted(out, key=lambda c: (c.d, c.n, c.m, c.p, -c.q))
 
 
 def fits_alone(data: HeteroData, c: Config) -> bool:

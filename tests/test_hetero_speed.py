@@ -1,0 +1,90 @@
+"""The speed-ups of hetero's A_mincost search change no result (seed 003).
+
+* job_configs (vectorized over N) equals the scalar loop over HeteroData.rate / duration;
+* _g_limit equals a brute-force scan over g;
+* a configuration that fits nowhere on the empty cluster (Searcher.fits_empty False) has no
+  placement in any busy window either, so dropping it from the search is safe.
+"""
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from mlopt.families.hetero.configs import Config, job_configs
+from mlopt.families.hetero.data import hetero_data
+from mlopt.families.hetero.generator import generate
+from mlopt.families.hetero.mincost import _EPS, Searcher, Window, _g_limit
+
+
+def _scalar_configs(data, j):
+    """The printed enumeration: every (m, p, q, N), keep the smallest N per (m, p, q, d)."""
+    ps = data.architecture == "ps"
+    out = {}
+    for m in range(len(data.e)):
+        for p in (range(len(data.z)) if ps else (-1,)):
+            for q in (1, 0):
+                for n in range(1, int(data.chunks[j]) + 1):
+                    if not ps and q == 0 and n == 1:
+                        continue
+                    d = data.duration(j, n, data.rate(j, m, p, q, n))
+                    out.setdefault((m, p, q, d), Config(m, p, q, n, d))
+    return sorted(out.values(), key=lambda c: (c.d, c.n, c.m, c.p, -c.q))
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10_000), ra=st.booleans(), preset=st.sampled_from(["small", "bench"]))
+def test_job_configs_equal_scalar_loop(seed, ra, preset):
+    name = preset + ("-ra" if ra else "")
+    data = hetero_data(generate(name, seed=seed, n_jobs=2, n_servers=2))
+    for j in range(len(data.job_ids)):
+        assert job_configs(data, j) == _scalar_configs(data, j)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10_000), gmax=st.integers(0, 12))
+def test_g_limit_equals_brute_force(seed, gmax):
+    rng = np.random.default_rng(seed)
+    e = rng.choice([0.0, 0.1, 0.5, 1.0, 3.0], size=3)
+    wmin = rng.choice([0.0, 0.3, 1.0, 2.0, 6.0, 10.0], size=(2, 3, 3)) - rng.choice([0, 1e-12], size=(2, 3, 3))
+    brute = max((g for g in range(gmax + 1) if (wmin >= g * e - _EPS).all(axis=2).any()),
+                default=-1)
+    assert _g_limit(wmin, e, gmax) == brute
+
+
+def test_g_limit_hand_case():
+    # one server, one start: 7 GPUs free, a worker needs 2 -> 3 workers fit (6 <= 7), 4 do not
+    wmin = np.array([[[7.0, 100.0]]])
+    e = np.array([2.0, 1.0])
+    assert _g_limit(wmin, e, 10) == 3
+    assert _g_limit(wmin, e, 2) == 2  # capped by gmax
+    assert _g_limit(wmin - 8.0, e, 10) == -1  # nothing fits, not even g = 0 (negative room)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 100_000), ra=st.booleans())
+def test_configs_that_fit_nowhere_are_never_feasible(seed, ra):
+    rng = np.random.default_rng(seed)
+    w = generate("tiny-ra" if ra else "tiny", seed=seed, n_jobs=4, n_servers=3,
+                 capacity_scale=float(rng.choice([0.5, 1.0])))
+    data = hetero_data(w)
+    tau = 8
+    s = Searcher(data)
+    win = Window(data, tau, lam=50.0)
+    for j in rng.permutation(len(data.job_ids)):
+        pl = s.best(int(j), win)
+        if pl is not None:
+            win.commit(pl)
+    dropped = 0
+    for j in range(len(data.job_ids)):
+        for c in s.configs(j):
+            if c.d > tau - 1 or s.fits_empty(c):
+                continue
+            dropped += 1
+            assert s.cost_fixed(j, win, c, 1) is None, c
+            assert s.cost_fixed(j, Window(data, tau, lam=50.0), c, 1) is None, c
+    # the kept ones are exactly those the subroutine can place on the empty window
+    empty = Window(data, tau, lam=50.0)
+    for j in range(len(data.job_ids)):
+        for c in s.configs(j):
+            if c.d <= tau - 1:
+                assert s.fits_empty(c) == (s.cost_fixed(j, empty, c, 1) is not None), c
