@@ -57,10 +57,13 @@ def export_workload(workload_path: str | Path, model_name: str | None, out_path:
     in ``workload_path`` and export it to ``out_path`` (``.mps`` or ``.lp``).  ``family`` None:
     the workload's ``meta.family`` (else oasis), as the other commands."""
     from mlopt.families import get_family
+    from mlopt.families.base import known_names
     from mlopt.workload import Workload
 
     out_path = Path(out_path)
     _format_for(out_path)  # reject a bad suffix before any work
     workload = Workload.load(workload_path)
-    builder = get_family(family or workload.meta.get("family", "oasis")).model(model_name)
+    fam = get_family(family or workload.meta.get("family", "oasis"))
+    builder = fam.model(model_name)
+    known_names(builder, options, f"model {model_name or fam.default_model!r}", "option")
     return export_model(builder(workload, **options), out_path)

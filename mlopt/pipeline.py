@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mlopt.check import CheckResult
+from mlopt.errors import InputError
 from mlopt.families import get_family
 from mlopt.harness.ratios import close
 from mlopt.schedule import Schedule
@@ -127,6 +128,9 @@ def solve_offline(workload: Workload, *, family: str = "oasis", model: str | Non
     fam.validate(workload)  # the family's own fields (InputError naming field and value)
     name = model or fam.default_model
     build = fam.model(name)
+    if name not in fam.extract:  # e.g. a per-interval model: exportable, not an offline optimum
+        raise InputError(f"family {fam.name} has no schedule extractor for this model",
+                         field="model", value=name)
     t0 = time.perf_counter()
     m = build(workload)
     build_s = time.perf_counter() - t0

@@ -50,13 +50,18 @@ def _export_args(p):
     p.add_argument("--model", default=None, help="formulation (default: the family's)")
     p.add_argument("--family", default=None, help="default: the workload's meta.family or oasis")
     p.add_argument("-o", "--output", required=True, help="OUT.mps or OUT.lp")
+    p.add_argument("--option", action="append", metavar="KEY=VALUE",
+                   help="model builder option (value parsed as JSON), e.g. harmony's "
+                        "interval_milp: interval=3; repeatable")
     p.set_defaults(handler=_export)
 
 
 def _export(args) -> int:
+    from mlopt.cli import parse_kv
     from mlopt.export import export_workload
     from mlopt.workload import Workload
 
     family = args.family or Workload.load(args.file).meta.get("family", "oasis")
-    print(export_workload(args.file, args.model, args.output, family=family))
+    print(export_workload(args.file, args.model, args.output, family=family,
+                          **parse_kv(args.option, "--option")))
     return 0

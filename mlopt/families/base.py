@@ -142,6 +142,9 @@ def _known_names(fn: Callable, names, what: str, kind: str) -> None:
                              field=name)
 
 
+known_names = _known_names  # public: mlopt.export checks a model builder's options with it
+
+
 def _probe(call: Callable[[], object], what: str) -> None:
     """Run ``call`` to validate values; any failure becomes one InputError."""
     try:

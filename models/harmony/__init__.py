@@ -5,7 +5,8 @@
 # mlopt.models.harmony`` work on its own (the family then imports the submodules below while
 # this package is still initializing, so it names them directly, not this package).
 import mlopt.families.harmony  # noqa: F401  (import order, see above)
-from mlopt.models.harmony.interval import build_interval_milp
+from mlopt.models.harmony.interval import build_interval_milp, build_interval_milp_at
 from mlopt.models.harmony.placement import MODEL_NAME, build_placement_milp, extract_schedule
 
-__all__ = ["MODEL_NAME", "build_interval_milp", "build_placement_milp", "extract_schedule"]
+__all__ = ["MODEL_NAME", "build_interval_milp", "build_interval_milp_at", "build_placement_milp",
+           "extract_schedule"]

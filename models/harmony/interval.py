@@ -7,15 +7,58 @@ c_n / e_n, under the known speed model: the greedy one-interval optimum of the q
 learns to maximize. Same linearization as :mod:`.placement` (slowdown >= co-located load on
 every server hosting the job minus big-M when absent, plus the spread penalty; the speed factor
 as a max of affine pieces with one binary per piece).
+
+``build_interval_milp_at(workload, interval=k, replay=ALG, max_new=5)`` is the same model as a
+registered family model (``interval_milp``: ``mlopt export W --model interval_milp -o x.lp``):
+an interval's state is not part of a workload, so it is made by replaying the schedule of the
+family algorithm ``replay`` up to interval k (:func:`mlopt.families.harmony.state.state_at`);
+the new jobs are the first ``max_new`` of k's queue (FIFO), as ``milp_greedy`` takes them.
+DECISIONS: the default interval is the first arrival (an empty cluster: nothing to replay), the
+default replay is ``milp_greedy`` itself, so the model exported for interval k is the one
+``milp_greedy`` solves there (tested); an interval whose queue is empty is an error (naming
+the first arrival).
 """
 from __future__ import annotations
 
 import numpy as np
 import pyomo.environ as pyo
 
+from mlopt.errors import InputError
 from mlopt.families.harmony.speed import RESOURCES
+from mlopt.families.harmony.state import ClusterState, state_at
 
 MODEL_NAME = "harmony_interval_milp"
+
+
+def build_interval_milp_at(workload, *, interval: int | None = None,
+                           replay: str = "milp_greedy", max_new: int = 5) -> pyo.ConcreteModel:
+    """The per-interval MILP of ``workload`` at ``interval`` (default: the first arrival), the
+    running jobs being those ``replay`` placed before it."""
+    from mlopt.families import get_family
+
+    if not isinstance(max_new, int) or isinstance(max_new, bool) or max_new < 1:
+        raise InputError("must be an integer >= 1", field="max_new", value=max_new)
+    first = min((j.arrival for j in workload.jobs), default=1)
+    k = first if interval is None else interval
+    if not isinstance(k, int) or isinstance(k, bool) or not 1 <= k <= workload.horizon:
+        raise InputError(f"must be an interval in 1..{workload.horizon}", field="interval",
+                         value=interval)
+    if k <= first:  # nothing placed yet: no replay needed
+        st = ClusterState(workload)
+        st.t = k
+    else:
+        try:
+            run = get_family("harmony").algorithm(replay)
+        except InputError as err:
+            raise InputError(err.message, field="replay", value=replay) from None
+        opts = {"max_new": max_new} if replay == "milp_greedy" else {}
+        schedule = run(workload, seed=0, **opts)
+        st = state_at(workload, schedule, k)
+    queue = [int(n) for n in st.queue()][:max_new]
+    if not queue:
+        raise InputError(f"no job waits at this interval under {replay!r} (the first arrival is "
+                         f"interval {first})", field="interval", value=k)
+    return build_interval_milp(st, queue)
 
 
 def build_interval_milp(state, new_jobs) -> pyo.ConcreteModel:

@@ -15,6 +15,7 @@ from mlopt.families.harmony.generator import preset_generators
 from mlopt.families.harmony.milp_greedy import run_milp_greedy
 from mlopt.families.harmony.reward_model import train_reward_model
 from mlopt.families.harmony.validate import validate_harmony
+from mlopt.models.harmony.interval import build_interval_milp_at
 from mlopt.models.harmony.placement import build_placement_milp, extract_schedule
 
 FAMILY = register_family(Family(
@@ -22,7 +23,9 @@ FAMILY = register_family(Family(
     paper="seeds/002 Harmony (Bao, Peng, Wu; INFOCOM'19)",
     sense="min",
     check=check_harmony,
-    models={"placement_milp": build_placement_milp},
+    # interval_milp: milp_greedy's per-interval model, for export (it has no full schedule, so
+    # no extractor: solve/spec reject it as an offline method)
+    models={"placement_milp": build_placement_milp, "interval_milp": build_interval_milp_at},
     default_model="placement_milp",
     extract={"placement_milp": extract_schedule},
     algorithms={"harmony": run_harmony, "milp_greedy": run_milp_greedy, **BASELINES},

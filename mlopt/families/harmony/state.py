@@ -172,3 +172,25 @@ def run_placement(workload, choose, *, producer: str, meta: dict | None = None) 
                 st.rollback(n)
         st.advance()
     return st.schedule(producer, meta)
+
+
+def state_at(workload, schedule: Schedule, interval: int) -> ClusterState:
+    """The simulator's state at the boundary of ``interval`` when ``schedule`` is followed up
+    to it: every job the schedule places in an earlier interval is placed (as its rows say) and
+    the intervals before are trained. What an online algorithm faces at that boundary, given
+    the decisions it (or another algorithm) made before. Raises ValueError when a row does not
+    fit (the schedule is not a feasible one for this workload)."""
+    st = ClusterState(workload)
+    index = {jid: n for n, jid in enumerate(st.jobs.ids)}
+    server = {s.id: m for m, s in enumerate(workload.servers)}
+    rows = schedule.allocations
+    while st.t < interval:
+        placed = rows[rows["slot"] == st.t]
+        for jid, grp in placed.groupby("job", sort=True):
+            n = index[jid]
+            for _, r in grp.iterrows():
+                for _ in range(int(r["count"])):
+                    st.place(n, 0 if r["role"] == "worker" else 1, server[r["server"]])
+            st.commit(n)
+        st.advance()
+    return st
