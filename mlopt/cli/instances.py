@@ -45,6 +45,8 @@ def _args(p):
                    help="trace CSV file (default: the shared copy, where there is one)")
     t.add_argument("--seed", type=int, default=0)
     t.add_argument("--strict", action="store_true", help="reject bad rows instead of skipping")
+    t.add_argument("--family", default="oasis",
+                   help="convert for this family (default oasis: OASiS-style jobs; harmony)")
     t.add_argument("-p", "--param", action="append", metavar="KEY=VALUE",
                    help="conversion convention override (JSON value); repeatable")
     t.add_argument("-o", "--output", required=True)
@@ -60,6 +62,7 @@ def _args(p):
                    help="strftime format of a date-time arrival column (default: inferred)")
     c.add_argument("--seed", type=int, default=0)
     c.add_argument("--strict", action="store_true")
+    c.add_argument("--family", default="oasis", help="as for from-trace")
     c.add_argument("-p", "--param", action="append", metavar="KEY=VALUE")
     c.add_argument("-o", "--output", required=True)
     c.set_defaults(handler=_from_csv)
@@ -161,10 +164,14 @@ def _from_trace(args) -> int:
 def _convert(table, report, args, source):
     """trace table -> workload; a problem of the converted instance (e.g. a horizon beyond the
     limits) names the source file."""
-    from mlopt.traces.convert import trace_to_workload
+    from mlopt.families import get_family
 
+    fam = get_family(args.family)  # its own conversion (Family.from_trace)
+    if fam.from_trace is None:
+        raise InputError("this family has no trace conversion", field="family",
+                         value=args.family)
     try:
-        return trace_to_workload(table, seed=args.seed, report=report, **parse_kv(args.param))
+        return fam.from_trace(table, seed=args.seed, report=report, **parse_kv(args.param))
     except InputError as err:
         raise err.with_file(str(source or report.file)) from None
 

@@ -57,6 +57,9 @@ class Family:
     # learned components (``mlopt train FAMILY --target NAME``): name ->
     # fn(out_path, params: dict, *, progress: bool) -> JSON-able summary
     trainers: dict[str, Callable[..., dict]] = field(default_factory=dict)
+    # ``mlopt instances from-trace/from-csv --family NAME``: fn(trace table, *, seed, report,
+    # **params) -> Workload of this family (None: only the default OASiS-style conversion)
+    from_trace: Callable[..., Workload] | None = None
 
     def model(self, name: str | None = None) -> Builder:
         name = name or self.default_model

@@ -11,6 +11,7 @@ from mlopt.families.base import Family, register_family
 from mlopt.families.harmony.baselines import BASELINES
 from mlopt.families.harmony.checker import check_harmony
 from mlopt.families.harmony.drl import run_harmony, train_policy
+from mlopt.families.harmony.from_trace import harmony_from_trace
 from mlopt.families.harmony.generator import preset_generators
 from mlopt.families.harmony.milp_greedy import run_milp_greedy
 from mlopt.families.harmony.reward_model import train_reward_model
@@ -32,4 +33,5 @@ FAMILY = register_family(Family(
     presets=preset_generators(),
     validate=validate_harmony,
     trainers={"policy": train_policy, "reward_model": train_reward_model},
+    from_trace=harmony_from_trace,
 ))

@@ -168,6 +168,15 @@ def make_workload(jobs: list[dict], *, n_servers: int, horizon: int, name: str =
                              {"family": "harmony", **(meta or {})}, extra))
 
 
+def drain_of(jobs: list[dict], sm: SpeedModel, params: dict) -> int:
+    """Intervals added after the window (the DECISION on the horizon above)."""
+    if params["drain"] == "auto":
+        return sum(math.ceil(j["epochs"] / (float(sm.standalone(sm.index(j["model"]), j["workers"]))
+                                            * (1.0 - sm.comm_penalty[sm.index(j["model"])])) - 1e-9)
+                   for j in jobs)
+    return _positive_int(params, "drain", 0)
+
+
 def generate(preset: str | None = None, seed: int = 0, *, speed_params: dict | None = None,
              **overrides) -> Workload:
     params = dict(DEFAULTS)
@@ -202,12 +211,7 @@ def generate(preset: str | None = None, seed: int = 0, *, speed_params: dict | N
         epochs = max(1, math.ceil(float(sm.standalone(mi, w)) * rng.uniform(dlo, dhi) - 1e-9))
         jobs.append({"model": sm.models[mi], "workers": w, "ps": p, "epochs": epochs,
                      "arrival": int(a)})
-    if params["drain"] == "auto":
-        drain = sum(math.ceil(j["epochs"] / (float(sm.standalone(sm.index(j["model"]), j["workers"]))
-                                             * (1.0 - sm.comm_penalty[sm.index(j["model"])])) - 1e-9)
-                    for j in jobs)
-    else:
-        drain = _positive_int(params, "drain", 0)
+    drain = drain_of(jobs, sm, params)
     meta = {"generator": "harmony", "preset": preset, "seed": seed,
             "params": {k: list(v) if isinstance(v, tuple) else v for k, v in params.items()}}
     return make_workload(jobs, n_servers=n_servers, horizon=window + drain,

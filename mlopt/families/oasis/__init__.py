@@ -66,6 +66,14 @@ def _theory_adapter(workload, schedule, *, options, opt_upper):
     }
 
 
+def _from_trace(table, **options):
+    """The trace conversion of :mod:`mlopt.traces.convert` (OASiS-style jobs; imported late:
+    the converter itself imports the OASiS generator's ranges)."""
+    from mlopt.traces.convert import trace_to_workload
+
+    return trace_to_workload(table, **options)
+
+
 FAMILY = register_family(Family(
     name="oasis",
     paper="seeds/000 OASiS (Bao, Peng, Wu, Li; INFOCOM'18)",
@@ -79,4 +87,5 @@ FAMILY = register_family(Family(
     bounds={name: _bound_adapter(name) for name in ("dual_certificate", "colgen")},
     diagnostics={"oasis": _theory_adapter},
     check_params=check_params,  # option values are tried on the "tiny" preset (probe_preset)
+    from_trace=_from_trace,
 ))
