@@ -35,6 +35,7 @@ import numpy as np
 from mlopt.errors import InputError
 from mlopt.families.harmony.env import PlacementEnv
 from mlopt.families.harmony.nn import MLP, Adam, masked_softmax, one_thread
+from mlopt.families.harmony.train_params import config_from_params
 
 CHECKPOINT_DIR = Path(__file__).with_name("checkpoints")
 DEFAULT_CHECKPOINT = CHECKPOINT_DIR / "harmony_mini.npz"
@@ -372,16 +373,7 @@ def evaluate_policy(agent: Agent, workloads) -> float:
 
 def train_policy(out_path, params: dict, *, progress: bool = False) -> dict:
     """``mlopt train harmony --target policy``: train and write a checkpoint (.npz)."""
-    known = set(TrainConfig.__dataclass_fields__)
-    unknown = set(params) - known
-    if unknown:
-        name = sorted(unknown)[0]
-        raise InputError(f"unknown training parameter (known: {', '.join(sorted(known))})",
-                         field=name, value=params[name])
-    for key in ("hidden", "value_hidden"):  # TOML/CLI lists -> the config's tuples
-        if key in params:
-            params = dict(params, **{key: tuple(params[key])})
-    cfg = TrainConfig(**params)
+    cfg = config_from_params(TrainConfig, params)
     t0 = time.perf_counter()
     agent, history = train(cfg, progress=progress)
     seconds = time.perf_counter() - t0
