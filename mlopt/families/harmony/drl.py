@@ -65,6 +65,8 @@ class TrainConfig:
     replay: bool = True
     reward: str = "true"  # "true": ground-truth speeds; "model": the reward-prediction NN
     reward_model: str | None = None  # path of a reward-model checkpoint (reward = "model")
+    workers: int = 1  # >= 2: sample collection in that many processes (.parallel)
+    init: str | None = None  # continue from this policy checkpoint (online retraining)
 
 
 def action_features(job, server, pair) -> np.ndarray:
@@ -198,10 +200,38 @@ def _reward_fn(cfg: TrainConfig):
 
 def train(cfg: TrainConfig, *, progress: bool = False, log=None,
           env_cls=PlacementEnv) -> tuple[Agent, list[dict]]:
-    """Train from scratch; returns the agent and one record per episode. ``env_cls``: the
+    """Train (from scratch, or from ``cfg.init``); returns the agent and one record per
+    episode. ``cfg.workers`` >= 2: parallel collection (:mod:`.parallel`). ``env_cls``: the
     environment implementation (tests train on the plain-Python reference too)."""
+    w = cfg.workers
+    if isinstance(w, bool) or not isinstance(w, int) or w < 1:
+        raise InputError("must be an integer >= 1", field="workers", value=w)
+    _reward_fn(cfg)  # a bad reward setting fails here, not in a worker
+    if w > 1:
+        from mlopt.families.harmony.parallel import train_parallel
+
+        return train_parallel(cfg, progress=progress, log=log, env_cls=env_cls)
     with one_thread():
         return _train(cfg, progress=progress, log=log, env_cls=env_cls)
+
+
+def load_initial(agent: Agent, cfg: TrainConfig, obs_dim: int, feat_dim: int) -> None:
+    """Online retraining (the paper retrains "periodically" on new samples): start from the
+    weights of the checkpoint ``cfg.init`` instead of random ones (DECISION: Adam's moments and
+    the exploration schedule start afresh; lower ``eps_start`` / ``beta_start`` to explore
+    less). Its networks must have this run's shapes."""
+    if cfg.init is None:
+        return
+    _, meta = load_checkpoint(cfg.init)
+    if (meta["obs_dim"], meta["feat_dim"]) != (obs_dim, feat_dim) \
+            or tuple(meta["config"]["hidden"]) != tuple(cfg.hidden) \
+            or tuple(meta["config"]["value_hidden"]) != tuple(cfg.value_hidden):
+        raise InputError("the checkpoint's networks differ from this run's (hidden, "
+                         "value_hidden, model types or max_servers)", field="init",
+                         value=str(cfg.init))
+    data = np.load(cfg.init, allow_pickle=False)
+    agent.policy.load_arrays(data, "policy")
+    agent.value.load_arrays(data, "value")
 
 
 def _train(cfg: TrainConfig, *, progress: bool = False, log=None, env_cls=PlacementEnv):
@@ -214,6 +244,7 @@ def _train(cfg: TrainConfig, *, progress: bool = False, log=None, env_cls=Placem
     pj, ps_, pp = probe.action_parts()
     agent = Agent(probe.obs_dim, action_features(pj[None], ps_[None], pp[None]).shape[1], cfg,
                   rng)
+    load_initial(agent, cfg, probe.obs_dim, agent.policy.sizes[0])
     buf_obs = np.zeros((cfg.replay_size, probe.obs_dim), np.float32)
     buf_job = np.zeros((cfg.replay_size,) + pj.shape, np.float32)
     buf_srv = np.zeros((cfg.replay_size,) + ps_.shape, np.float32)
