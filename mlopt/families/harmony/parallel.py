@@ -2,16 +2,19 @@
 workers that generate samples and whose gradients are aggregated synchronously (seed 002
 Sec. VI); here N processes generate the samples and one learner updates.
 
-Synchronous rounds. In round r, worker w (a dedicated process, w = 0..N-1) plays episode
+Rounds. In round r, worker w (a dedicated process, w = 0..N-1) plays episode
 e = r N + w (the same generated instance, ``seed + 1 + e``, and the same epsilon / beta as the
 single-process trainer gives episode e) greedily-or-exploring with the policy weights the
-learner sends at the start of the round. The learner then takes the N episodes in worker order
+learner sends for the round. The learner then takes the N episodes in worker order
 and, as the single-process trainer does for one episode, makes ``updates_per_interval`` updates
 per interval the episode closed (mini-batches of ``batch`` from the replay buffer, once it holds
 that many) before appending the episode's samples (without replay: it updates on the episode's
-samples interval by interval). So an N-worker run makes the same number of updates on the same
-instances; what differs is that a worker acts with weights up to N - 1 episodes old and never
-sees an update in the middle of its episode (the price of collecting in parallel).
+samples interval by interval). The workers do not wait for that: round r + 1 is sent out as
+soon as round r is back, with the weights learned up to round r - 1, so collection and learning
+overlap (on 2 cores the learner would otherwise leave one idle for about a third of the run).
+So an N-worker run makes the same number of updates on the same instances; what differs is
+that a worker acts with weights up to 2N - 1 episodes old and never sees an update in the
+middle of its episode (the price of collecting in parallel).
 
 Determinism: ``numpy.random.SeedSequence(seed).spawn(N + 1)`` gives the learner (network
 initialization, mini-batches) stream 0 and worker w stream w + 1, each a Generator that lives
@@ -184,15 +187,21 @@ def train_parallel(cfg, *, progress: bool = False, log=None, env_cls=PlacementEn
     history = []
     try:
         with one_thread():
-            for start in range(0, cfg.episodes, n):
-                eps_round = range(start, min(start + n, cfg.episodes))
+            rounds = [range(s, min(s + n, cfg.episodes)) for s in range(0, cfg.episodes, n)]
+
+            def dispatch(r: int) -> None:
                 weights = {k: v.copy() for k, v in agent.policy.params.items()}
-                for w, ep in enumerate(eps_round):
+                for w, ep in enumerate(rounds[r]):
                     pipes[w].send((ep, _schedule(cfg, ep)[0], weights))
+            if rounds:
+                dispatch(0)
+            for r, eps_round in enumerate(rounds):
                 results = [pipes[w].recv() for w in range(len(eps_round))]
                 for w, res in enumerate(results):
                     if isinstance(res, str):
                         raise RuntimeError(f"harmony training worker {w} failed:\n{res}")
+                if r + 1 < len(rounds):  # the workers play round r + 1 while the learner learns
+                    dispatch(r + 1)
                 for ep, res in zip(eps_round, results):
                     eps, beta = _schedule(cfg, ep)
                     stats = learn_from(agent, cfg, buf, res, rng, beta)
