@@ -94,3 +94,21 @@ def test_cli_workers_and_init(tmp_path):
     summary = train_policy(b, {"preset": "tiny", "episodes": 2, "init": str(a)})
     assert summary["episodes"] == 2 and load_checkpoint(b)[1]["config"]["init"] == str(a)
     assert main(["train", "harmony", "-p", "workers=0", "-o", str(b)]) == 2
+
+
+def test_an_episode_without_decisions():
+    """An instance without jobs (the mini preset draws one, seed 540) gives no samples and
+    the learner takes it in stride."""
+    from mlopt.families.harmony.drl import Agent
+    from mlopt.families.harmony.generator import make_workload
+    from mlopt.families.harmony.parallel import ReplayBuffer, collect_episode, learn_from
+
+    env = PlacementEnv(make_workload([], n_servers=1, horizon=2))
+    cfg = TrainConfig()
+    agent = Agent(env.obs_dim, 40, cfg, np.random.default_rng(0))
+    ep = collect_episode(agent, env, np.random.default_rng(0), 0.5)
+    assert ep["obs"].shape == (0, env.obs_dim) and ep["reward"] == 0.0
+    buf = ReplayBuffer(8, {"obs": (env.obs_dim,), "job": (), "srv": (), "pair": (), "mask": (),
+                           "act": (), "ret": ()}, dict.fromkeys(
+        ("obs", "job", "srv", "pair", "mask", "act", "ret"), float))
+    assert learn_from(agent, cfg, buf, ep, np.random.default_rng(0), 0.1) == {} and buf.n == 0

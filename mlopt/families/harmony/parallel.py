@@ -68,7 +68,7 @@ def collect_episode(agent, env: PlacementEnv, rng: np.random.Generator, eps: flo
     st = env.state
     jct = float(np.mean(st.done_at - st.jobs.arrival + 1)) \
         if st.all_done() and len(st.jobs.ids) else float("nan")
-    return {"obs": np.array(obs, np.float32).reshape(len(acts), -1),
+    return {"obs": np.array(obs, np.float32).reshape(len(acts), env.obs_dim),  # 0 decisions: ok
             "job": np.array(job, np.float32), "srv": np.array(srv, np.float32),
             "pair": np.array(pair, np.float32), "mask": np.array(masks, bool),
             "act": np.array(acts, int), "interval_of": np.array(interval_of, int),
