@@ -96,8 +96,8 @@ def _worker(conn, cfg_dict: dict, seed_seq: np.random.SeedSequence, obs_dim: int
             ep, eps, weights = msg
             agent.policy.params = {k: v.copy() for k, v in weights.items()}
             try:
-                env = PlacementEnv(gen(seed=cfg.seed + 1 + ep, **cfg.preset_params),
-                                   max_servers=cfg.max_servers, reward_fn=reward_fn)
+                env = env_cls(gen(seed=cfg.seed + 1 + ep, **cfg.preset_params),
+                              max_servers=cfg.max_servers, reward_fn=reward_fn)
                 conn.send(collect_episode(agent, env, rng, eps))
             except Exception:  # reported by the learner, which stops the run
                 conn.send(traceback.format_exc())
