@@ -1,9 +1,12 @@
 """Fig. 8 of seed 002 at 2-core scale: average JCT of Harmony (a committed or given policy
 checkpoint) and the four baselines under uniform, Poisson and trace arrivals; every placement
-checked, the checker's average JCT reported. Also Table II (``--ablations DIR``: checkpoints
-named full/no_value/no_exploration/no_replay.npz evaluated on the same instances).
+checked, the checker's average JCT reported. ``--extra-policy LABEL=CKPT`` adds other policy
+checkpoints on the same instances; ``-p KEY=VALUE`` overrides the generator (e.g. n_servers=30).
 
     python benchmarks/harmony/fig8.py --seeds 5 -o benchmarks/harmony/results/fig8.csv
+
+Rows are written as they finish; rows already in ``-o`` (same pattern, seed and method) are
+skipped, so an interrupted run resumes and ``--seeds`` can be raised later.
 """
 from __future__ import annotations
 
@@ -34,7 +37,10 @@ def main(argv=None):
 
     params = {k: json.loads(v) for k, v in (s.split("=", 1) for s in args.param)}
     fam = get_family("harmony")
-    rows = []
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    rows = pd.read_csv(out).to_dict("records") if out.exists() else []
+    done = {(r["pattern"], int(r["seed"]), r["method"]) for r in rows}
     methods = [(a, a, {}) for a in ALGS]
     if args.policy:
         methods[0] = ("harmony", "harmony", {"policy": args.policy})
@@ -49,6 +55,8 @@ def main(argv=None):
                 print(f"skip {pattern}: {err}")
                 break
             for label, alg, opts in methods:
+                if (pattern, 1000 + seed, label) in done:
+                    continue
                 t0 = time.perf_counter()
                 sched = fam.algorithm(alg)(w, **opts)
                 rt = time.perf_counter() - t0
@@ -57,10 +65,10 @@ def main(argv=None):
                              "jobs": len(w.jobs), "servers": len(w.servers),
                              "feasible": res.feasible, "avg_jct": res.objective,
                              "runtime_s": rt})
+                pd.DataFrame(rows).to_csv(out.with_suffix(".tmp"), index=False)
+                out.with_suffix(".tmp").replace(out)  # never a truncated CSV
                 print(pattern, seed, label, res.feasible, round(res.objective, 3), flush=True)
     df = pd.DataFrame(rows)
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    df.to_csv(args.out, index=False)
     summary = df.groupby(["pattern", "method"])["avg_jct"].mean().unstack()
     print(summary.round(3).to_string())
 

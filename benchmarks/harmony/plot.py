@@ -16,32 +16,53 @@ RES = Path(__file__).with_name("results")
 ORDER = ["harmony", "lb", "tetris", "lif_line", "lif_quad"]
 
 
-def fig8():
-    df = pd.read_csv(RES / "fig8.csv")
-    s = df.groupby(["pattern", "method"])["avg_jct"].mean().unstack()[ORDER]
-    ax = s.plot.bar(figsize=(7, 4), rot=0)
-    ax.set_ylabel("average JCT (intervals)")
-    ax.set_title("Fig. 8 at 2-core scale (12 servers, mean over 4 seeds)")
-    plt.tight_layout()
-    plt.savefig(RES / "fig8.png", dpi=120)
-    plt.close()
-
-
-def variants(name, title):
+def arrivals(name, title):
+    """Mean average JCT per arrival pattern and method, min-max over instance seeds."""
     path = RES / f"{name}.csv"
     if not path.exists():
         return
     df = pd.read_csv(path)
-    ax = df.plot.bar(x="variant", y="avg_jct", legend=False, figsize=(7, 4), rot=30,
-                     color=["gray" if k == "baseline" else "C0" for k in df["kind"]])
+    g = df.groupby(["pattern", "method"])["avg_jct"]
+    mean = g.mean().unstack()[ORDER]
+    lo, hi = g.min().unstack()[ORDER], g.max().unstack()[ORDER]
+    err = [[(mean[c] - lo[c]).values, (hi[c] - mean[c]).values] for c in ORDER]
+    ax = mean.plot.bar(figsize=(7, 4), rot=0, yerr=err, capsize=2)
     ax.set_ylabel("average JCT (intervals)")
-    ax.set_title(title)
+    ax.set_title(f"{title}, mean over {df['seed'].nunique()} seeds (bars: min-max)")
+    plt.tight_layout()
+    plt.savefig(RES / f"{name}.png", dpi=120)
+    plt.close()
+
+
+def variants(name, title):
+    """Mean over training seeds per variant (bar), each seed a dot; baselines in gray."""
+    path = RES / f"{name}.csv"
+    if not path.exists():
+        return
+    df = pd.read_csv(path)
+    names = list(dict.fromkeys(df.loc[df.kind == "policy", "variant"]))
+    names += list(dict.fromkeys(df.loc[df.kind == "baseline", "variant"]))
+    mean = df.groupby("variant")["avg_jct"].mean()[names]
+    kinds = df.drop_duplicates("variant").set_index("variant")["kind"][names]
+    fig, ax = plt.subplots(figsize=(8, 4))
+    ax.bar(range(len(names)), mean.values,
+           color=["lightgray" if k == "baseline" else "C0" for k in kinds], alpha=0.7)
+    for i, v in enumerate(names):
+        ys = df.loc[df.variant == v, "avg_jct"]
+        ax.plot([i] * len(ys), ys, "k.", ms=6)
+    ax.set_xticks(range(len(names)), names, rotation=30, ha="right")
+    ax.set_ylabel("average JCT (intervals)")
+    n = df.loc[df.kind == "policy"].groupby("variant").size()
+    ax.set_title(f"{title}\nbar: mean over {n.min()}-{n.max()} training seeds, dots: seeds")
     plt.tight_layout()
     plt.savefig(RES / f"{name}.png", dpi=120)
     plt.close()
 
 
 if __name__ == "__main__":
-    fig8()
-    variants("table2", "Table II ablations (mini preset, 20 held-out instances)")
-    variants("fig10", "Fig. 10 width / depth of the scoring network (mini, 400 episodes)")
+    arrivals("fig8", "Fig. 8 at 2-core scale (12 servers)")
+    arrivals("sim30_paper_load", "30 servers, the paper's arrival rates")
+    arrivals("sim30_scaled_load", "30 servers, arrivals scaled 2.5x")
+    variants("table2_seeds", "Table II ablations (mini, 600 episodes, 20 held-out instances)")
+    variants("fig10_seeds", "Fig. 10 width / depth (mini, 400 episodes, 20 held-out instances)")
+    variants("reward_pipeline", "Policy trained on reward-model predictions (mini, 600 episodes)")
