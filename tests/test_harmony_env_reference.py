@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from mlopt.families import get_family
 from mlopt.families.harmony.drl import (DEFAULT_CHECKPOINT, TrainConfig, action_features,
                                         load_checkpoint, train, valid_action_features)
 from mlopt.families.harmony.env import PlacementEnv
 from mlopt.families.harmony.env_reference import ReferencePlacementEnv
+from mlopt.families.harmony.reward_model import RewardConfig, RewardModel
+from mlopt.families.harmony.speed import model_of
 
 FAM = get_family("harmony")
 
@@ -27,9 +30,9 @@ def assert_same_state(a, b):
     return ma
 
 
-def run_both(w, choose, max_servers=12):
-    a = PlacementEnv(w, max_servers=max_servers)
-    b = ReferencePlacementEnv(w, max_servers=max_servers)
+def run_both(w, choose, max_servers=12, **kw):
+    a = PlacementEnv(w, max_servers=max_servers, **kw)
+    b = ReferencePlacementEnv(w, max_servers=max_servers, **kw)
     steps = 0
     while not a.done:
         mask = assert_same_state(a, b)
@@ -51,6 +54,26 @@ def test_random_actions_agree_with_the_reference(preset, seed, servers):
     steps = run_both(FAM.preset(preset)(seed=seed, **kw),
                      lambda env, mask: int(rng.choice(np.flatnonzero(mask))), servers)
     assert steps > 0
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(preset=st.sampled_from(["mini", "tiny"]), seed=st.integers(0, 10_000),
+       extra_servers=st.integers(0, 4), max_new=st.integers(1, 4), policy_seed=st.integers(0, 99))
+def test_property_any_instance_and_state_shape_agrees(preset, seed, extra_servers, max_new,
+                                                      policy_seed):
+    """Random instances, padded server counts and N' (new-job rows), random valid actions."""
+    w = FAM.preset(preset)(seed=seed)
+    rng = np.random.default_rng(policy_seed)
+    run_both(w, lambda env, mask: int(rng.choice(np.flatnonzero(mask))),
+             len(w.servers) + extra_servers, max_new_jobs=max_new)
+
+
+def test_predicted_rewards_agree_with_the_reference():
+    """With a reward model as the reward (reads the state after the interval trained)."""
+    w = FAM.preset("mini")(seed=2)
+    fn = RewardModel(RewardConfig(n_servers=len(w.servers)), model_of(w)).env_reward_fn()
+    rng = np.random.default_rng(0)
+    run_both(w, lambda env, mask: int(rng.choice(np.flatnonzero(mask))), reward_fn=fn)
 
 
 def test_greedy_policy_agrees_with_the_reference():

@@ -52,7 +52,7 @@ class HarmonyPlacementEnv(gym.Env):
     def step(self, action):
         self._steps += 1
         truncated = self._steps >= self._max_steps
-        if self.core.done or not self.core.action_mask()[int(action)]:
+        if self.core.done or not self.core.valid(int(action)):
             return self.core.observe(), 0.0, self.core.done, truncated and not self.core.done, \
                 self._info(invalid=True)
         self.core.step(int(action))
