@@ -1,6 +1,6 @@
 """The Harmony placement environment (seed 002 Sec. IV): state (x, r, w, p, v, d), the 2 M N'
 actions with masks, and the reward of Eq. (1). Plain Python + numpy; the Gymnasium wrapper is
-:mod:`.gym_env`.
+:mod:`.gym_env`, a plain-Python reference that tests hold this one to is :mod:`.env_reference`.
 
 State rows (N = ``max_jobs``, N' = ``max_new_jobs``, L model types, K = 4 resources):
 
