@@ -49,8 +49,9 @@ def test_a_online_ra_refuses_ps_workload():
 
 def test_a_online_ra_by_name_cli(tmp_path, capsys):
     """``a_online_ra`` is a registered algorithm: on an RA workload it writes exactly what
-    ``a_online`` writes (but the producer name); on a PS workload the CLI prints one line and exits 2; a spec with a bad
-    option for it fails at load (its options are probed on ``tiny-ra``, not the PS probe)."""
+    ``a_online`` writes (but the producer name); on a PS workload the CLI prints one line and
+    exits 2; a bad option value for it fails at spec load (probed on ``tiny-ra``, not the PS
+    probe), and so does an unknown option name."""
     from mlopt.cli import main
     from mlopt.families import get_family
     from mlopt.errors import InputError
@@ -76,6 +77,9 @@ def test_a_online_ra_by_name_cli(tmp_path, capsys):
     with pytest.raises(InputError) as e:
         fam.validate_options("a_online_ra", {"alpha": 0})
     assert e.value.field == "alpha"
+    with pytest.raises(InputError) as e:
+        fam.validate_options("a_online_ra", {"observe": 1})
+    assert e.value.field == "observe"
 
 
 def test_theory_diagnostics_on_hand_instance():

@@ -2,7 +2,7 @@
 
     python benchmarks/hetero/offline_reach.py --time-limit 600 -o benchmarks/hetero/data/offline_reach.json
 
-* exact: ``wct_milp`` (PS, problem (2)) on the ``small`` shape (2 g3.8xlarge servers, 2 worker /
+* exact: ``wct_milp`` (PS, problem (2); ``--preset small-ra``: (15)) on the ``small`` shape (2 g3.8xlarge servers, 2 worker /
   2 PS types, durations 1-6 slots) with J = 5, 6, 7, 8, 10, 12, 15 jobs; stops after the first
   size not proven optimal within the limit.  DECISION: the arrival window grows with J
   (round(0.8 J), at least the preset's 4) and the horizon with it (ceil(1.2 J), at least 6), so
@@ -33,14 +33,14 @@ from mlopt.models.hetero import build_wct_milp, extract_schedule
 from mlopt.solve import Status, solve
 
 
-def exact(n: int, seed: int, limit: float) -> dict:
-    w = generate("small", seed, n_jobs=n, arrival_window=max(4, round(0.8 * n)),
+def exact(preset: str, n: int, seed: int, limit: float) -> dict:
+    w = generate(preset, seed, n_jobs=n, arrival_window=max(4, round(0.8 * n)),
                  horizon=max(6, math.ceil(1.2 * n)))
     t0 = time.perf_counter()
     m = build_wct_milp(w)
     build_s = time.perf_counter() - t0
     r = solve(m, "highs", time_limit=limit, threads=1)
-    out = {"jobs": n, "seed": seed, "build_s": round(build_s, 2),
+    out = {"preset": preset, "jobs": n, "seed": seed, "build_s": round(build_s, 2),
            "variables": m.nvariables(), "constraints": m.nconstraints(),
            "solve_s": round(r.runtime_s, 2), "status": r.status.value, "objective": r.objective,
            "bound": r.bound, "gap": r.gap}
@@ -71,6 +71,8 @@ def main() -> None:
     ap.add_argument("--sizes", type=int, nargs="+", default=[5, 6, 7, 8, 10, 12, 15],
                     help="job counts for the exact model, tried in order until one is not proven")
     ap.add_argument("--no-bounds", action="store_true", help="skip the lower-bound timings")
+    ap.add_argument("--preset", default="small", choices=["small", "small-ra"],
+                    help="shape of the exact runs (PS problem (2) or Ring-AllReduce (15))")
     ap.add_argument("--bound-repeats", type=int, default=1)
     ap.add_argument("-o", "--output", type=Path, required=True)
     a = ap.parse_args()
@@ -82,7 +84,7 @@ def main() -> None:
         a.output.write_text(json.dumps(out, indent=1) + "\n")
 
     for n in a.sizes:
-        res = exact(n, a.seed, a.time_limit)
+        res = exact(a.preset, n, a.seed, a.time_limit)
         out["exact"].append(res)
         save()
         print(json.dumps(res), flush=True, file=sys.stderr)

@@ -268,7 +268,8 @@ def _theory_section(algs) -> list[str]:
             "The paper's guarantee on every run: `bound` is the competitive ratio the theory "
             "promises for that instance (OASiS: 2 alpha, Theorem 4); `within` counts runs whose "
             "ratio upper end is at most that bound; `lemma violations` counts per-job "
-            "inequalities along the run that failed (OASiS: Lemma 2). Violations point at a bug "
+            "inequalities along the run that failed (OASiS: Lemma 2; hetero: Theorem 3's "
+            "2 log lambda against each A_maxweight call's dual bound). Violations point at a bug "
             "or a broken assumption and are reported, not hidden.", ""] + _table(
         ["algorithm", "runs", "errors", "median bound", "max bound", "within",
          "lemma violations / checked"], rows) + [""]

@@ -52,7 +52,9 @@ class OnlineRun:
 
 
 def a_online(workload: Workload, *, alpha: int | str = 4, F: float | None = None,
-             compact: bool = False, order: str = "arrival") -> OnlineRun:
+             compact: bool = False, order: str = "arrival", observe=None) -> OnlineRun:
+    """``observe(round, sub_round, result)`` (optional) sees every A_maxweight call's
+    :class:`MaxWeightResult` while its window still holds the final prices (theory checks)."""
     t0 = time.perf_counter()
     data = hetero_data(workload)
     searcher = Searcher(data)  # caches configurations for default_F and every round
@@ -85,6 +87,8 @@ def a_online(workload: Workload, *, alpha: int | str = 4, F: float | None = None
             if not left:
                 break  # early stop: J_i^s = J_i
             res = a_maxweight(data, left, tau, lam, searcher=searcher)
+            if observe is not None:
+                observe(i, iota, res)
             info["sub_rounds"] = iota
             done = set()
             for pl in res.admitted:
@@ -122,8 +126,11 @@ def placements_to_schedule(workload: Workload, placed, meta: dict | None = None)
         "columns": [*COLUMNS, "type"], "rows": [list(r) for r in rows], "meta": meta or {}})
 
 
-def run_a_online(workload: Workload, *, seed: int = 0, **options) -> Schedule:
-    run = a_online(workload, **options)
+def run_a_online(workload: Workload, *, seed: int = 0, alpha: int | str = 4,
+                 F: float | None = None, compact: bool = False,
+                 order: str = "arrival") -> Schedule:
+    # explicit options (no **kwargs): an unknown option name is rejected with the known ones
+    run = a_online(workload, alpha=alpha, F=F, compact=compact, order=order)
     meta = {"alpha": run.alpha, "alpha_theorem5": run.alpha_theorem5, "lambda": run.lam,
             "F": run.F, "rounds": len(run.rounds)}
     schedule = placements_to_schedule(workload, run.placements.values(), meta)
@@ -132,9 +139,11 @@ def run_a_online(workload: Workload, *, seed: int = 0, **options) -> Schedule:
     return schedule
 
 
-def run_a_online_ra(workload: Workload, *, seed: int = 0, **options) -> Schedule:
+def run_a_online_ra(workload: Workload, *, seed: int = 0, alpha: int | str = 4,
+                    F: float | None = None, compact: bool = False,
+                    order: str = "arrival") -> Schedule:
     """A_online with the RA subroutines: the workload must declare architecture "ra"."""
     if hetero_data(workload).architecture != "ra":
         raise InputError("a_online_ra needs a Ring-AllReduce workload (a_online runs PS ones)",
                          field="extra.hetero.architecture", value="ps")
-    return run_a_online(workload, seed=seed, **options)
+    return run_a_online(workload, seed=seed, alpha=alpha, F=F, compact=compact, order=order)
