@@ -16,6 +16,15 @@ DECISIONS (the paper is silent):
   speed-up, g_m the type's GPUs, exponent 0.5), so more GPUs help, less than proportionally.
 * U_j^p is drawn per (job, PS type) in the range; the RA reduce time U_j in the same range.
 * Arrivals: uniform integers on [1, arrival_window] (default: T).
+* Traces (``trace`` = "philly", "itp", ...; presets ``trace-philly``, ``trace-itp`` and their
+  ``-ra`` twins): ``n_jobs`` consecutive trace rows from ``trace_start`` give each job its
+  arrival (1 + floor(submission offset x ``trace_time_scale`` / slot), the first job at slot 1),
+  its chunks (D_j = GPUs clipped to ``chunks``), its epochs (E_j = round(duration / (K_j p_j))
+  with p_j the time per mini-batch of its fastest co-located configuration, so that run at full
+  width it takes about the recorded duration x ``trace_duration_scale``) and optionally its
+  weight (``trace_weight``: "random" = the paper's draw, "size" = GPU-hour rank, "tenant" = one
+  draw per virtual cluster); the rest is drawn as above.  Full mapping and its reasons:
+  :mod:`mlopt.families.hetero.trace`.
 * The capacity ratio ("[0.2, 0.5] of the total ideal demand") is not enforced: the generator
   records the ratio of the cluster's GPUs to the summed per-slot GPUs of every job's ideal
   configuration (N = D_j workers of its best type) in ``meta["capacity_ratio_gpu"]``; choose
@@ -30,6 +39,8 @@ from typing import Any
 import numpy as np
 
 from mlopt.errors import InputError
+from mlopt.families.hetero.trace import (check_trace_params, epochs_from_duration, trace_rows,
+                                         trace_weights)
 from mlopt.utility import utility_from_dict
 from mlopt.workload import BANDWIDTH, Job, Server, Workload, validate
 
@@ -69,6 +80,13 @@ DEFAULTS: dict[str, Any] = {
     "minibatch_slots": (0.001, 0.05),
     "speedup_exp": 0.5,
     "gradient_mb": (30.0, 575.0),
+    # trace-driven jobs (mlopt.families.hetero.trace): None or a job trace's name
+    "trace": None,
+    "trace_path": None,  # a file in the trace's format; None: the shared copy
+    "trace_start": 0,  # first trace row used (rows sorted by submission time)
+    "trace_time_scale": 1.0,  # submission offsets are multiplied by this (< 1: denser)
+    "trace_duration_scale": 1.0,  # recorded durations are multiplied by this
+    "trace_weight": "random",  # random | size | tenant
 }
 
 PRESETS: dict[str, dict[str, Any]] = {
@@ -86,6 +104,12 @@ PRESETS: dict[str, dict[str, Any]] = {
         "ps_cpu": (1, 8), "epochs": (1, 2), "chunks": (1, 3), "minibatches": (2, 4),
         "minibatch_slots": (0.2, 0.6), "arrival_window": 4, "ps_bandwidth_gbps": (2.0, 8.0),
     },
+    # the bench cluster fed by consecutive Philly jobs (arrivals, widths, durations; weights one
+    # per virtual cluster) and by ITP jobs (no tenants: the paper's weight draw)
+    "trace-philly": {"trace": "philly", "n_jobs": 40, "n_servers": 30, "horizon": 150,
+                     "trace_start": 1000, "trace_weight": "tenant"},
+    "trace-itp": {"trace": "itp", "n_jobs": 40, "n_servers": 30, "horizon": 150,
+                  "trace_start": 1000},
     # hand-checkable: 3 jobs, 2 servers of 2 GPUs, one worker / PS type pair each
     "tiny": {
         "n_jobs": 3, "horizon": 4, "n_servers": 2, "server_shapes": ("g3.8xlarge",),
@@ -104,6 +128,8 @@ def _ring_allreduce(name: str) -> dict[str, Any]:
 
 PRESETS["small-ra"] = _ring_allreduce("small")
 PRESETS["tiny-ra"] = _ring_allreduce("tiny")
+PRESETS["trace-philly-ra"] = _ring_allreduce("trace-philly")
+PRESETS["trace-itp-ra"] = _ring_allreduce("trace-itp")
 
 
 def _rng_range(params, key, integer=False):
@@ -196,33 +222,62 @@ def generate(preset: str = "paper-default", seed: int = 0, **overrides) -> Workl
     E, D, K = (_rng_range(params, k, True) for k in ("epochs", "chunks", "minibatches"))
     Wr, Ur, Vr, Gr = (_rng_range(params, k) for k in
                       ("weight", "update_ms", "minibatch_slots", "gradient_mb"))
+    check_trace_params(params)
+    slot = float(params["slot_seconds"])
+    tr = trace_rows(params, J, slot) if params["trace"] is not None and J else None
     gpus = np.array([t["demand"]["gpu"] for t in wtypes])
     speed = np.maximum(gpus, 1.0) ** -float(params["speedup_exp"])
-    arrivals = np.sort(rng.integers(1, window + 1, size=J))
+    arrivals = np.sort(rng.integers(1, window + 1, size=J))  # drawn either way: same stream
+    tw = None
+    if tr is not None:
+        arrivals = tr.arrival
+        T = max(T, int(arrivals[-1]))
+        tw = trace_weights(tr, params["trace_weight"], Wr, seed)
     jobs = []
     ideal_gpu = 0.0
+    fit = []
     for j in range(J):
         base = rng.uniform(*Vr)
         v = [_r(max(Vr[0], base * s)) for s in speed]
         extra = {"weight": _r(rng.uniform(*Wr)), "minibatch_slots": v}
+        if tw is not None:  # the draw above is still made: same stream either way
+            extra["weight"] = _r(float(tw[j]))
         if arch == "ps":
             extra["ps_update_ms"] = [_r(x) for x in rng.uniform(*Ur, size=P)]
         else:
             extra["ra_update_ms"] = _r(rng.uniform(*Ur))
         chunks = int(rng.integers(D[0], D[1] + 1))
+        epochs = int(rng.integers(E[0], E[1] + 1))
+        minibatches = int(rng.integers(K[0], K[1] + 1))
+        gradient = _r(rng.uniform(*Gr))
+        if tr is not None:  # see mlopt.families.hetero.trace
+            chunks = int(np.clip(tr.gpus[j], D[0], D[1]))
+            if arch == "ps":
+                u = min(extra["ps_update_ms"])
+            else:
+                u = extra["ra_update_ms"] * (chunks - 1) / chunks
+            p = min(v) + u / 1000.0 / slot
+            epochs, minibatches = epochs_from_duration(tr.duration_slots[j], minibatches, p)
+            fit.append(epochs * minibatches * p / tr.duration_slots[j])
         ideal_gpu += chunks * wtypes[int(np.argmin(v))]["demand"]["gpu"]
         jobs.append(Job(
-            id=f"j{j + 1:03d}", arrival=int(arrivals[j]),
-            epochs=int(rng.integers(E[0], E[1] + 1)), chunks=chunks,
-            minibatches=int(rng.integers(K[0], K[1] + 1)), minibatch_seconds=0.0,
-            gradient_mb=_r(rng.uniform(*Gr)), worker_demand=dict(wtypes[0]["demand"]),
+            id=f"j{j + 1:03d}", arrival=int(arrivals[j]), epochs=epochs, chunks=chunks,
+            minibatches=minibatches, minibatch_seconds=0.0, gradient_mb=gradient,
+            worker_demand=dict(wtypes[0]["demand"]),
             ps_demand=dict((ptypes or wtypes)[0]["demand"]),
             utility=utility_from_dict({"kind": "constant", "value": 0.0}, "utility"),
             extra=extra))
     cluster_gpu = sum(s.capacity["gpu"] for s in servers)
     meta = {"family": "hetero", "generator": "hetero", "preset": preset, "seed": seed,
-            "params": {k: (list(v) if isinstance(v, tuple) else v) for k, v in params.items()},
+            # trace parameters only when a trace is used (synthetic workloads' meta unchanged)
+            "params": {k: (list(v) if isinstance(v, tuple) else v) for k, v in params.items()
+                       if params["trace"] is not None or not k.startswith("trace")},
             "capacity_ratio_gpu": _r(cluster_gpu / ideal_gpu) if ideal_gpu else None}
+    if tr is not None:
+        meta["trace"] = {"name": params["trace"], "first_row": int(params["trace_start"]),
+                         "rows": tr.rows, "duration_fit": {
+                             "median": _r(float(np.median(fit))), "min": _r(float(min(fit))),
+                             "max": _r(float(max(fit)))}}
     w = Workload(f"hetero-{preset}-{seed}", T, float(params["slot_seconds"]), RESOURCES,
                  tuple(servers), tuple(jobs), meta,
                  {"hetero": {"architecture": arch, "worker_types": wtypes, "ps_types": ptypes}})
