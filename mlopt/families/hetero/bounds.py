@@ -28,9 +28,13 @@ def lower_bound(workload: Workload, **_ignored) -> dict:
     J, R = len(data.job_ids), len(data.resources)
     dmin = np.zeros(J)
     area = np.full((J, R), np.inf)
+    fits: dict[tuple, bool] = {}  # fits_alone reads only (m, p, q, N): one test per key
     for j in range(J):
         for c in job_configs(data, j):
-            if not fits_alone(data, c):
+            key = (c.m, c.p, c.q, c.n)
+            if key not in fits:
+                fits[key] = fits_alone(data, c)
+            if not fits[key]:
                 continue
             dmin[j] = c.d if dmin[j] == 0 else min(dmin[j], c.d)
             use = c.n * data.e[c.m] + (data.z[c.p] if c.p >= 0 else 0.0)
