@@ -141,7 +141,8 @@ def read_solu(path: Path = INSTANCES_DIR / "solu.csv") -> dict[str, dict[str, An
 def write_solu(rows: dict[str, dict[str, Any]], path: Path = INSTANCES_DIR / "solu.csv") -> None:
     tmp = path.with_suffix(".csv.tmp")
     with tmp.open("w", newline="") as fh:
-        w = csv.DictWriter(fh, fieldnames=list(SOLU_COLUMNS))
+        # "\n": the committed file's line ends (csv's default "\r\n" rewrote every line)
+        w = csv.DictWriter(fh, fieldnames=list(SOLU_COLUMNS), lineterminator="\n")
         w.writeheader()
         for name in sorted(rows):
             w.writerow({k: _fmt(rows[name].get(k)) for k in SOLU_COLUMNS})

@@ -84,6 +84,16 @@ def test_solu_update_keeps_proven_optimum(tmp_path, monkeypatch):
     assert read_solu(path)[name] == proven
 
 
+def test_solu_round_trip_keeps_the_committed_bytes(tmp_path):
+    """Rewriting the registry unchanged reproduces the committed file byte for byte (line ends
+    included), so an --update-solu diff shows only the rows that changed."""
+    from mlopt.instances import INSTANCES_DIR, write_solu
+
+    path = tmp_path / "solu.csv"
+    write_solu(read_solu(), path)
+    assert path.read_bytes() == (INSTANCES_DIR / "solu.csv").read_bytes()
+
+
 def test_unknown_set():
     with pytest.raises(InputError, match="unknown instance set"):
         load_set("nope")
