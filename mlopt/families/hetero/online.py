@@ -52,12 +52,15 @@ class OnlineRun:
 
 
 def a_online(workload: Workload, *, alpha: int | str = 4, F: float | None = None,
-             compact: bool = False, order: str = "arrival", observe=None) -> OnlineRun:
+             compact: bool = False, order: str = "arrival", observe=None,
+             search=Searcher) -> OnlineRun:
     """``observe(round, sub_round, result)`` (optional) sees every A_maxweight call's
-    :class:`MaxWeightResult` while its window still holds the final prices (theory checks)."""
+    :class:`MaxWeightResult` while its window still holds the final prices (theory checks).
+    ``search``: the class answering A_mincost queries, :class:`.mincost.Searcher` or the
+    plain transliteration :class:`.reference.ReferenceSearcher` (side-by-side benchmark)."""
     t0 = time.perf_counter()
     data = hetero_data(workload)
-    searcher = Searcher(data)  # caches configurations for default_F and every round
+    searcher = search(data)  # caches configurations for default_F and every round
     F = float(F) if F is not None else default_F(data, searcher)
     if not (math.isfinite(F) and F > 0):
         raise InputError("must be > 0", field="F", value=F)
