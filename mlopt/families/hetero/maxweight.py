@@ -30,6 +30,8 @@ def default_F(data: HeteroData, searcher: Searcher | None = None) -> float:
     inv = np.where(cmax > 0, 1.0 / np.where(cmax > 0, cmax, 1), 0.0)
     F = 1.0
     fits: dict[tuple, bool] = {}  # fits_alone ignores d and the job: one test per (m, p, q, N)
+    we = [(data.e[m] * inv).sum() for m in range(len(data.e))]  # per-slot fraction of a type
+    zp = [(data.z[p] * inv).sum() for p in range(len(data.z))]
     for j in range(len(data.job_ids)):
         vols = []
         for c in (searcher.configs(j) if searcher else job_configs(data, j)):
@@ -38,9 +40,9 @@ def default_F(data: HeteroData, searcher: Searcher | None = None) -> float:
                 fits[key] = fits_alone(data, c)
             if not fits[key]:
                 continue
-            per_slot = c.n * (data.e[c.m] * inv).sum()
+            per_slot = c.n * we[c.m]
             if c.p >= 0:
-                per_slot += (data.z[c.p] * inv).sum()
+                per_slot += zp[c.p]
             vols.append(c.d * per_slot)
         F = max(F, data.weight[j] / min(vols))
     return float(F)

@@ -44,6 +44,7 @@ from mlopt.families.hetero.data import HeteroData
 
 _EPS = 1e-9
 _BIG = 1e300
+_UNSET = object()
 
 
 @dataclass
@@ -194,6 +195,7 @@ class Searcher:
         self._all: dict[int, list[Config]] = {}
         self._cfg: dict[int, dict[int, list[Config]]] = {}
         self._static: dict[tuple[int, int, int, int], bool] = {}
+        self._static_shared: dict[tuple[int, int], tuple | None] = {}
 
     def configs(self, j: int) -> list[Config]:
         """job_configs(data, j), computed once per job."""
@@ -225,8 +227,12 @@ class Searcher:
             wmin = d.cap[None].astype(float)
             zero = np.zeros((1, len(d.cap)))
             one = np.array([1])
-            if d.architecture == "ps":
-                r = (self._ps_q1 if c.q else self._ps_q0)(c, wmin, zero, zero, one)
+            if d.architecture == "ps" and c.q:
+                r = self._ps_q1(c, wmin, zero, zero, one)
+            elif d.architecture == "ps":
+                if (c.m, c.n) not in self._static_shared:
+                    self._static_shared[c.m, c.n] = self._ps_q0_shared(c.m, c.n, wmin, zero)
+                r = self._ps_q0(c, wmin, zero, zero, one, self._static_shared[c.m, c.n])
             else:
                 r = (self._ra_q1 if c.q else self._ra_q0)(c, wmin, zero, one)
             self._static[key] = r is not None
@@ -249,15 +255,25 @@ class Searcher:
             wmin = win.window_min(L, starts)
             Wc = win.window_cost(win.wcum, L, starts)  # M x S x H
             Pc = win.window_cost(win.pcum, L, starts) if ps else None
+            # per-type minima for the lower bound (min is exact: same values as om.min())
+            minW = Wc.reshape(len(Wc), -1).min(axis=1).tolist()
+            minP = Pc.reshape(len(Pc), -1).min(axis=1).tolist() if ps else None
+            shared = {}  # (m, N) -> A_mincost1's p-independent arrays for this L
+            first = int(starts[0]) + L
             for c in self.groups(j)[L]:
                 if q_only is not None and c.q != q_only:
                     continue
-                om = Wc[c.m]
-                lb = c.n * om.min() + (Pc[c.p].min() if ps else 0.0)
-                if not _better(lb, starts[0] + L, best):
+                lb = c.n * minW[c.m] + (minP[c.p] if ps else 0.0)
+                if not _better(lb, first, best):
                     continue
-                if ps:
-                    r = (self._ps_q1 if c.q else self._ps_q0)(c, wmin, om, Pc[c.p], starts)
+                om = Wc[c.m]
+                if ps and c.q:
+                    r = self._ps_q1(c, wmin, om, Pc[c.p], starts)
+                elif ps:
+                    key = (c.m, c.n)
+                    if key not in shared:
+                        shared[key] = self._ps_q0_shared(c.m, c.n, wmin, om)
+                    r = self._ps_q0(c, wmin, om, Pc[c.p], starts, shared[key])
                 else:
                     r = (self._ra_q1 if c.q else self._ra_q0)(c, wmin, om, starts)
                 if r is None:
@@ -332,11 +348,11 @@ class Searcher:
         y = {int(order[srow, k]): int(t) for k, t in enumerate(take) if t > 0}
         return val, srow, y, {}
 
-    def _ps_q0(self, c, wmin, om, pi, starts):
-        d = self.data
-        N = c.n
-        e, z = d.e[c.m], d.z[c.p]
-        b, B = d.b[c.m], d.B[c.p]
+    def _ps_q0_shared(self, m, N, wmin, om):
+        """The part of A_mincost1 that does not depend on the PS type p: worker capacities,
+        the greedy order and the cost of the other workers for every (g, start, n).  Configs
+        (d, N, m, p) are visited with p innermost, so best() computes this once for all p."""
+        e = self.data.e[m]
         S, H = om.shape
         caps = _caps(wmin, e, N)
         total = caps.sum(axis=1)
@@ -351,15 +367,28 @@ class Searcher:
         before = np.take_along_axis(cum - cs, rank, 1)  # units ahead of server h: S x H
         g = np.arange(gtop + 1)[:, None, None]  # G x 1 x 1, workers next to the PSs (g < N)
         K = N - g
-        s_need = np.maximum(1, np.ceil(K * b / B - _EPS))  # (13d), (13e)
-        need = g[..., None] * e + s_need[..., None] * z  # G x 1 x 1 x R
-        fit_n = (wmin[None] >= need - _EPS).all(axis=3)  # G x S x H
         others_ok = (total[None, :, None] - caps[None]) >= K
         inside = K > before[None]  # n is among the first K units: use K + cap_n units
         idx = np.minimum(np.where(inside, K + caps[None], K), 2 * N).astype(int)  # G x S x H
         G = np.take_along_axis(np.broadcast_to(gcum[None], (len(g),) + gcum.shape),
                                idx.reshape(len(g), S, H), 2) - np.where(inside, caps * om, 0)
-        cost = np.where(fit_n & others_ok, g * om[None] + s_need * pi[None] + G, _BIG)
+        return caps, order, g, K, others_ok, g * om[None], G
+
+    def _ps_q0(self, c, wmin, om, pi, starts, shared=_UNSET):
+        d = self.data
+        N = c.n
+        z = d.z[c.p]
+        b, B = d.b[c.m], d.B[c.p]
+        S, H = om.shape
+        if shared is _UNSET:
+            shared = self._ps_q0_shared(c.m, N, wmin, om)
+        if shared is None:
+            return None
+        caps, order, g, K, others_ok, gom, G = shared
+        s_need = np.maximum(1, np.ceil(K * b / B - _EPS))  # (13d), (13e)
+        need = g[..., None] * d.e[c.m] + s_need[..., None] * z  # G x 1 x 1 x R
+        fit_n = (wmin[None] >= need - _EPS).all(axis=3)  # G x S x H
+        cost = np.where(fit_n & others_ok, gom + s_need * pi[None] + G, _BIG)
         # earliest start among the cheapest: move starts to the front axis
         r = _pick(cost.transpose(1, 0, 2), starts, c.d)
         if r is None:
