@@ -24,12 +24,13 @@ class Config:
     d: int
 
 
-def job_configs(data: HeteroData, j: int) -> list[Config]:
-    """Every non-dominated configuration of job j, sorted by (d, n, m, p, q).
+def job_config_arrays(data: HeteroData, j: int) -> np.ndarray:
+    """Every non-dominated configuration of job j as rows (m, p, q, n, d) of an int array,
+    sorted by (d, n, m, p, q = 1 first).
 
     Vectorized over N with the arithmetic of HeteroData.rate / duration, operation by operation
     (IEEE results are the same elementwise), so durations equal the scalar formulas exactly."""
-    out: list[Config] = []
+    parts: list[np.ndarray] = []
     ps = data.architecture == "ps"
     n = np.arange(1, int(data.chunks[j]) + 1)
     work = data.work[j]
@@ -46,8 +47,17 @@ def job_configs(data: HeteroData, j: int) -> list[Config]:
                 first = 1 if (not ps and q == 0) else 0  # RA with Phi = 1 is co-located only
                 # the first N reaching each d is the smallest (n ascending)
                 ds, idx = np.unique(d[first:], return_index=True)
-                out.extend(Config(m, p, q, int(n[first + i]), int(dd)) for dd, i in zip(ds, idx))
-    return sorted(out, key=lambda c: (c.d, c.n, c.m, c.p, -c.q))
+                rows = np.empty((len(ds), 5), dtype=np.int64)
+                rows[:, 0], rows[:, 1], rows[:, 2] = m, p, q
+                rows[:, 3], rows[:, 4] = n[first + idx], ds
+                parts.append(rows)
+    a = np.concatenate(parts)
+    return a[np.lexsort((-a[:, 2], a[:, 1], a[:, 0], a[:, 3], a[:, 4]))]
+
+
+def job_configs(data: HeteroData, j: int) -> list[Config]:
+    """Every non-dominated configuration of job j, sorted by (d, n, m, p, q)."""
+    return [Config(*r) for r in job_config_arrays(data, j).tolist()]
 
 
 def fits_alone(data: HeteroData, c: Config) -> bool:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from mlopt.families.hetero.configs import fits_alone, job_configs
+from mlopt.families.hetero.configs import Config, fits_alone, job_config_arrays
 from mlopt.families.hetero.data import HeteroData
 from mlopt.families.hetero.mincost import Placement, Searcher, Window
 
@@ -30,21 +30,22 @@ def default_F(data: HeteroData, searcher: Searcher | None = None) -> float:
     inv = np.where(cmax > 0, 1.0 / np.where(cmax > 0, cmax, 1), 0.0)
     F = 1.0
     fits: dict[tuple, bool] = {}  # fits_alone ignores d and the job: one test per (m, p, q, N)
-    we = [(data.e[m] * inv).sum() for m in range(len(data.e))]  # per-slot fraction of a type
-    zp = [(data.z[p] * inv).sum() for p in range(len(data.z))]
+    we = np.array([(data.e[m] * inv).sum() for m in range(len(data.e))])  # per-slot fraction
+    zp = np.array([(data.z[p] * inv).sum() for p in range(len(data.z))])
     for j in range(len(data.job_ids)):
-        vols = []
-        for c in (searcher.configs(j) if searcher else job_configs(data, j)):
-            key = (c.m, c.p, c.q, c.n)
+        a = searcher.config_array(j) if searcher else job_config_arrays(data, j)
+        ok = np.zeros(len(a), dtype=bool)
+        for i, row in enumerate(a[:, :4].tolist()):
+            key = tuple(row)
             if key not in fits:
-                fits[key] = fits_alone(data, c)
-            if not fits[key]:
-                continue
-            per_slot = c.n * we[c.m]
-            if c.p >= 0:
-                per_slot += zp[c.p]
-            vols.append(c.d * per_slot)
-        F = max(F, data.weight[j] / min(vols))
+                fits[key] = fits_alone(data, Config(*row, 0))
+            ok[i] = fits[key]
+        m, p, n, d = a[ok, 0], a[ok, 1], a[ok, 3], a[ok, 4]
+        per_slot = n * we[m]  # elementwise the scalar n * we_m (+ zp_p), d * per_slot
+        if data.architecture == "ps":
+            per_slot = per_slot + zp[p]
+        vols = d * per_slot
+        F = max(F, data.weight[j] / vols.min())
     return float(F)
 
 

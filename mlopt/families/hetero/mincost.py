@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from mlopt.families.hetero.configs import Config, job_configs
+from mlopt.families.hetero.configs import Config, job_config_arrays
 from mlopt.families.hetero.data import HeteroData
 
 _EPS = 1e-9
@@ -142,11 +142,39 @@ class Window:
         return (cum[:, :, i0 + L] - cum[:, :, i0]).transpose(0, 2, 1)
 
 
-def _caps(wmin: np.ndarray, e: np.ndarray, limit: int) -> np.ndarray:
-    """Workers of demand e that fit in every slot of the window: S x H, capped at ``limit``."""
+def _caps_raw(wmin: np.ndarray, e: np.ndarray) -> np.ndarray:
+    """Workers of demand e that fit in every slot of the window: S x H."""
     pos = e > 0
-    c = np.floor(wmin[:, :, pos] / e[pos] + _EPS).min(axis=2)
-    return np.clip(c, 0, limit)
+    return np.floor(wmin[:, :, pos] / e[pos] + _EPS).min(axis=2)
+
+
+def _caps(wmin: np.ndarray, e: np.ndarray, limit: int, raw: np.ndarray | None = None):
+    """_caps_raw capped at ``limit`` (``raw``: precomputed by a :class:`_Prep`)."""
+    return np.clip(_caps_raw(wmin, e) if raw is None else raw, 0, limit)
+
+
+class _Prep:
+    """Arrays of one (window, L) that every configuration of length L with worker type m
+    shares, computed on first use: raw worker capacities and the stable cost order of the
+    servers per start.  The same expressions as without it, so the same numbers."""
+
+    def __init__(self, data: HeteroData, wmin: np.ndarray, Wc: np.ndarray):
+        self.data, self.wmin, self.Wc = data, wmin, Wc
+        self._raw: dict[int, np.ndarray] = {}
+        self._sort: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self.shared: dict[tuple[int, int], tuple | None] = {}  # A_mincost1, by (m, N)
+
+    def raw(self, m: int) -> np.ndarray:
+        if m not in self._raw:
+            self._raw[m] = _caps_raw(self.wmin, self.data.e[m])
+        return self._raw[m]
+
+    def sort(self, m: int) -> tuple[np.ndarray, np.ndarray]:
+        if m not in self._sort:
+            om = self.Wc[m]
+            order = np.argsort(om, axis=1, kind="stable")
+            self._sort[m] = order, np.take_along_axis(om, order, 1)
+        return self._sort[m]
 
 
 def _better(cost, comp, best) -> bool:
@@ -192,25 +220,34 @@ class Searcher:
 
     def __init__(self, data: HeteroData):
         self.data = data
-        self._all: dict[int, list[Config]] = {}
+        self._arr: dict[int, np.ndarray] = {}
         self._cfg: dict[int, dict[int, list[Config]]] = {}
         self._static: dict[tuple[int, int, int, int], bool] = {}
         self._static_shared: dict[tuple[int, int], tuple | None] = {}
 
+    def config_array(self, j: int) -> np.ndarray:
+        """job_config_arrays(data, j) (rows m, p, q, n, d), computed once per job."""
+        if j not in self._arr:
+            self._arr[j] = job_config_arrays(self.data, j)
+        return self._arr[j]
+
     def configs(self, j: int) -> list[Config]:
-        """job_configs(data, j), computed once per job."""
-        if j not in self._all:
-            self._all[j] = job_configs(self.data, j)
-        return self._all[j]
+        """job_configs(data, j)."""
+        return [Config(*r) for r in self.config_array(j).tolist()]
 
     def groups(self, j: int) -> dict[int, list[Config]]:
         """Job j's configurations by duration, without those that fit nowhere even on the
         empty cluster (they can never be returned, so dropping them changes no result)."""
         if j not in self._cfg:
             g: dict[int, list[Config]] = {}
-            for c in self.configs(j):
-                if self.fits_empty(c):
-                    g.setdefault(c.d, []).append(c)
+            static = self._static
+            for row in self.config_array(j).tolist():
+                key = tuple(row[:4])
+                ok = static.get(key)
+                if ok is None:
+                    ok = self.fits_empty(Config(*row))
+                if ok:
+                    g.setdefault(row[4], []).append(Config(*row))
             self._cfg[j] = g
         return self._cfg[j]
 
@@ -258,7 +295,7 @@ class Searcher:
             # per-type minima for the lower bound (min is exact: same values as om.min())
             minW = Wc.reshape(len(Wc), -1).min(axis=1).tolist()
             minP = Pc.reshape(len(Pc), -1).min(axis=1).tolist() if ps else None
-            shared = {}  # (m, N) -> A_mincost1's p-independent arrays for this L
+            prep = _Prep(d, wmin, Wc)
             first = int(starts[0]) + L
             for c in self.groups(j)[L]:
                 if q_only is not None and c.q != q_only:
@@ -271,11 +308,20 @@ class Searcher:
                     r = self._ps_q1(c, wmin, om, Pc[c.p], starts)
                 elif ps:
                     key = (c.m, c.n)
-                    if key not in shared:
-                        shared[key] = self._ps_q0_shared(c.m, c.n, wmin, om)
-                    r = self._ps_q0(c, wmin, om, Pc[c.p], starts, shared[key])
+                    if key not in prep.shared:
+                        prep.shared[key] = self._ps_q0_shared(c.m, c.n, wmin, om, prep)
+                    sh = prep.shared[key]
+                    if sh is None:
+                        continue
+                    # the tighter bound, lowered by far more than the rounding of the sums
+                    # (all terms >= 0), so it stays below every cost _ps_q0 can return
+                    if not _better((sh[-1] + minP[c.p]) * (1 - 1e-9), first, best):
+                        continue
+                    r = self._ps_q0(c, wmin, om, Pc[c.p], starts, sh)
+                elif c.q:
+                    r = self._ra_q1(c, wmin, om, starts)
                 else:
-                    r = (self._ra_q1 if c.q else self._ra_q0)(c, wmin, om, starts)
+                    r = self._ra_q0(c, wmin, om, starts, prep)
                 if r is None:
                     continue
                 cost, srow, y, s = r
@@ -322,10 +368,14 @@ class Searcher:
         return val, srow, {h: c.n}, {}
 
     @staticmethod
-    def _greedy_units(om, caps, kmax):
-        """Sorted unit costs of the first kmax worker slots, per start: S x kmax (BIG = none)."""
-        order = np.argsort(om, axis=1, kind="stable")
-        oms = np.take_along_axis(om, order, 1)
+    def _greedy_units(om, caps, kmax, sort=None):
+        """Sorted unit costs of the first kmax worker slots, per start: S x kmax (BIG = none).
+        ``sort``: (order, sorted om) when precomputed."""
+        if sort is None:
+            order = np.argsort(om, axis=1, kind="stable")
+            oms = np.take_along_axis(om, order, 1)
+        else:
+            order, oms = sort
         cs = np.take_along_axis(caps, order, 1)
         cum = np.cumsum(cs, axis=1)
         k = np.arange(kmax)
@@ -334,11 +384,12 @@ class Searcher:
         uc = np.where(idx < H, np.take_along_axis(oms, np.minimum(idx, H - 1), 1), _BIG)
         return order, cs, cum, uc
 
-    def _ra_q0(self, c, wmin, om, starts):
+    def _ra_q0(self, c, wmin, om, starts, prep=None):
         d = self.data
-        caps = _caps(wmin, d.e[c.m], c.n - 1)  # at most Phi - 1 per server: >= 2 servers
+        # at most Phi - 1 per server: >= 2 servers
+        caps = _caps(wmin, d.e[c.m], c.n - 1, prep.raw(c.m) if prep else None)
         total = caps.sum(axis=1)
-        order, cs, cum, uc = self._greedy_units(om, caps, c.n)
+        order, cs, cum, uc = self._greedy_units(om, caps, c.n, prep.sort(c.m) if prep else None)
         cost = np.where(total >= c.n, np.minimum(uc, _BIG / (4 * c.n)).sum(axis=1), _BIG)
         r = _pick(cost[:, None], starts, c.d)
         if r is None:
@@ -348,20 +399,20 @@ class Searcher:
         y = {int(order[srow, k]): int(t) for k, t in enumerate(take) if t > 0}
         return val, srow, y, {}
 
-    def _ps_q0_shared(self, m, N, wmin, om):
+    def _ps_q0_shared(self, m, N, wmin, om, prep=None):
         """The part of A_mincost1 that does not depend on the PS type p: worker capacities,
         the greedy order and the cost of the other workers for every (g, start, n).  Configs
         (d, N, m, p) are visited with p innermost, so best() computes this once for all p."""
         e = self.data.e[m]
         S, H = om.shape
-        caps = _caps(wmin, e, N)
+        caps = _caps(wmin, e, N, prep.raw(m) if prep else None)
         total = caps.sum(axis=1)
         if total.max() < N:
             return None  # not enough room for N workers anywhere (PSs aside)
         gtop = _g_limit(wmin, e, N - 1)
         if gtop < 0:
             return None
-        order, cs, cum, uc = self._greedy_units(om, caps, 2 * N)
+        order, cs, cum, uc = self._greedy_units(om, caps, 2 * N, prep.sort(m) if prep else None)
         gcum = np.concatenate([np.zeros((S, 1)), np.cumsum(np.minimum(uc, _BIG / (4 * N)), 1)], 1)
         rank = np.argsort(order, axis=1)  # position of each server in the order
         before = np.take_along_axis(cum - cs, rank, 1)  # units ahead of server h: S x H
@@ -372,7 +423,11 @@ class Searcher:
         idx = np.minimum(np.where(inside, K + caps[None], K), 2 * N).astype(int)  # G x S x H
         G = np.take_along_axis(np.broadcast_to(gcum[None], (len(g),) + gcum.shape),
                                idx.reshape(len(g), S, H), 2) - np.where(inside, caps * om, 0)
-        return caps, order, g, K, others_ok, g * om[None], G
+        gom = g * om[None]
+        # least worker cost of any (g, start, n) with enough room elsewhere: with s >= 1 PSs at
+        # n, every cost of this (m, N) and PS type p is at least this + min pi_p (a bound)
+        least = float(np.min(np.where(others_ok, gom + G, np.inf)))
+        return caps, order, g, K, others_ok, gom, G, least
 
     def _ps_q0(self, c, wmin, om, pi, starts, shared=_UNSET):
         d = self.data
@@ -384,7 +439,7 @@ class Searcher:
             shared = self._ps_q0_shared(c.m, N, wmin, om)
         if shared is None:
             return None
-        caps, order, g, K, others_ok, gom, G = shared
+        caps, order, g, K, others_ok, gom, G, _ = shared
         s_need = np.maximum(1, np.ceil(K * b / B - _EPS))  # (13d), (13e)
         need = g[..., None] * d.e[c.m] + s_need[..., None] * z  # G x 1 x 1 x R
         fit_n = (wmin[None] >= need - _EPS).all(axis=3)  # G x S x H

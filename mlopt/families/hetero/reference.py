@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from mlopt.families.hetero.configs import Config, job_configs
 from mlopt.families.hetero.data import HeteroData
 from mlopt.families.hetero.mincost import Placement, Window
@@ -49,6 +51,10 @@ class ReferenceSearcher:
         if j not in self._all:
             self._all[j] = job_configs(self.data, j)
         return self._all[j]
+
+    def config_array(self, j: int) -> np.ndarray:
+        """Rows (m, p, q, n, d) of configs(j) (what default_F reads)."""
+        return np.array([[c.m, c.p, c.q, c.n, c.d] for c in self.configs(j)], dtype=np.int64)
 
     # ---- window tables, read slot by slot like the pseudo-code ----------------------------
     def _tables(self, win: Window):
