@@ -142,10 +142,23 @@ class Window:
         return (cum[:, :, i0 + L] - cum[:, :, i0]).transpose(0, 2, 1)
 
 
+def _all_ge(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """(a >= b).all(axis=-1) for a short last axis (the R resources), one resource at a time:
+    the same booleans, without numpy's slow reduction over a length-4 axis."""
+    out = a[..., 0] >= b[..., 0]
+    for r in range(1, a.shape[-1]):
+        out &= a[..., r] >= b[..., r]
+    return out
+
+
 def _caps_raw(wmin: np.ndarray, e: np.ndarray) -> np.ndarray:
     """Workers of demand e that fit in every slot of the window: S x H."""
     pos = e > 0
-    return np.floor(wmin[:, :, pos] / e[pos] + _EPS).min(axis=2)
+    out = None
+    for r in np.flatnonzero(pos):  # min over r, one resource at a time (exact, faster)
+        x = np.floor(wmin[:, :, r] / e[r] + _EPS)
+        out = x if out is None else np.minimum(out, x)
+    return out
 
 
 def _caps(wmin: np.ndarray, e: np.ndarray, limit: int, raw: np.ndarray | None = None):
@@ -201,7 +214,7 @@ def _g_limit(wmin: np.ndarray, e: np.ndarray, gmax: int) -> int:
     g e + s z >= g e, so every g above this limit fails it: those rows are all _BIG and are cut
     off (they sit after every other row, so argmin indices do not move)."""
     def fits(g: int) -> bool:
-        return bool((wmin >= g * e - _EPS).all(axis=2).any())
+        return bool(_all_ge(wmin, g * e - _EPS).any())
 
     pos = e > 0
     if not pos.any():
@@ -349,7 +362,7 @@ class Searcher:
     def _ps_q1(self, c, wmin, om, pi, starts):
         d = self.data
         need = c.n * d.e[c.m] + d.z[c.p]
-        ok = (wmin >= need - _EPS).all(axis=2)
+        ok = _all_ge(wmin, need - _EPS)
         cost = np.where(ok, c.n * om + pi, _BIG)
         r = _pick(cost, starts, c.d)
         if r is None:
@@ -359,7 +372,7 @@ class Searcher:
 
     def _ra_q1(self, c, wmin, om, starts):
         d = self.data
-        ok = (wmin >= c.n * d.e[c.m] - _EPS).all(axis=2)
+        ok = _all_ge(wmin, c.n * d.e[c.m] - _EPS)
         cost = np.where(ok, c.n * om, _BIG)
         r = _pick(cost, starts, c.d)
         if r is None:
@@ -442,7 +455,7 @@ class Searcher:
         caps, order, g, K, others_ok, gom, G, _ = shared
         s_need = np.maximum(1, np.ceil(K * b / B - _EPS))  # (13d), (13e)
         need = g[..., None] * d.e[c.m] + s_need[..., None] * z  # G x 1 x 1 x R
-        fit_n = (wmin[None] >= need - _EPS).all(axis=3)  # G x S x H
+        fit_n = _all_ge(wmin[None], need - _EPS)  # G x S x H
         cost = np.where(fit_n & others_ok, gom + s_need * pi[None] + G, _BIG)
         # earliest start among the cheapest: move starts to the front axis
         r = _pick(cost.transpose(1, 0, 2), starts, c.d)
