@@ -14,7 +14,7 @@ from mlopt.families import get_family
 from mlopt.families.harmony.drl import (TrainConfig, load_checkpoint, save_checkpoint, train,
                                         train_policy)
 from mlopt.families.harmony.env import PlacementEnv
-from mlopt.families.harmony.parallel import discounted
+from mlopt.families.harmony.experience import discounted
 
 
 def weights(agent) -> dict:
@@ -101,7 +101,8 @@ def test_an_episode_without_decisions():
     the learner takes it in stride."""
     from mlopt.families.harmony.drl import Agent
     from mlopt.families.harmony.generator import make_workload
-    from mlopt.families.harmony.parallel import ReplayBuffer, collect_episode, learn_from
+    from mlopt.families.harmony.experience import ReplayBuffer, collect_episode
+    from mlopt.families.harmony.parallel import learn_from
 
     env = PlacementEnv(make_workload([], n_servers=1, horizon=2))
     cfg = TrainConfig()

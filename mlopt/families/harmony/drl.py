@@ -34,6 +34,8 @@ import numpy as np
 
 from mlopt.errors import InputError
 from mlopt.families.harmony.env import PlacementEnv
+from mlopt.families.harmony.experience import (ReplayBuffer, collect_episode, end_of_episode,
+                                               replay_updates)
 from mlopt.families.harmony.nn import MLP, Adam, masked_softmax, one_thread
 from mlopt.families.harmony.train_params import config_from_params
 
@@ -245,14 +247,7 @@ def _train(cfg: TrainConfig, *, progress: bool = False, log=None, env_cls=Placem
     agent = Agent(probe.obs_dim, action_features(pj[None], ps_[None], pp[None]).shape[1], cfg,
                   rng)
     load_initial(agent, cfg, probe.obs_dim, agent.policy.sizes[0])
-    buf_obs = np.zeros((cfg.replay_size, probe.obs_dim), np.float32)
-    buf_job = np.zeros((cfg.replay_size,) + pj.shape, np.float32)
-    buf_srv = np.zeros((cfg.replay_size,) + ps_.shape, np.float32)
-    buf_pair = np.zeros((cfg.replay_size,) + pp.shape, np.float32)
-    buf_mask = np.zeros((cfg.replay_size, probe.n_actions), bool)
-    buf_act = np.zeros(cfg.replay_size, int)
-    buf_ret = np.zeros(cfg.replay_size)
-    size = head = 0
+    buf = ReplayBuffer.for_env(probe, cfg.replay_size)
     history = []
     bar = None
     if progress:
@@ -263,63 +258,21 @@ def _train(cfg: TrainConfig, *, progress: bool = False, log=None, env_cls=Placem
         eps, beta = _schedule(cfg, ep)
         w = gen(seed=cfg.seed + 1 + ep, **cfg.preset_params)
         env = env_cls(w, max_servers=cfg.max_servers, reward_fn=reward_fn)
-        traj_obs, traj_parts, traj_mask, traj_act, traj_int = [], [], [], [], []
-        interval_rewards = []
         stats = {}
-        while not env.done:
-            obs, parts, mask = env.observe(), env.action_parts(), env.action_mask()
-            p = agent.probs(parts, mask)
-            a = int(rng.choice(len(p), p=p))
-            if rng.random() < eps:  # job-aware exploration: keep the task, heuristic server
-                row, role, _ = env.decode(a)
-                a = env.encode(row, role, heuristic_server(env, row, role,
-                                                           "bp" if rng.random() < 0.5 else "lb"))
-            traj_obs.append(obs)
-            traj_parts.append(parts)
-            traj_mask.append(mask)
-            traj_act.append(a)
-            traj_int.append(len(interval_rewards))
-            r, closed = env.step(a)
-            if closed:
-                interval_rewards.append(env.closed_rewards[0])
-                if cfg.replay and size >= cfg.batch:
-                    for _ in range(cfg.updates_per_interval):
-                        idx = rng.integers(size, size=cfg.batch)
-                        stats = agent.update(buf_obs[idx], buf_job[idx], buf_srv[idx],
-                                             buf_pair[idx], buf_mask[idx], buf_act[idx],
-                                             buf_ret[idx], beta)
-        # rewards per sample (its interval's), discounted returns over the inference index
-        rew = np.array([interval_rewards[k] if k < len(interval_rewards) else 0.0
-                        for k in traj_int])
-        ret = np.zeros(len(rew))
-        acc = 0.0
-        for i in range(len(rew) - 1, -1, -1):
-            acc = rew[i] + cfg.gamma * acc
-            ret[i] = acc
-        if cfg.replay:
-            for o, pt, m, a, g in zip(traj_obs, traj_parts, traj_mask, traj_act, ret):
-                buf_obs[head], buf_mask[head], buf_act[head], buf_ret[head] = o, m, a, g
-                buf_job[head], buf_srv[head], buf_pair[head] = pt
-                head = (head + 1) % cfg.replay_size
-                size = min(size + 1, cfg.replay_size)
-        else:  # no replay: update on this episode's samples, interval by interval, in order
-            for k in range(len(interval_rewards)):
-                idx = [i for i, kk in enumerate(traj_int) if kk == k]
-                if idx:
-                    stats = agent.update(np.array([traj_obs[i] for i in idx]),
-                                         *(np.array([traj_parts[i][k] for i in idx])
-                                           for k in range(3)),
-                                         np.array([traj_mask[i] for i in idx]),
-                                         np.array([traj_act[i] for i in idx]), ret[idx], beta)
-        jct = float(np.mean(env.state.done_at - env.state.jobs.arrival + 1)) \
-            if env.state.all_done() and len(w.jobs) else float("nan")
-        rec = {"episode": ep, "reward": env.total_reward, "avg_jct": jct, "eps": eps,
+
+        def on_close():  # one update per closed interval, inside the episode
+            nonlocal stats
+            stats = replay_updates(agent, cfg, buf, rng, beta) or stats
+        sample = collect_episode(agent, env, rng, eps, on_close=on_close)
+        stats = end_of_episode(agent, cfg, buf, sample, beta) or stats
+        jct = sample["avg_jct"]
+        rec = {"episode": ep, "reward": sample["reward"], "avg_jct": jct, "eps": eps,
                "beta": beta, **stats}
         history.append(rec)
         if log is not None:
             log(rec)
         if bar is not None:
-            bar.set_postfix(jct=f"{jct:.2f}", R=f"{env.total_reward:.1f}")
+            bar.set_postfix(jct=f"{jct:.2f}", R=f"{sample['reward']:.1f}")
             bar.update(1)
     if bar is not None:
         bar.close()

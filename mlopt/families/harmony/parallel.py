@@ -32,48 +32,9 @@ from dataclasses import asdict
 import numpy as np
 
 from mlopt.families.harmony.env import PlacementEnv
+from mlopt.families.harmony.experience import (ReplayBuffer, collect_episode, end_of_episode,
+                                               replay_updates)
 from mlopt.families.harmony.nn import one_thread
-
-
-def discounted(rewards: np.ndarray, gamma: float) -> np.ndarray:
-    """G_i = sum_{i' >= i} gamma^(i' - i) r_i' over the inference index (Q of Eq. (2))."""
-    out = np.zeros(len(rewards))
-    acc = 0.0
-    for i in range(len(rewards) - 1, -1, -1):
-        acc = rewards[i] + gamma * acc
-        out[i] = acc
-    return out
-
-
-def collect_episode(agent, env: PlacementEnv, rng: np.random.Generator, eps: float) -> dict:
-    """Play one episode with fixed weights (sampled actions, job-aware exploration with
-    probability ``eps``, as :func:`.drl._train` acts) and return its samples."""
-    from mlopt.families.harmony.drl import heuristic_server
-
-    obs, job, srv, pair, masks, acts, interval_of, interval_rewards = ([] for _ in range(8))
-    while not env.done:
-        o, parts, mask = env.observe(), env.action_parts(), env.action_mask()
-        p = agent.probs(parts, mask)
-        a = int(rng.choice(len(p), p=p))
-        if rng.random() < eps:  # keep the task the policy chose, a heuristic picks the server
-            row, role, _ = env.decode(a)
-            a = env.encode(row, role, heuristic_server(env, row, role,
-                                                       "bp" if rng.random() < 0.5 else "lb"))
-        for lst, x in zip((obs, job, srv, pair, masks, acts), (o, *parts, mask, a)):
-            lst.append(x)
-        interval_of.append(len(interval_rewards))
-        _, closed = env.step(a)
-        if closed:
-            interval_rewards.append(env.closed_rewards[0])
-    st = env.state
-    jct = float(np.mean(st.done_at - st.jobs.arrival + 1)) \
-        if st.all_done() and len(st.jobs.ids) else float("nan")
-    return {"obs": np.array(obs, np.float32).reshape(len(acts), env.obs_dim),  # 0 decisions: ok
-            "job": np.array(job, np.float32), "srv": np.array(srv, np.float32),
-            "pair": np.array(pair, np.float32), "mask": np.array(masks, bool),
-            "act": np.array(acts, int), "interval_of": np.array(interval_of, int),
-            "interval_rewards": np.array(interval_rewards, float),
-            "reward": env.total_reward, "avg_jct": jct}
 
 
 def _worker(conn, cfg_dict: dict, seed_seq: np.random.SeedSequence, obs_dim: int,
@@ -104,48 +65,14 @@ def _worker(conn, cfg_dict: dict, seed_seq: np.random.SeedSequence, obs_dim: int
     conn.close()
 
 
-class ReplayBuffer:
-    """FIFO buffer of (obs, job, server, pair, mask, action, return) samples."""
-
-    def __init__(self, size: int, shapes: dict[str, tuple], dtypes: dict[str, type]):
-        self.size, self.n, self.head = size, 0, 0
-        self.data = {k: np.zeros((size,) + shapes[k], dtypes[k]) for k in shapes}
-
-    def add(self, ep: dict, returns: np.ndarray) -> None:
-        for i in range(len(returns)):
-            for k in ("obs", "job", "srv", "pair", "mask", "act"):
-                self.data[k][self.head] = ep[k][i]
-            self.data["ret"][self.head] = returns[i]
-            self.head = (self.head + 1) % self.size
-            self.n = min(self.n + 1, self.size)
-
-    def batch(self, idx) -> tuple:
-        d = self.data
-        return (d["obs"][idx], d["job"][idx], d["srv"][idx], d["pair"][idx], d["mask"][idx],
-                d["act"][idx], d["ret"][idx])
-
-
 def learn_from(agent, cfg, buf: ReplayBuffer, ep: dict, rng: np.random.Generator,
                beta: float) -> dict:
-    """The learner's share of one collected episode (module docstring)."""
-    rew = np.array([ep["interval_rewards"][k] if k < len(ep["interval_rewards"]) else 0.0
-                    for k in ep["interval_of"]])
-    ret = discounted(rew, cfg.gamma)
+    """The learner's share of one collected episode: what the single-process trainer does at
+    each of its interval closes, then at its end (module docstring)."""
     stats: dict = {}
-    if cfg.replay:
-        for _ in range(len(ep["interval_rewards"])):
-            if buf.n >= cfg.batch:
-                for _ in range(cfg.updates_per_interval):
-                    stats = agent.update(*buf.batch(rng.integers(buf.n, size=cfg.batch)), beta)
-        buf.add(ep, ret)
-    else:
-        for k in range(len(ep["interval_rewards"])):
-            idx = np.flatnonzero(ep["interval_of"] == k)
-            if len(idx):
-                stats = agent.update(ep["obs"][idx], ep["job"][idx], ep["srv"][idx],
-                                     ep["pair"][idx], ep["mask"][idx], ep["act"][idx], ret[idx],
-                                     beta)
-    return stats
+    for _ in range(len(ep["interval_rewards"])):
+        stats = replay_updates(agent, cfg, buf, rng, beta) or stats
+    return end_of_episode(agent, cfg, buf, ep, beta) or stats
 
 
 def train_parallel(cfg, *, progress: bool = False, log=None, env_cls=PlacementEnv):
@@ -163,11 +90,7 @@ def train_parallel(cfg, *, progress: bool = False, log=None, env_cls=PlacementEn
     feat_dim = action_features(pj[None], ps_[None], pp[None]).shape[1]
     agent = Agent(probe.obs_dim, feat_dim, cfg, rng)
     load_initial(agent, cfg, probe.obs_dim, feat_dim)
-    buf = ReplayBuffer(cfg.replay_size, {
-        "obs": (probe.obs_dim,), "job": pj.shape, "srv": ps_.shape, "pair": pp.shape,
-        "mask": (probe.n_actions,), "act": (), "ret": ()},
-        {"obs": np.float32, "job": np.float32, "srv": np.float32, "pair": np.float32,
-         "mask": bool, "act": int, "ret": float})
+    buf = ReplayBuffer.for_env(probe, cfg.replay_size)
     ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
     pipes, procs = [], []
     for w in range(n):

@@ -1,0 +1,119 @@
+"""Experience of Harmony's DRL trainers (single-process :func:`.drl.train` and the workers of
+:mod:`.parallel`): playing an episode, the replay buffer, and the updates an episode's
+experience triggers (one per closed interval from the buffer; then, without replay, on the
+episode's own samples). One implementation for both trainers, so they act and learn alike.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from mlopt.families.harmony.env import PlacementEnv
+
+
+def discounted(rewards: np.ndarray, gamma: float) -> np.ndarray:
+    """G_i = sum_{i' >= i} gamma^(i' - i) r_i' over the inference index (Q of Eq. (2))."""
+    out = np.zeros(len(rewards))
+    acc = 0.0
+    for i in range(len(rewards) - 1, -1, -1):
+        acc = rewards[i] + gamma * acc
+        out[i] = acc
+    return out
+
+
+def collect_episode(agent, env: PlacementEnv, rng: np.random.Generator, eps: float,
+                    on_close=None) -> dict:
+    """Play one episode: actions sampled from the policy, with probability ``eps`` job-aware
+    exploration (the task the policy chose, the server a heuristic picks); ``on_close()`` runs
+    after every interval the episode closes (the single-process trainer updates there).
+    Returns the samples (per decision: obs, job, srv, pair, mask, act, interval_of) and the
+    closed intervals' Eq. (1) rewards."""
+    from mlopt.families.harmony.drl import heuristic_server
+
+    obs, job, srv, pair, masks, acts, interval_of, interval_rewards = ([] for _ in range(8))
+    while not env.done:
+        o, parts, mask = env.observe(), env.action_parts(), env.action_mask()
+        p = agent.probs(parts, mask)
+        a = int(rng.choice(len(p), p=p))
+        if rng.random() < eps:  # keep the task the policy chose, a heuristic picks the server
+            row, role, _ = env.decode(a)
+            a = env.encode(row, role, heuristic_server(env, row, role,
+                                                       "bp" if rng.random() < 0.5 else "lb"))
+        for lst, x in zip((obs, job, srv, pair, masks, acts), (o, *parts, mask, a)):
+            lst.append(x)
+        interval_of.append(len(interval_rewards))
+        _, closed = env.step(a)
+        if closed:
+            interval_rewards.append(env.closed_rewards[0])
+            if on_close is not None:
+                on_close()
+    st = env.state
+    jct = float(np.mean(st.done_at - st.jobs.arrival + 1)) \
+        if st.all_done() and len(st.jobs.ids) else float("nan")
+    return {"obs": np.array(obs, np.float32).reshape(len(acts), env.obs_dim),  # 0 decisions: ok
+            "job": np.array(job, np.float32), "srv": np.array(srv, np.float32),
+            "pair": np.array(pair, np.float32), "mask": np.array(masks, bool),
+            "act": np.array(acts, int), "interval_of": np.array(interval_of, int),
+            "interval_rewards": np.array(interval_rewards, float),
+            "reward": env.total_reward, "avg_jct": jct}
+
+
+class ReplayBuffer:
+    """FIFO buffer of (obs, job, server, pair, mask, action, return) samples."""
+
+    def __init__(self, size: int, shapes: dict[str, tuple], dtypes: dict[str, type]):
+        self.size, self.n, self.head = size, 0, 0
+        self.data = {k: np.zeros((size,) + shapes[k], dtypes[k]) for k in shapes}
+
+    def add(self, ep: dict, returns: np.ndarray) -> None:
+        for i in range(len(returns)):
+            for k in ("obs", "job", "srv", "pair", "mask", "act"):
+                self.data[k][self.head] = ep[k][i]
+            self.data["ret"][self.head] = returns[i]
+            self.head = (self.head + 1) % self.size
+            self.n = min(self.n + 1, self.size)
+
+    @classmethod
+    def for_env(cls, env: PlacementEnv, size: int) -> "ReplayBuffer":
+        job, srv, pair = env.action_parts()
+        return cls(size, {"obs": (env.obs_dim,), "job": job.shape, "srv": srv.shape,
+                          "pair": pair.shape, "mask": (env.n_actions,), "act": (), "ret": ()},
+                   {"obs": np.float32, "job": np.float32, "srv": np.float32,
+                    "pair": np.float32, "mask": bool, "act": int, "ret": float})
+
+    def sample(self, rng: np.random.Generator, batch: int) -> tuple:
+        """A uniform mini-batch (with replacement) of the samples held."""
+        idx = rng.integers(self.n, size=batch)
+        d = self.data
+        return (d["obs"][idx], d["job"][idx], d["srv"][idx], d["pair"][idx], d["mask"][idx],
+                d["act"][idx], d["ret"][idx])
+
+
+def replay_updates(agent, cfg, buf: ReplayBuffer, rng: np.random.Generator,
+                   beta: float) -> dict | None:
+    """At an interval's close: ``updates_per_interval`` updates on mini-batches from the buffer
+    once it holds a batch (with replay). Returns the last update's stats (None: no update)."""
+    stats = None
+    if cfg.replay and buf.n >= cfg.batch:
+        for _ in range(cfg.updates_per_interval):
+            stats = agent.update(*buf.sample(rng, cfg.batch), beta)
+    return stats
+
+
+def end_of_episode(agent, cfg, buf: ReplayBuffer, ep: dict, beta: float) -> dict | None:
+    """After an episode: every sample gets its interval's reward and the discounted return over
+    the inference index; with replay they enter the buffer, without it the agent updates on
+    them interval by interval, in order. Returns the last update's stats (None: no update)."""
+    rew = np.array([ep["interval_rewards"][k] if k < len(ep["interval_rewards"]) else 0.0
+                    for k in ep["interval_of"]])
+    ret = discounted(rew, cfg.gamma)
+    stats = None
+    if cfg.replay:
+        buf.add(ep, ret)
+    else:
+        for k in range(len(ep["interval_rewards"])):
+            idx = np.flatnonzero(ep["interval_of"] == k)
+            if len(idx):
+                stats = agent.update(ep["obs"][idx], ep["job"][idx], ep["srv"][idx],
+                                     ep["pair"][idx], ep["mask"][idx], ep["act"][idx], ret[idx],
+                                     beta)
+    return stats
