@@ -17,7 +17,9 @@ def _family_of(workload: Workload, explicit: str | None) -> str:
 
 def _solver_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--solver", default="highs", help="solver backend (default: highs)")
-    p.add_argument("--time-limit", type=float, default=None, help="seconds")
+    p.add_argument("--time-limit", type=float, default=None,
+                   help="the solver's time limit in seconds (model build not included: it is "
+                        "reported as build time)")
     p.add_argument("--mip-gap", type=float, default=0.0,
                    help="relative gap at which to stop (status stays 'feasible' unless proven)")
     p.add_argument("--threads", type=int, default=1)
