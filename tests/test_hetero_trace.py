@@ -133,3 +133,39 @@ def test_trace_philly_preset_uses_consecutive_rows_of_the_shared_trace():
     a = rows["arrival_s"].to_numpy()
     assert [j.arrival for j in w.jobs] == list(1 + ((a - a[0]) // 3600).astype(int))
     assert [j.chunks for j in w.jobs] == list(np.clip(rows["gpus"].to_numpy(), 5, 50))
+
+
+def test_from_trace_table_equals_the_preset_on_the_same_rows():
+    """``mlopt instances from-trace ... --family hetero`` (Family.from_trace) converts a loaded
+    table exactly as the trace presets convert the file: same jobs, servers and types."""
+    from mlopt.families import get_family
+
+    table, report = load_trace("itp-annotated", ITP)
+    conv = get_family("hetero").from_trace
+    a = conv(table, seed=2, report=report, trace_start=3, n_jobs=9, **SMALL)
+    b = generate("trace-itp", 2, trace="itp-annotated", trace_path=ITP, trace_start=3, n_jobs=9,
+                 **SMALL)
+    assert [j.to_dict() for j in a.jobs] == [j.to_dict() for j in b.jobs]
+    assert a.servers == b.servers and a.extra == b.extra
+    assert a.meta["trace"]["name"] == "itp-annotated" and a.name == "hetero-trace-2"
+    with pytest.raises(InputError) as e:
+        conv(table, trace_path=ITP)
+    assert e.value.field == "trace_path"
+
+
+def test_cli_from_trace_family_hetero(tmp_path, capsys):
+    from mlopt.cli import main
+
+    out = tmp_path / "w.json"
+    assert main(["instances", "from-trace", "philly", PHILLY, "--family", "hetero", "-p",
+                 "n_jobs=6", "-p", "n_servers=3", "-p", 'trace_weight="tenant"', "-o",
+                 str(out)]) == 0
+    doc = json.loads(out.read_text())
+    assert len(doc["jobs"]) == 6 and doc["extra"]["hetero"]["architecture"] == "ps"
+    assert main(["run", "a_online", str(out), "--family", "hetero",
+                 "-o", str(tmp_path / "s.json")]) == 0
+    capsys.readouterr()
+    assert main(["instances", "from-trace", "itp-annotated", ITP, "--family", "hetero", "-p",
+                 'trace_weight="tenant"', "-o", str(out)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "trace_weight" in err

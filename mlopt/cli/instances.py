@@ -46,7 +46,8 @@ def _args(p):
     t.add_argument("--seed", type=int, default=0)
     t.add_argument("--strict", action="store_true", help="reject bad rows instead of skipping")
     t.add_argument("--family", default="oasis",
-                   help="convert for this family (default oasis: OASiS-style jobs; harmony)")
+                   help="convert for this family (default oasis: OASiS-style jobs; harmony, "
+                        "hetero)")
     t.add_argument("-p", "--param", action="append", metavar="KEY=VALUE",
                    help="conversion convention override (JSON value); repeatable")
     t.add_argument("-o", "--output", required=True)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from mlopt.families.base import Family, register_family
 from mlopt.families.hetero.checker import check_hetero
 from mlopt.families.hetero.data import validate_hetero
-from mlopt.families.hetero.generator import PRESET_FUNCS
+from mlopt.families.hetero.generator import PRESET_FUNCS, from_trace
 from mlopt.families.hetero.baselines import BASELINES
 from mlopt.families.hetero.bounds import lower_bound
 from mlopt.families.hetero.online import run_a_online, run_a_online_ra
@@ -39,4 +39,5 @@ FAMILY = register_family(Family(
     presets=dict(PRESET_FUNCS),
     validate=validate_hetero,
     diagnostics={"a_online": diagnostics, "a_online_ra": diagnostics},
+    from_trace=from_trace,
 ))

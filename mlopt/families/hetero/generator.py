@@ -37,6 +37,7 @@ from functools import partial
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from mlopt.errors import InputError
 from mlopt.families.hetero.trace import (check_trace_params, epochs_from_duration, trace_rows,
@@ -154,7 +155,10 @@ def _r(x: float) -> float:
     return float(f"{x:.6g}")
 
 
-def generate(preset: str = "paper-default", seed: int = 0, **overrides) -> Workload:
+def generate(preset: str = "paper-default", seed: int = 0, *, table=None,
+             **overrides) -> Workload:
+    """``table``: a trace table (:mod:`mlopt.traces.table`) to take the jobs from instead of
+    loading ``trace`` (``mlopt instances from-trace --family hetero``, :func:`from_trace`)."""
     if preset not in PRESETS:
         raise InputError(f"unknown preset (known: {', '.join(PRESETS)})", field="preset",
                          value=preset)
@@ -222,9 +226,12 @@ def generate(preset: str = "paper-default", seed: int = 0, **overrides) -> Workl
     E, D, K = (_rng_range(params, k, True) for k in ("epochs", "chunks", "minibatches"))
     Wr, Ur, Vr, Gr = (_rng_range(params, k) for k in
                       ("weight", "update_ms", "minibatch_slots", "gradient_mb"))
-    check_trace_params(params)
+    if table is not None and not isinstance(table, pd.DataFrame):
+        raise InputError("must be a trace table", field="table", value=type(table).__name__)
+    traced = params["trace"] is not None or table is not None
+    check_trace_params(params, table_given=table is not None)
     slot = float(params["slot_seconds"])
-    tr = trace_rows(params, J, slot) if params["trace"] is not None and J else None
+    tr = trace_rows(params, J, slot, table=table) if traced and J else None
     gpus = np.array([t["demand"]["gpu"] for t in wtypes])
     speed = np.maximum(gpus, 1.0) ** -float(params["speedup_exp"])
     arrivals = np.sort(rng.integers(1, window + 1, size=J))  # drawn either way: same stream
@@ -271,10 +278,11 @@ def generate(preset: str = "paper-default", seed: int = 0, **overrides) -> Workl
     meta = {"family": "hetero", "generator": "hetero", "preset": preset, "seed": seed,
             # trace parameters only when a trace is used (synthetic workloads' meta unchanged)
             "params": {k: (list(v) if isinstance(v, tuple) else v) for k, v in params.items()
-                       if params["trace"] is not None or not k.startswith("trace")},
+                       if traced or not k.startswith("trace")},
             "capacity_ratio_gpu": _r(cluster_gpu / ideal_gpu) if ideal_gpu else None}
     if tr is not None:
-        meta["trace"] = {"name": params["trace"], "first_row": int(params["trace_start"]),
+        meta["trace"] = {"name": params["trace"] or "table",
+                         "first_row": int(params["trace_start"]),
                          "rows": tr.rows, "duration_fit": {
                              "median": _r(float(np.median(fit))), "min": _r(float(min(fit))),
                              "max": _r(float(max(fit)))}}
@@ -285,3 +293,23 @@ def generate(preset: str = "paper-default", seed: int = 0, **overrides) -> Workl
 
 
 PRESET_FUNCS = {name: partial(generate, name) for name in PRESETS}
+
+# generator parameters that mean nothing for a given table (it is the trace)
+FROM_TRACE_IGNORED = ("trace", "trace_path", "arrival_window")
+
+
+def from_trace(table, *, seed: int = 0, report=None, **params) -> Workload:
+    """Trace table -> hetero workload (``mlopt instances from-trace TRACE [FILE] --family hetero
+    -p KEY=VALUE``): the ``trace-itp`` preset's cluster and conventions (30 servers, T = 150,
+    40 jobs, paper weight draws) on rows ``trace_start`` (default 0) onwards of the table; every
+    other generator parameter can be given (``architecture``, ``trace_weight``, ...)."""
+    bad = sorted(set(params) & set(FROM_TRACE_IGNORED))
+    if bad:
+        raise InputError("not a parameter of a trace conversion (the table is the trace)",
+                         field=bad[0], value=params[bad[0]])
+    w = generate("trace-itp", seed, table=table, **{"trace": None, "trace_start": 0, **params})
+    name = getattr(report, "trace", None) or "table"
+    meta = {**w.meta, "generator": "hetero.from_trace", "preset": None,
+            "trace": {**w.meta["trace"], "name": name}}
+    return validate(Workload(f"hetero-trace-{seed}", w.horizon, w.slot_seconds, w.resources,
+                             w.servers, w.jobs, meta, w.extra))

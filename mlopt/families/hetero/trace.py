@@ -6,7 +6,9 @@ The mapping (the generator's ``trace*`` parameters; the module docstring of
 * **Rows.**  ``n_jobs`` consecutive rows of the trace table (:mod:`mlopt.traces`: rows sorted by
   submission time) from row ``trace_start``; ``trace`` names the loader (``philly``,
   ``itp``, ``itp-annotated``, ``pollux-workload``), ``trace_path`` a file in that loader's format
-  (default: the shared copy).
+  (default: the shared copy).  ``mlopt instances from-trace TRACE [FILE] --family hetero`` (and
+  ``from-csv``) passes an already loaded table instead
+  (:func:`mlopt.families.hetero.generator.from_trace`).
 * **Arrival.**  a_j = 1 + floor((s_j - s_first) * ``trace_time_scale`` / slot_seconds): the
   first job arrives at slot 1, one slot is ``slot_seconds`` of trace time (the paper's 1 h).
   The horizon becomes max(``horizon``, last arrival).
@@ -55,11 +57,11 @@ class TraceRows:
     rows: int
 
 
-def check_trace_params(params: dict[str, Any]) -> None:
+def check_trace_params(params: dict[str, Any], *, table_given: bool = False) -> None:
     name = params["trace"]
-    if name is None:
+    if name is None and not table_given:
         return
-    if name not in JOB_TRACES:
+    if not table_given and name not in JOB_TRACES:
         raise InputError(f"must be null or one of {', '.join(JOB_TRACES)}", field="trace",
                          value=name)
     v = params["trace_start"]
@@ -78,10 +80,13 @@ def check_trace_params(params: dict[str, Any]) -> None:
         raise InputError("must be a file path or null", field="trace_path", value=p)
 
 
-def trace_rows(params: dict[str, Any], n_jobs: int, slot_seconds: float) -> TraceRows:
-    from mlopt.traces import load_trace
+def trace_rows(params: dict[str, Any], n_jobs: int, slot_seconds: float, *,
+               table=None) -> TraceRows:
+    """The ``n_jobs`` rows from ``trace_start`` of ``table`` (default: load ``trace``)."""
+    if table is None:
+        from mlopt.traces import load_trace
 
-    table, _ = load_trace(params["trace"], params["trace_path"])
+        table, _ = load_trace(params["trace"], params["trace_path"])
     start = int(params["trace_start"])
     rows = table.iloc[start:start + n_jobs]
     if len(rows) < n_jobs:
@@ -92,8 +97,8 @@ def trace_rows(params: dict[str, Any], n_jobs: int, slot_seconds: float) -> Trac
     dur = rows["duration_s"].to_numpy(dtype=float) * params["trace_duration_scale"] / slot_seconds
     tenant = rows["tenant"].astype(str).to_numpy() if "tenant" in rows.columns else None
     if params["trace_weight"] == "tenant" and tenant is None:
-        raise InputError(f"trace {params['trace']!r} records no tenant", field="trace_weight",
-                         value="tenant")
+        raise InputError(f"trace {params['trace'] or 'table'!r} records no tenant",
+                         field="trace_weight", value="tenant")
     return TraceRows(arrival, rows["gpus"].to_numpy(dtype=int), dur, tenant, len(rows))
 
 
