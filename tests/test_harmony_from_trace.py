@@ -99,7 +99,7 @@ def test_cli(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "philly_sample.csv" in err and "n_jobs" in err
     assert main(["instances", "from-trace", "philly", str(DATA / "philly_sample.csv"),
-                 "--family", "hetero", "-o", str(out)]) == 2
+                 "--family", "edgecloud", "-o", str(out)]) == 2
     assert "no trace conversion" in capsys.readouterr().err
 
 
