@@ -34,12 +34,16 @@ def arrivals(name, title):
     plt.close()
 
 
-def variants(name, title):
-    """Mean over training seeds per variant (bar), each seed a dot; baselines in gray."""
+def variants(name, title, also=None):
+    """Mean over training seeds per variant (bar), each seed a dot; baselines in gray.
+    ``also = (csv name, variant)``: that variant's rows from another result file first."""
     path = RES / f"{name}.csv"
     if not path.exists():
         return
     df = pd.read_csv(path)
+    if also and (RES / f"{also[0]}.csv").exists():
+        other = pd.read_csv(RES / f"{also[0]}.csv")
+        df = pd.concat([other[other.variant == also[1]], df])
     names = list(dict.fromkeys(df.loc[df.kind == "policy", "variant"]))
     names += list(dict.fromkeys(df.loc[df.kind == "baseline", "variant"]))
     mean = df.groupby("variant")["avg_jct"].mean()[names]
@@ -53,9 +57,36 @@ def variants(name, title):
     ax.set_xticks(range(len(names)), names, rotation=30, ha="right")
     ax.set_ylabel("average JCT (intervals)")
     n = df.loc[df.kind == "policy"].groupby("variant").size()
-    ax.set_title(f"{title}\nbar: mean over {n.min()}-{n.max()} training seeds, dots: seeds")
+    seeds = f"{n.min()}" if n.min() == n.max() else f"{n.min()}-{n.max()}"
+    ax.set_title(f"{title}\nbar: mean over {seeds} training seeds, dots: seeds")
     plt.tight_layout()
     plt.savefig(RES / f"{name}.png", dpi=120)
+    plt.close()
+
+
+def pipeline_fig8():
+    """Fig. 8's instances: mean over training seeds of the true- and predicted-reward policies
+    (bars: min-max over training seeds of the per-seed means) and the baselines."""
+    path = RES / "reward_pipeline_fig8.csv"
+    if not path.exists():
+        return
+    df = pd.read_csv(path)
+    df["method"] = df["method"].replace({"harmony": "true_s0"})
+    m = df.groupby(["method", "pattern"])["avg_jct"].mean().unstack()
+    cols, lo, hi = {}, {}, {}
+    for grp in ("true", "model"):
+        g = m.loc[[i for i in m.index if i.startswith(grp + "_")]]
+        cols[f"{grp} reward"], lo[f"{grp} reward"], hi[f"{grp} reward"] = g.mean(), g.min(), g.max()
+    for b in ORDER[1:]:
+        cols[b] = lo[b] = hi[b] = m.loc[b]
+    mean, lo, hi = pd.DataFrame(cols), pd.DataFrame(lo), pd.DataFrame(hi)
+    err = [[(mean[c] - lo[c]).values, (hi[c] - mean[c]).values] for c in mean.columns]
+    ax = mean.plot.bar(figsize=(7, 4), rot=0, yerr=err, capsize=2)
+    ax.set_ylabel("average JCT (intervals)")
+    ax.set_title("Fig. 8 instances: policies trained on true vs predicted rewards\n"
+                 "(mean over 5 training seeds, bars: min-max over seeds)")
+    plt.tight_layout()
+    plt.savefig(RES / "reward_pipeline_fig8.png", dpi=120)
     plt.close()
 
 
@@ -65,4 +96,6 @@ if __name__ == "__main__":
     arrivals("sim30_scaled_load", "30 servers, arrivals scaled 2.5x")
     variants("table2_seeds", "Table II ablations (mini, 600 episodes, 20 held-out instances)")
     variants("fig10_seeds", "Fig. 10 width / depth (mini, 400 episodes, 20 held-out instances)")
-    variants("reward_pipeline", "Policy trained on reward-model predictions (mini, 600 episodes)")
+    variants("reward_pipeline", "Ground-truth (full) vs predicted rewards (model_reward), mini",
+             also=("table2_seeds", "full"))
+    pipeline_fig8()

@@ -69,6 +69,25 @@ def variants(name: str, reference: str, extra: str | None = None) -> str:
     return _md(pd.DataFrame(rows)) + f"\n\nBaselines on the same instances: {tail}."
 
 
+def pipeline_fig8(name: str) -> str:
+    """Fig. 8's instances: each policy checkpoint (harmony = the committed one = true_s0), the
+    mean per training-reward group, and the baselines; mean average JCT per pattern."""
+    df = pd.read_csv(RES / f"{name}.csv")
+    assert df["feasible"].all(), f"{name}: an infeasible placement"
+    df["method"] = df["method"].replace({"harmony": "true_s0"})
+    m = df.groupby(["method", "pattern"])["avg_jct"].mean().unstack()
+    pols = sorted(i for i in m.index if i.startswith(("true_", "model_")))
+    pols.sort(key=lambda v: (v.split("_")[0] != "true", int(v.split("_s")[1])))
+    rows = [m.loc[pols]]
+    for grp in ("true", "model"):
+        g = m.loc[[p for p in pols if p.startswith(grp + "_")]]
+        rows.append(g.mean().to_frame(f"{grp}: mean over {len(g)} seeds").T)
+    rows.append(m.loc[BASELINES])
+    out = pd.concat(rows).round(3)
+    out.insert(0, "policy", out.index)
+    return _md(out)
+
+
 def main():
     for name in ("fig8", "sim30_paper_load", "sim30_scaled_load"):
         if (RES / f"{name}.csv").exists():
@@ -81,11 +100,7 @@ def main():
         print("### reward_pipeline\n\n"
               f"{variants('reward_pipeline', 'full', extra='table2_seeds')}\n")
     if (RES / "reward_pipeline_fig8.csv").exists():
-        df = pd.read_csv(RES / "reward_pipeline_fig8.csv")
-        assert df["feasible"].all()
-        s = df.groupby(["pattern", "method"])["avg_jct"].mean().unstack().round(3)
-        print("### reward_pipeline_fig8\n\n" + _md(s.reset_index()) + "\n")
-
+        print(f"### reward_pipeline_fig8\n\n{pipeline_fig8('reward_pipeline_fig8')}\n")
 
 if __name__ == "__main__":
     main()
