@@ -5,9 +5,15 @@ from (14) depends on N = Phi as well.  Dominance (seed 003 notes, decision 8): f
 (m, p, q) and the same d, more workers only cost more, so per (m, p, q, d) only the smallest N is
 kept; this equals the paper's loop over L = d with N = ceil(E D K / (L rho)) (Alg. 4, lines 5-6).
 RA with Phi = 1 has only q = 1 (one worker sits on one server).
+
+Restrictions (Fig. 9 / 10 of seed 003, options of A_online): ``worker_types`` keeps only those
+worker types (every job uses one of them); ``workers`` fixes the count to N = min(workers, D_j)
+((2g) caps N at D_j).  Dominance is applied after the restriction, so with a fixed N each
+(m, p, q) keeps its own duration.  Both None: the unrestricted set, unchanged.
 """
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 
 import numpy as np
@@ -24,40 +30,47 @@ class Config:
     d: int
 
 
-def job_config_arrays(data: HeteroData, j: int) -> np.ndarray:
+def job_config_arrays(data: HeteroData, j: int, *, worker_types: Collection[int] | None = None,
+                      workers: int | None = None) -> np.ndarray:
     """Every non-dominated configuration of job j as rows (m, p, q, n, d) of an int array,
-    sorted by (d, n, m, p, q = 1 first).
+    sorted by (d, n, m, p, q = 1 first); optionally only worker types in ``worker_types``
+    (indices) and exactly min(workers, D_j) workers.
 
     Vectorized over N with the arithmetic of HeteroData.rate / duration, operation by operation
     (IEEE results are the same elementwise), so durations equal the scalar formulas exactly."""
     parts: list[np.ndarray] = []
     ps = data.architecture == "ps"
     n = np.arange(1, int(data.chunks[j]) + 1)
+    if workers is not None:
+        n = np.array([min(int(workers), int(data.chunks[j]))])
     work = data.work[j]
     for m in range(len(data.e)):
+        if worker_types is not None and m not in worker_types:
+            continue
         v, comm = data.v[j, m], data.comm[j, m]
         for p in (range(len(data.z)) if ps else (-1,)):
             for q in (1, 0):
+                nn = n[n > 1] if (not ps and q == 0) else n  # RA with Phi = 1 is co-located only
                 if ps:  # (1): one rate for every N
                     rate = 1.0 / (v + data.u_ps[j, p] + (0.0 if q else comm))
                 else:  # (14): depends on Phi = N
-                    f = (n - 1) / n
+                    f = (nn - 1) / nn
                     rate = 1.0 / (v + data.u_ra[j] * f + (0.0 if q else comm * f))
-                d = np.maximum(1, np.ceil(work / (n * rate) - _CEIL_EPS)).astype(int)
-                first = 1 if (not ps and q == 0) else 0  # RA with Phi = 1 is co-located only
+                d = np.maximum(1, np.ceil(work / (nn * rate) - _CEIL_EPS)).astype(int)
                 # the first N reaching each d is the smallest (n ascending)
-                ds, idx = np.unique(d[first:], return_index=True)
+                ds, idx = np.unique(d, return_index=True)
                 rows = np.empty((len(ds), 5), dtype=np.int64)
                 rows[:, 0], rows[:, 1], rows[:, 2] = m, p, q
-                rows[:, 3], rows[:, 4] = n[first + idx], ds
+                rows[:, 3], rows[:, 4] = nn[idx], ds
                 parts.append(rows)
-    a = np.concatenate(parts)
+    a = np.concatenate(parts) if parts else np.empty((0, 5), dtype=np.int64)
     return a[np.lexsort((-a[:, 2], a[:, 1], a[:, 0], a[:, 3], a[:, 4]))]
 
 
-def job_configs(data: HeteroData, j: int) -> list[Config]:
-    """Every non-dominated configuration of job j, sorted by (d, n, m, p, q)."""
-    return [Config(*r) for r in job_config_arrays(data, j).tolist()]
+def job_configs(data: HeteroData, j: int, **restrict) -> list[Config]:
+    """Every non-dominated configuration of job j, sorted by (d, n, m, p, q); ``restrict``: the
+    options of :func:`job_config_arrays`."""
+    return [Config(*r) for r in job_config_arrays(data, j, **restrict).tolist()]
 
 
 def fits_alone(data: HeteroData, c: Config) -> bool:

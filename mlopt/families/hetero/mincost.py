@@ -231,17 +231,19 @@ def _g_limit(wmin: np.ndarray, e: np.ndarray, gmax: int) -> int:
 class Searcher:
     """best_schedule(j) for one window; configurations are cached per job."""
 
-    def __init__(self, data: HeteroData):
-        self.data = data
+    def __init__(self, data: HeteroData, configs=job_config_arrays):
+        # configs(data, j) -> the job's configuration rows (A_online passes a restricted set)
+        self.data, self._configs = data, configs
         self._arr: dict[int, np.ndarray] = {}
         self._cfg: dict[int, dict[int, list[Config]]] = {}
         self._static: dict[tuple[int, int, int, int], bool] = {}
         self._static_shared: dict[tuple[int, int], tuple | None] = {}
 
     def config_array(self, j: int) -> np.ndarray:
-        """job_config_arrays(data, j) (rows m, p, q, n, d), computed once per job."""
+        """configs(data, j) (default job_config_arrays: rows m, p, q, n, d), computed once per
+        job."""
         if j not in self._arr:
-            self._arr[j] = job_config_arrays(self.data, j)
+            self._arr[j] = self._configs(self.data, j)
         return self._arr[j]
 
     def configs(self, j: int) -> list[Config]:

@@ -14,6 +14,15 @@ DECISIONS (notes 6.6, 6.9):
 * ``compact=True`` (not the paper): round i starts at max(tau_i, the last completion of earlier
   rounds) instead of alpha tau_i; decisions still use only jobs arrived by tau_i.
 * Jobs too long for tau_i wait for later rounds; rounds continue past T until all jobs are done.
+
+Options for the paper's Fig. 9 / 10 (restrictions of the choice A_online otherwise makes; not
+used by default, where the schedule is unchanged):
+* ``worker_types=["w3", ...]``: every job uses one of these worker types ("all jobs employ the
+  same type of workers" is a one-element list);
+* ``workers=k``: every job runs exactly min(k, D_j) workers ((2g) caps the count at D_j).
+F and lambda stay those of the unrestricted instance: F bounds w_j / volume over every schedule
+(A1), so it bounds it over the restricted subset too, and the runs differ only in their choices.
+A job with no restricted configuration that fits the empty cluster is an input error.
 """
 from __future__ import annotations
 
@@ -24,7 +33,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from mlopt.errors import InputError
-from mlopt.families.hetero.data import hetero_data
+from mlopt.families.hetero.configs import fits_alone, job_config_arrays, job_configs
+from mlopt.families.hetero.data import HeteroData, hetero_data
 from mlopt.families.hetero.maxweight import a_maxweight, default_F, lam_of
 from mlopt.families.hetero.mincost import Placement, Searcher
 from mlopt.schedule import COLUMNS, SCHEDULE_SCHEMA_VERSION, Schedule
@@ -51,9 +61,38 @@ class OnlineRun:
     runtime_s: float = 0.0
 
 
+def _restricted_configs(data: HeteroData, worker_types, workers):
+    """The configuration generator for the Searcher, or None when nothing is restricted."""
+    if worker_types is None and workers is None:
+        return None
+    idx = None
+    if worker_types is not None:
+        if (not isinstance(worker_types, (list, tuple)) or not worker_types
+                or not all(isinstance(t, str) for t in worker_types)):
+            raise InputError("must be a non-empty list of worker type ids", field="worker_types",
+                             value=worker_types)
+        unknown = [t for t in worker_types if t not in data.wtype_ids]
+        if unknown:
+            raise InputError(f"unknown worker type (known: {', '.join(data.wtype_ids)})",
+                             field="worker_types", value=unknown[0])
+        idx = frozenset(data.wtype_ids.index(t) for t in worker_types)
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
+                                or workers < 1):
+        raise InputError("must be an integer >= 1", field="workers", value=workers)
+    restrict = {"worker_types": idx, "workers": workers}
+    for j in range(len(data.job_ids)):
+        if not any(fits_alone(data, c) for c in job_configs(data, j, **restrict)):
+            field_ = "worker_types" if workers is None else "workers"
+            raise InputError(f"job {data.job_ids[j]} has no configuration that fits the cluster"
+                             " under this restriction", field=field_,
+                             value=worker_types if workers is None else workers)
+    return lambda d, j: job_config_arrays(d, j, **restrict)
+
+
 def a_online(workload: Workload, *, alpha: int | str = 4, F: float | None = None,
              compact: bool = False, order: str = "arrival", observe=None,
-             search=Searcher) -> OnlineRun:
+             search=Searcher, worker_types: list[str] | None = None,
+             workers: int | None = None) -> OnlineRun:
     """``observe(round, sub_round, result)`` (optional) sees every A_maxweight call's
     :class:`MaxWeightResult` while its window still holds the final prices (theory checks).
     ``search``: the class answering A_mincost queries, :class:`.mincost.Searcher` or the
@@ -72,6 +111,12 @@ def a_online(workload: Workload, *, alpha: int | str = 4, F: float | None = None
         raise InputError("must be an integer >= 1 or 'theorem5'", field="alpha", value=alpha)
     if order not in ("arrival", "weight"):
         raise InputError("must be arrival or weight", field="order", value=order)
+    restricted = _restricted_configs(data, worker_types, workers)
+    if restricted is not None:  # F above is the unrestricted instance's (module doc)
+        if search is not Searcher:
+            raise InputError("worker_types / workers need the default Searcher",
+                             field="search", value=getattr(search, "__name__", search))
+        searcher = Searcher(data, restricted)
     pending = list(np.argsort(data.arrival, kind="stable"))
     run = OnlineRun({}, alpha, a5, lam, F)
     last_end = 0
