@@ -1,0 +1,219 @@
+"""Plots (one PNG per figure) and the README's tables from the committed sweep results in data/.
+
+    python benchmarks/hetero/plots.py            # writes data/fig*.png, prints markdown tables
+
+Means are over the seeds in the CSVs; a missing CSV skips its figure.
+"""
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import pandas as pd  # noqa: E402
+
+HERE = Path(__file__).parent
+ARCH = {"ps": "PS", "ra": "Ring-AllReduce"}
+BASELINES = ["fifo", "drf", "antman", "tiresias"]
+COLORS = dict(zip(["a_online", "a_online-compact", *BASELINES],
+                  ["tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:brown"]))
+
+
+def _load(data: Path, name: str) -> pd.DataFrame | None:
+    p = data / name
+    if not p.exists():
+        return None
+    df = pd.read_csv(p)
+    return df[df["feasible"] == True] if "feasible" in df else df  # noqa: E712
+
+
+def _table(df: pd.DataFrame, index: str, value: str = "ratio_to_lb") -> str:
+    t = df.pivot_table(index=["arch", index], columns="algorithm", values=value, aggfunc="mean")
+    n = df.groupby(["arch", index])["seed"].nunique()
+    cols = [c for c in ["a_online", "a_online-compact", *BASELINES] if c in t.columns]
+    lines = [f"| arch | {index} | seeds | " + " | ".join(cols) + " |",
+             "|" + "---|" * (len(cols) + 3)]
+    for (arch, x), row in t.iterrows():
+        cells = " | ".join("" if pd.isna(row[c]) else f"{row[c]:.2f}" for c in cols)
+        lines.append(f"| {ARCH[arch]} | {x} | {n[(arch, x)]} | {cells} |")
+    return "\n".join(lines)
+
+
+def _lines(ax, df, x, algs, logx=False, value="wct"):
+    for alg in algs:
+        d = df[df["algorithm"] == alg].groupby(x)[value].mean()
+        if len(d):
+            ax.plot(d.index, d.values, marker="o", label=alg, color=COLORS[alg])
+    if logx:
+        ax.set_xscale("log")
+
+
+def fig_servers(data: Path, out: Path) -> str:
+    df = _load(data, "wct_vs_servers.csv")
+    if df is None:
+        return ""
+    caps = sorted(df["capacity"].unique())
+    fig, axes = plt.subplots(len(caps), 2, figsize=(10, 3.6 * len(caps)), squeeze=False)
+    text = []
+    for i, cap in enumerate(caps):
+        for k, arch in enumerate(["ps", "ra"]):
+            d = df[(df["capacity"] == cap) & (df["arch"] == arch)]
+            ax = axes[i][k]
+            _lines(ax, d, "servers", ["a_online", "a_online-compact", *BASELINES])
+            ax.set_title(f"Fig. {3 if arch == 'ps' else 6}: {ARCH[arch]}, capacity {cap}")
+            ax.set_xlabel("servers H")
+            ax.set_ylabel("total weighted completion time")
+            ax.legend(fontsize=7)
+        sub = df[df["capacity"] == cap]
+        text.append(f"capacity {cap} (mean WCT / lower bound):\n\n" + _table(sub, "servers"))
+    fig.tight_layout()
+    fig.savefig(out / "fig3_6_wct_vs_servers.png", dpi=110)
+    plt.close(fig)
+    return "\n\n".join(text)
+
+
+def fig_F(data: Path, out: Path) -> str:
+    df = _load(data, "wct_vs_F.csv")
+    if df is None:
+        return ""
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.6))
+    for k, arch in enumerate(["ps", "ra"]):
+        d = df[df["arch"] == arch]
+        _lines(axes[k], d, "factor", ["a_online", "a_online-compact"], logx=True)
+        axes[k].set_title(f"Fig. 4: A_online vs F, {ARCH[arch]}")
+        axes[k].set_xlabel("F / default F")
+        axes[k].set_ylabel("total weighted completion time")
+    axes[0].legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(out / "fig4_wct_vs_F.png", dpi=110)
+    plt.close(fig)
+    return "mean WCT / lower bound:\n\n" + _table(df, "factor")
+
+
+def _restricted_fig(df, what, title, fname, out):
+    fig, axes = plt.subplots(1, 2, figsize=(11, 3.6))
+    for k, arch in enumerate(["ps", "ra"]):
+        d = df[df["arch"] == arch]
+        ax = axes[k]
+        for alg in sorted(d["algorithm"].unique()):
+            m = d[d["algorithm"] == alg].groupby(what, sort=False)["wct"].mean()
+            order = ["all"] + sorted([v for v in m.index if v != "all"],
+                                     key=lambda v: (len(str(v)), str(v)))
+            m = m.reindex([v for v in order if v in m.index])
+            ax.plot([str(v) for v in m.index], m.values, marker="o", label=alg,
+                    color=COLORS[alg])
+        ax.set_title(f"{title}, {ARCH[arch]}")
+        ax.set_xlabel(what + ' ("all" = A_online chooses)')
+        ax.set_ylabel("total weighted completion time")
+        ax.set_yscale("log")
+    axes[0].legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(out / fname, dpi=110)
+    plt.close(fig)
+
+
+def _restricted_table(df, what):
+    t = df.pivot_table(index=["arch", "algorithm"], columns=what, values="ratio_to_lb",
+                       aggfunc="mean")
+    cols = ["all"] + sorted([c for c in t.columns if c != "all"],
+                            key=lambda v: (len(str(v)), str(v)))
+    lines = ["| arch | algorithm | " + " | ".join(map(str, cols)) + " |",
+             "|" + "---|" * (len(cols) + 2)]
+    for (arch, alg), row in t.iterrows():
+        cells = " | ".join("" if pd.isna(row[c]) else f"{row[c]:.2f}" for c in cols)
+        lines.append(f"| {ARCH[arch]} | {alg} | {cells} |")
+    return "\n".join(lines)
+
+
+def fig_types(data: Path, out: Path) -> str:
+    df = _load(data, "fixed_worker_types.csv")
+    if df is None:
+        return ""
+    df["worker_type"] = df["worker_type"].astype(str)
+    _restricted_fig(df, "worker_type", "Fig. 9: one worker type for all jobs",
+                    "fig9_fixed_worker_types.png", out)
+    gpu = df[df["worker_type"] != "all"].groupby(["arch", "worker_type"])["worker_gpus"].first()
+    return ("mean WCT / lower bound (worker type GPUs: "
+            + ", ".join(f"{t} {int(g)}" for (a, t), g in gpu.items() if a == gpu.index[0][0])
+            + "):\n\n" + _restricted_table(df, "worker_type"))
+
+
+def fig_workers(data: Path, out: Path) -> str:
+    df = _load(data, "workers.csv")
+    if df is None:
+        return ""
+    df["workers"] = df["workers"].astype(str)
+    _restricted_fig(df, "workers", "Fig. 10: exactly min(k, D_j) workers",
+                    "fig10_workers.png", out)
+    return "mean WCT / lower bound:\n\n" + _restricted_table(df, "workers")
+
+
+def fig_maxweight(data: Path, out: Path) -> str:
+    df = _load(data, "maxweight_sweeps.csv")
+    if df is None:
+        return ""
+    text = []
+    specs = [("F", "factor", "Fig. 11: A_maxweight vs F", "F / default F", True,
+              "fig11_maxweight_vs_F.png"),
+             ("servers", "servers", "Fig. 12: A_maxweight vs H", "servers H", False, None),
+             ("jobs", "jobs", "Fig. 12: A_maxweight vs jobs", "jobs", False, None)]
+    fig12, ax12 = plt.subplots(1, 2, figsize=(10, 3.6))
+    for sweep, x, title, xlabel, logx, fname in specs:
+        d = df[df["sweep"] == sweep]
+        if not len(d):
+            continue
+        if fname:
+            fig, axes = plt.subplots(1, 1, figsize=(5.5, 3.6))
+            ax = axes
+        else:
+            ax = ax12[0 if sweep == "servers" else 1]
+        for arch in ["ps", "ra"]:
+            m = d[d["arch"] == arch].groupby(x)[["weight", "jain"]].mean()
+            if len(m):
+                ax.plot(m.index, m["weight"], marker="o", label=f"A_maxweight {ARCH[arch]}")
+                ax.plot(m.index, m["jain"], ls="--", marker="x", label=f"Jain {ARCH[arch]}")
+        if logx:
+            ax.set_xscale("log")
+        ax.set_title(title)
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel("total scheduled weight")
+        ax.legend(fontsize=7)
+        if fname:
+            fig.tight_layout()
+            fig.savefig(out / fname, dpi=110)
+            plt.close(fig)
+        g = d.groupby(["arch", x])
+        t = g[["weight", "jain", "admitted", "offered_weight", "upper_over_weight",
+               "theorem3_bound"]].mean()
+        n = g["seed"].nunique()
+        lines = [f"{title} (means; tau = {int(d['tau'].iloc[0])}):\n",
+                 f"| arch | {x} | seeds | A_maxweight | admitted | Jain | offered | "
+                 "upper / A_maxweight | 2 log lambda |", "|" + "---|" * 9]
+        for (arch, v), r in t.iterrows():
+            lines.append(f"| {ARCH[arch]} | {v} | {n[(arch, v)]} | {r['weight']:.0f} | "
+                         f"{r['admitted']:.1f} | {r['jain']:.0f} | {r['offered_weight']:.0f} | "
+                         f"{r['upper_over_weight']:.2f} | {r['theorem3_bound']:.1f} |")
+        text.append("\n".join(lines))
+    fig12.tight_layout()
+    fig12.savefig(out / "fig12_maxweight_vs_servers_jobs.png", dpi=110)
+    plt.close(fig12)
+    return "\n\n".join(text)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--data", default=str(HERE / "data"))
+    a = ap.parse_args(argv)
+    data = Path(a.data)
+    for name, fn in [("Fig. 3 / 6", fig_servers), ("Fig. 4", fig_F), ("Fig. 9", fig_types),
+                     ("Fig. 10", fig_workers), ("Fig. 11 / 12", fig_maxweight)]:
+        text = fn(data, data)
+        if text:
+            print(f"## {name}\n\n{text}\n")
+
+
+if __name__ == "__main__":
+    main()
