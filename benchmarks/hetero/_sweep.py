@@ -77,6 +77,20 @@ def with_cluster(w, arch: str, seed: int, servers: int, total_gpu: float | None)
     return validate(dataclasses.replace(w, name=f"{w.name}-H{servers}", servers=srv, meta=meta))
 
 
+def ra_twin(w):
+    """The Ring-AllReduce twin of a PS workload: the same cluster, worker types and jobs (the
+    generator's RA presets draw different jobs, since they draw no PS types); each job's ring
+    reduce time U_j is the mean of its PS update times U_j^p (the paper draws both from the same
+    range), and the PS types are dropped."""
+    spec = dict(w.extra["hetero"], architecture="ra", ps_types=[])
+    jobs = tuple(dataclasses.replace(j, extra={
+        **{k: v for k, v in j.extra.items() if k != "ps_update_ms"},
+        "ra_update_ms": float(f"{sum(j.extra['ps_update_ms']) / len(j.extra['ps_update_ms']):.6g}")})
+        for j in w.jobs)
+    return validate(dataclasses.replace(w, name=f"{w.name}-ra-twin", jobs=jobs,
+                                        extra={**w.extra, "hetero": spec}))
+
+
 def run(w, label: str, **extra) -> dict:
     """One checked run: feasible, the checker's WCT, wall seconds; or the input error's text
     when the options do not fit the instance (e.g. a worker type too big for every server)."""

@@ -6,7 +6,9 @@
 * ``F`` (Fig. 4): WCT of A_online vs F (A1's bound, lambda = 2 T H R F + 1), as multiples of
   the instance's default F;
 * ``types`` (Fig. 9): A_online with every job on one fixed worker type vs its free choice;
-* ``workers`` (Fig. 10): A_online with exactly min(k, D_j) workers per job vs its free choice.
+* ``workers`` (Fig. 10): A_online with exactly min(k, D_j) workers per job vs its free choice;
+* ``twin`` (RA vs PS): every algorithm on a PS instance and on its Ring-AllReduce twin (the
+  same jobs and cluster, _sweep.ra_twin), so the two architectures are compared on equal jobs.
 
 Every row is the checker's WCT with the certified lower bound of the instance (ratio WCT / LB;
 restricted runs are compared with the unrestricted instance's bound, still below their optimum).
@@ -15,6 +17,8 @@ restricted runs are compared with the unrestricted instance's bound, still below
     python benchmarks/hetero/online_sweeps.py F -o benchmarks/hetero/data/wct_vs_F.csv
     python benchmarks/hetero/online_sweeps.py types -o benchmarks/hetero/data/fixed_worker_types.csv
     python benchmarks/hetero/online_sweeps.py workers -o benchmarks/hetero/data/workers.csv
+    python benchmarks/hetero/online_sweeps.py twin --jobs 10 --seeds 0 1 2 \
+        -o benchmarks/hetero/data/ps_vs_ra.csv
 
 Rows are appended as they finish; re-running the same command resumes (see _sweep.py).
 """
@@ -22,7 +26,7 @@ from __future__ import annotations
 
 import argparse
 
-from _sweep import ALGS, Rows, bench, gpus, run, with_cluster
+from _sweep import ALGS, Rows, bench, gpus, ra_twin, run, with_cluster
 
 from mlopt.families.hetero.bounds import lower_bound
 from mlopt.families.hetero.data import hetero_data
@@ -109,9 +113,24 @@ def sweep_workers(a):
     _restricted(a, "workers", values)
 
 
+def sweep_twin(a):
+    rows = Rows(a.out, [*COMMON, *TAIL], COMMON)
+    for seed in a.seeds:
+        ps = bench("ps", seed, a.jobs, a.ref_servers)
+        for arch, w in (("ps", ps), ("ra", ra_twin(ps))):
+            lb = None
+            for label in a.algs:
+                key = {"arch": arch, "jobs": a.jobs, "servers": a.ref_servers, "seed": seed,
+                       "algorithm": label}
+                if rows.done(**key):
+                    continue
+                lb = lb or lower_bound(w)["bound"]
+                rows.add(_row(key, lb, run(w, label)))
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser()
-    ap.add_argument("sweep", choices=["servers", "F", "types", "workers"])
+    ap.add_argument("sweep", choices=["servers", "F", "types", "workers", "twin"])
     ap.add_argument("--arch", nargs="+", default=["ps", "ra"])
     ap.add_argument("--seeds", type=int, nargs="+", default=[0, 1])
     ap.add_argument("--jobs", type=int, default=20)
@@ -128,7 +147,7 @@ def main(argv=None):
     ap.add_argument("-o", "--out", required=True)
     a = ap.parse_args(argv)
     {"servers": sweep_servers, "F": sweep_F, "types": sweep_types,
-     "workers": sweep_workers}[a.sweep](a)
+     "workers": sweep_workers, "twin": sweep_twin}[a.sweep](a)
 
 
 if __name__ == "__main__":
