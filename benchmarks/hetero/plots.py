@@ -22,6 +22,11 @@ COLORS = dict(zip(["a_online", "a_online-compact", *BASELINES],
                   ["tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:brown"]))
 
 
+def _legend(ax):
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(fontsize=7)
+
+
 def _load(data: Path, name: str) -> pd.DataFrame | None:
     p = data / name
     if not p.exists():
@@ -66,7 +71,7 @@ def fig_servers(data: Path, out: Path) -> str:
             ax.set_title(f"Fig. {3 if arch == 'ps' else 6}: {ARCH[arch]}, capacity {cap}")
             ax.set_xlabel("servers H")
             ax.set_ylabel("total weighted completion time")
-            ax.legend(fontsize=7)
+            _legend(ax)
         sub = df[df["capacity"] == cap]
         text.append(f"capacity {cap} (mean WCT / lower bound):\n\n" + _table(sub, "servers"))
     fig.tight_layout()
@@ -86,7 +91,7 @@ def fig_F(data: Path, out: Path) -> str:
         axes[k].set_title(f"Fig. 4: A_online vs F, {ARCH[arch]}")
         axes[k].set_xlabel("F / default F")
         axes[k].set_ylabel("total weighted completion time")
-    axes[0].legend(fontsize=7)
+    _legend(axes[0])
     fig.tight_layout()
     fig.savefig(out / "fig4_wct_vs_F.png", dpi=110)
     plt.close(fig)
@@ -109,7 +114,7 @@ def _restricted_fig(df, what, title, fname, out):
         ax.set_xlabel(what + ' ("all" = A_online chooses)')
         ax.set_ylabel("total weighted completion time")
         ax.set_yscale("log")
-    axes[0].legend(fontsize=7)
+    _legend(axes[0])
     fig.tight_layout()
     fig.savefig(out / fname, dpi=110)
     plt.close(fig)
@@ -180,7 +185,7 @@ def fig_maxweight(data: Path, out: Path) -> str:
         ax.set_title(title)
         ax.set_xlabel(xlabel)
         ax.set_ylabel("total scheduled weight")
-        ax.legend(fontsize=7)
+        _legend(ax)
         if fname:
             fig.tight_layout()
             fig.savefig(out / fname, dpi=110)
@@ -203,13 +208,43 @@ def fig_maxweight(data: Path, out: Path) -> str:
     return "\n\n".join(text)
 
 
+def fig_twin(data: Path, out: Path) -> str:
+    df = _load(data, "ps_vs_ra.csv")
+    if df is None:
+        return ""
+    algs = [a for a in ["a_online", "a_online-compact", *BASELINES] if a in set(df["algorithm"])]
+    m = df.pivot_table(index="algorithm", columns="arch", values="wct", aggfunc="mean")
+    fig, ax = plt.subplots(figsize=(7, 3.6))
+    xs = range(len(algs))
+    for k, arch in enumerate(["ps", "ra"]):
+        ax.bar([x + 0.4 * k - 0.2 for x in xs], [m.loc[a, arch] for a in algs], width=0.4,
+               label=ARCH[arch])
+    ax.set_xticks(list(xs), algs, fontsize=8)
+    ax.set_ylabel("total weighted completion time")
+    ax.set_title("PS vs Ring-AllReduce on the same jobs and cluster")
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(out / "ps_vs_ra.png", dpi=110)
+    plt.close(fig)
+    per = df.pivot_table(index=["seed", "algorithm"], columns="arch", values="wct")
+    ratio = (per["ra"] / per["ps"]).groupby("algorithm").agg(["mean", "min", "max"])
+    lines = ["| algorithm | WCT PS (mean) | WCT RA (mean) | RA / PS mean (min-max over seeds) |",
+             "|---|---|---|---|"]
+    for a in algs:
+        r = ratio.loc[a]
+        lines.append(f"| {a} | {m.loc[a, 'ps']:.3g} | {m.loc[a, 'ra']:.3g} | "
+                     f"{r['mean']:.2f} ({r['min']:.2f}-{r['max']:.2f}) |")
+    return "\n".join(lines)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser()
     ap.add_argument("--data", default=str(HERE / "data"))
     a = ap.parse_args(argv)
     data = Path(a.data)
     for name, fn in [("Fig. 3 / 6", fig_servers), ("Fig. 4", fig_F), ("Fig. 9", fig_types),
-                     ("Fig. 10", fig_workers), ("Fig. 11 / 12", fig_maxweight)]:
+                     ("Fig. 10", fig_workers), ("Fig. 11 / 12", fig_maxweight),
+                     ("PS vs RA", fig_twin)]:
         text = fn(data, data)
         if text:
             print(f"## {name}\n\n{text}\n")
