@@ -84,18 +84,32 @@ def fig_F(data: Path, out: Path) -> str:
     df = _load(data, "wct_vs_F.csv")
     if df is None:
         return ""
+    df["setting"] = [f"J={j}, H={h}" for j, h in zip(df["jobs"], df["servers"])]
     fig, axes = plt.subplots(1, 2, figsize=(10, 3.6))
     for k, arch in enumerate(["ps", "ra"]):
-        d = df[df["arch"] == arch]
-        _lines(axes[k], d, "factor", ["a_online", "a_online-compact"], logx=True)
-        axes[k].set_title(f"Fig. 4: A_online vs F, {ARCH[arch]}")
-        axes[k].set_xlabel("F / default F")
-        axes[k].set_ylabel("total weighted completion time")
-    _legend(axes[0])
+        ax = axes[k]
+        for (setting, alg), d in df[df["arch"] == arch].groupby(["setting", "algorithm"]):
+            m = d.groupby("factor")["ratio_to_lb"].mean()
+            ax.plot(m.index, m.values, marker="o", label=f"{alg}, {setting}",
+                    color=COLORS[alg], ls="-" if setting.endswith("H=20") else ":")
+        ax.set_xscale("log")
+        ax.set_title(f"Fig. 4: A_online vs F, {ARCH[arch]}")
+        ax.set_xlabel("F / default F")
+        ax.set_ylabel("WCT / lower bound")
+        _legend(ax)
     fig.tight_layout()
     fig.savefig(out / "fig4_wct_vs_F.png", dpi=110)
     plt.close(fig)
-    return "mean WCT / lower bound:\n\n" + _table(df, "factor")
+    t = df.pivot_table(index=["arch", "setting", "algorithm"], columns="factor",
+                       values="ratio_to_lb", aggfunc="mean")
+    n = df.groupby(["arch", "setting"])["seed"].nunique()
+    cols = list(t.columns)
+    lines = ["| arch | instances | seeds | algorithm | " + " | ".join(f"F x {c:g}" for c in cols)
+             + " |", "|" + "---|" * (len(cols) + 4)]
+    for (arch, setting, alg), row in t.iterrows():
+        cells = " | ".join("" if pd.isna(row[c]) else f"{row[c]:.3f}" for c in cols)
+        lines.append(f"| {ARCH[arch]} | {setting} | {n[(arch, setting)]} | {alg} | {cells} |")
+    return "mean WCT / lower bound:\n\n" + "\n".join(lines)
 
 
 def _restricted_fig(df, what, title, fname, out):
@@ -134,16 +148,27 @@ def _restricted_table(df, what):
 
 
 def fig_types(data: Path, out: Path) -> str:
+    """Worker type ids are drawn per seed (w1 of seed 0 is not w1 of seed 1), so besides the
+    per-id plot the table compares, per seed, A_online's free choice with the best and the worst
+    single type."""
     df = _load(data, "fixed_worker_types.csv")
     if df is None:
         return ""
     df["worker_type"] = df["worker_type"].astype(str)
     _restricted_fig(df, "worker_type", "Fig. 9: one worker type for all jobs",
                     "fig9_fixed_worker_types.png", out)
-    gpu = df[df["worker_type"] != "all"].groupby(["arch", "worker_type"])["worker_gpus"].first()
-    return ("mean WCT / lower bound (worker type GPUs: "
-            + ", ".join(f"{t} {int(g)}" for (a, t), g in gpu.items() if a == gpu.index[0][0])
-            + "):\n\n" + _restricted_table(df, "worker_type"))
+    lines = ["| arch | algorithm | seed | free choice | best single type | worst single type "
+             "| free / best |", "|---|---|---|---|---|---|---|"]
+    for (arch, alg, seed), d in df.groupby(["arch", "algorithm", "seed"]):
+        free = d[d["worker_type"] == "all"]["ratio_to_lb"]
+        fixed = d[d["worker_type"] != "all"].set_index("worker_type")["ratio_to_lb"]
+        if not len(free) or not len(fixed):
+            continue
+        f = float(free.iloc[0])
+        lines.append(f"| {ARCH[arch]} | {alg} | {seed} | {f:.2f} | {fixed.min():.2f} "
+                     f"({fixed.idxmin()}) | {fixed.max():.2f} ({fixed.idxmax()}) | "
+                     f"{f / fixed.min():.3f} |")
+    return ("WCT / lower bound; each seed has its own 8 worker types:\n\n" + "\n".join(lines))
 
 
 def fig_workers(data: Path, out: Path) -> str:
