@@ -35,8 +35,9 @@ def _load(data: Path, name: str) -> pd.DataFrame | None:
     return df[df["feasible"] == True] if "feasible" in df else df  # noqa: E712
 
 
-def _table(df: pd.DataFrame, index: str, value: str = "ratio_to_lb") -> str:
-    t = df.pivot_table(index=["arch", index], columns="algorithm", values=value, aggfunc="mean")
+def _table(df: pd.DataFrame, index: str, value: str = "ratio_to_lb", scale: float = 1.0) -> str:
+    t = df.pivot_table(index=["arch", index], columns="algorithm", values=value,
+                       aggfunc="mean") / scale
     n = df.groupby(["arch", index])["seed"].nunique()
     cols = [c for c in ["a_online", "a_online-compact", *BASELINES] if c in t.columns]
     lines = [f"| arch | {index} | seeds | " + " | ".join(cols) + " |",
@@ -74,6 +75,8 @@ def fig_servers(data: Path, out: Path) -> str:
             _legend(ax)
         sub = df[df["capacity"] == cap]
         text.append(f"capacity {cap} (mean WCT / lower bound):\n\n" + _table(sub, "servers"))
+        text.append(f"capacity {cap} (mean WCT, millions):\n\n"
+                    + _table(sub, "servers", "wct", 1e6))
     fig.tight_layout()
     fig.savefig(out / "fig3_6_wct_vs_servers.png", dpi=110)
     plt.close(fig)
