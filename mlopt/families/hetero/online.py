@@ -176,9 +176,11 @@ def placements_to_schedule(workload: Workload, placed, meta: dict | None = None)
 
 def run_a_online(workload: Workload, *, seed: int = 0, alpha: int | str = 4,
                  F: float | None = None, compact: bool = False,
-                 order: str = "arrival") -> Schedule:
+                 order: str = "arrival", worker_types: list[str] | None = None,
+                 workers: int | None = None) -> Schedule:
     # explicit options (no **kwargs): an unknown option name is rejected with the known ones
-    run = a_online(workload, alpha=alpha, F=F, compact=compact, order=order)
+    run = a_online(workload, alpha=alpha, F=F, compact=compact, order=order,
+                   worker_types=worker_types, workers=workers)
     meta = {"alpha": run.alpha, "alpha_theorem5": run.alpha_theorem5, "lambda": run.lam,
             "F": run.F, "rounds": len(run.rounds)}
     schedule = placements_to_schedule(workload, run.placements.values(), meta)
@@ -189,9 +191,11 @@ def run_a_online(workload: Workload, *, seed: int = 0, alpha: int | str = 4,
 
 def run_a_online_ra(workload: Workload, *, seed: int = 0, alpha: int | str = 4,
                     F: float | None = None, compact: bool = False,
-                    order: str = "arrival") -> Schedule:
+                    order: str = "arrival", worker_types: list[str] | None = None,
+                    workers: int | None = None) -> Schedule:
     """A_online with the RA subroutines: the workload must declare architecture "ra"."""
     if hetero_data(workload).architecture != "ra":
         raise InputError("a_online_ra needs a Ring-AllReduce workload (a_online runs PS ones)",
                          field="extra.hetero.architecture", value="ps")
-    return run_a_online(workload, seed=seed, alpha=alpha, F=F, compact=compact, order=order)
+    return run_a_online(workload, seed=seed, alpha=alpha, F=F, compact=compact, order=order,
+                        worker_types=worker_types, workers=workers)
