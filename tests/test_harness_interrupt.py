@@ -23,6 +23,8 @@ from mlopt.harness import ResultStore, run_spec
 
 HERE = Path(__file__).resolve().parent
 N_TASKS = 6
+# Each task sleeps 1 s: the SIGINT and the SIGKILL must land while tasks are still running, and on
+# a loaded machine (load average ~18 on 2 cores) 0.25 s per task let all six finish first.
 SPEC = f"""name = "slow"
 family = "harness_toy_max"
 [[instances]]
@@ -31,7 +33,7 @@ seeds = {{ start = 0, count = {N_TASKS} }}
 params = {{ n_jobs = 5 }}
 [[algorithms]]
 name = "greedy"
-options = {{ sleep_s = 0.25 }}
+options = {{ sleep_s = 1.0 }}
 [offline]
 time_limit = 20
 """
