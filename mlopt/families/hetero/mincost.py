@@ -84,6 +84,9 @@ class Window:
         self.beta = np.zeros((H, R, self.T))
         self.changes: set[int] = set()
         self._dirty = True
+        # per window length L, what every query of this state shares (see _LenCache); emptied
+        # by commit(), the only mutation of beta / changes, so it never outlives the state
+        self.by_len: dict[int, _LenCache] = {}
         with np.errstate(divide="ignore"):
             self._inv_cap = np.where(data.cap > 0, 1.0 / np.where(data.cap > 0, data.cap, 1), 0.0)
 
@@ -94,6 +97,7 @@ class Window:
             self.beta[h, :, a:b] += vec[:, None]
         self.changes.update((pl.start, pl.start + pl.d))
         self._dirty = True
+        self.by_len.clear()
 
     def prices(self) -> np.ndarray:
         """delta_h^r(t) = lambda^(beta/C) - 1 (11), H x R x T."""
@@ -106,17 +110,22 @@ class Window:
         d = self.data
         unit = self.prices() * self._inv_cap[:, :, None]  # price per unit of resource
         zero = np.zeros((1, unit.shape[0], 1))
-        self.wcum = np.concatenate([zero.repeat(len(d.e), 0),
-                                    np.cumsum(np.einsum("mr,hrt->mht", d.e, unit), 2)], 2)
+        # stored time-major (types x (T+1) x H, (T) x H x R): gathering the S candidate starts
+        # then reads whole contiguous rows and yields S x H blocks directly.  Only the layout
+        # differs from summing over the t axis in place: every element is the same number.
+        wcum = np.concatenate([zero.repeat(len(d.e), 0),
+                               np.cumsum(np.einsum("mr,hrt->mht", d.e, unit), 2)], 2)
+        self.wcum = np.ascontiguousarray(wcum.transpose(0, 2, 1))
         if len(d.z):
-            self.pcum = np.concatenate([zero.repeat(len(d.z), 0),
-                                        np.cumsum(np.einsum("pr,hrt->pht", d.z, unit), 2)], 2)
-        omega = d.cap[:, :, None] - self.beta
-        self.sparse = [omega]  # sparse table of window minima over t
+            pcum = np.concatenate([zero.repeat(len(d.z), 0),
+                                   np.cumsum(np.einsum("pr,hrt->pht", d.z, unit), 2)], 2)
+            self.pcum = np.ascontiguousarray(pcum.transpose(0, 2, 1))
+        omega = np.ascontiguousarray((d.cap[:, :, None] - self.beta).transpose(2, 0, 1))
+        self.sparse = [omega]  # sparse table of window minima over t (axis 0)
         k = 1
         while 2 * k <= self.T:
             prev = self.sparse[-1]
-            self.sparse.append(np.minimum(prev[:, :, :-k], prev[:, :, k:]))
+            self.sparse.append(np.minimum(prev[:-k], prev[k:]))
             k *= 2
         self._dirty = False
 
@@ -134,12 +143,12 @@ class Window:
         tab = self.sparse[k]
         i0 = starts - 1
         i1 = starts - 1 + L - (1 << k)
-        return np.minimum(tab[:, :, i0], tab[:, :, i1]).transpose(2, 0, 1)
+        return np.minimum(tab[i0], tab[i1])
 
     def window_cost(self, cum: np.ndarray, L: int, starts: np.ndarray) -> np.ndarray:
         """sum over the window of a per-unit price: (types) x S x H."""
         i0 = starts - 1
-        return (cum[:, :, i0 + L] - cum[:, :, i0]).transpose(0, 2, 1)
+        return cum[:, i0 + L] - cum[:, i0]
 
 
 def _all_ge(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -175,7 +184,6 @@ class _Prep:
         self.data, self.wmin, self.Wc = data, wmin, Wc
         self._raw: dict[int, np.ndarray] = {}
         self._sort: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-        self.shared: dict[tuple[int, int], tuple | None] = {}  # A_mincost1, by (m, N)
 
     def raw(self, m: int) -> np.ndarray:
         if m not in self._raw:
@@ -188,6 +196,31 @@ class _Prep:
             order = np.argsort(om, axis=1, kind="stable")
             self._sort[m] = order, np.take_along_axis(om, order, 1)
         return self._sort[m]
+
+
+class _LenCache:
+    """Everything Searcher.best computes for one window length L that depends on the window
+    state only (not on the job): candidate starts, free-capacity minima, window price sums,
+    their per-type minima, the _Prep arrays, the bound of A_mincost1 per (m, N) and each
+    subroutine's answer per configuration (m, p, q, N).  Jobs asked between two commits share
+    it (A_maxweight asks one job after another; most are not admitted, so the state often does
+    not change).  Bounded memory: per L, S x H x (R + 2 M + P) floats plus the _Prep sorts;
+    the large (g, start, server) tables of A_mincost1 stay per query (``shared``)."""
+
+    def __init__(self, win: Window, L: int, ps: bool):
+        d = win.data
+        self.starts = starts = win.candidates(L)
+        if not len(starts):
+            return
+        self.wmin = win.window_min(L, starts)
+        self.Wc = win.window_cost(win.wcum, L, starts)  # M x S x H
+        self.Pc = win.window_cost(win.pcum, L, starts) if ps else None
+        # per-type minima for the lower bound (min is exact: same values as om.min())
+        self.minW = self.Wc.reshape(len(self.Wc), -1).min(axis=1).tolist()
+        self.minP = self.Pc.reshape(len(self.Pc), -1).min(axis=1).tolist() if ps else None
+        self.prep = _Prep(d, self.wmin, self.Wc)
+        self.least: dict[tuple[int, int], float | None] = {}  # A_mincost1 bound by (m, N)
+        self.result: dict[tuple[int, int, int, int], tuple | None] = {}  # by (m, p, q, N)
 
 
 def _better(cost, comp, best) -> bool:
@@ -301,16 +334,16 @@ class Searcher:
                 break
             if best[0] <= 0 and 1 + L >= best[1]:
                 break  # nothing longer can beat a free placement completing earlier
-            starts = win.candidates(L)
+            lc = win.by_len.get(L) if win.data is d else None
+            if lc is None:
+                lc = _LenCache(win, L, ps)
+                if win.data is d:  # answers depend on the data: cache only the window's own
+                    win.by_len[L] = lc
+            starts = lc.starts
             if not len(starts):
                 continue
-            wmin = win.window_min(L, starts)
-            Wc = win.window_cost(win.wcum, L, starts)  # M x S x H
-            Pc = win.window_cost(win.pcum, L, starts) if ps else None
-            # per-type minima for the lower bound (min is exact: same values as om.min())
-            minW = Wc.reshape(len(Wc), -1).min(axis=1).tolist()
-            minP = Pc.reshape(len(Pc), -1).min(axis=1).tolist() if ps else None
-            prep = _Prep(d, wmin, Wc)
+            wmin, Wc, Pc, minW, minP, prep = lc.wmin, lc.Wc, lc.Pc, lc.minW, lc.minP, lc.prep
+            shared: dict[tuple[int, int], tuple | None] = {}  # this query's A_mincost1 tables
             first = int(starts[0]) + L
             for c in self.groups(j)[L]:
                 if q_only is not None and c.q != q_only:
@@ -319,31 +352,41 @@ class Searcher:
                 if not _better(lb, first, best):
                     continue
                 om = Wc[c.m]
-                if ps and c.q:
-                    r = self._ps_q1(c, wmin, om, Pc[c.p], starts)
-                elif ps:
+                ckey = (c.m, c.p, c.q, c.n)
+                if ps and not c.q:
                     key = (c.m, c.n)
-                    if key not in prep.shared:
-                        prep.shared[key] = self._ps_q0_shared(c.m, c.n, wmin, om, prep)
-                    sh = prep.shared[key]
-                    if sh is None:
+                    if key not in lc.least:
+                        shared[key] = self._ps_q0_shared(c.m, c.n, wmin, om, prep)
+                        lc.least[key] = None if shared[key] is None else shared[key][-1]
+                    least = lc.least[key]
+                    if least is None:
                         continue
                     # the tighter bound, lowered by far more than the rounding of the sums
                     # (all terms >= 0), so it stays below every cost _ps_q0 can return
-                    if not _better((sh[-1] + minP[c.p]) * (1 - 1e-9), first, best):
+                    if not _better((least + minP[c.p]) * (1 - 1e-9), first, best):
                         continue
-                    r = self._ps_q0(c, wmin, om, Pc[c.p], starts, sh)
-                elif c.q:
-                    r = self._ra_q1(c, wmin, om, starts)
+                if ckey in lc.result:  # the same deterministic answer as computing it again
+                    r = lc.result[ckey]
                 else:
-                    r = self._ra_q0(c, wmin, om, starts, prep)
+                    if ps and c.q:
+                        r = self._ps_q1(c, wmin, om, Pc[c.p], starts)
+                    elif ps:
+                        key = (c.m, c.n)
+                        if key not in shared:
+                            shared[key] = self._ps_q0_shared(c.m, c.n, wmin, om, prep)
+                        r = self._ps_q0(c, wmin, om, Pc[c.p], starts, shared[key])
+                    elif c.q:
+                        r = self._ra_q1(c, wmin, om, starts)
+                    else:
+                        r = self._ra_q0(c, wmin, om, starts, prep)
+                    lc.result[ckey] = r
                 if r is None:
                     continue
                 cost, srow, y, s = r
                 comp = int(starts[srow]) + L
                 if _better(cost, comp, best):
                     best = (cost, comp, Placement(j, c.m, c.p, c.q, c.n, L, int(starts[srow]),
-                                                  y, s, cost))
+                                                  dict(y), dict(s), cost))
         return best[2]
 
     def cost_fixed(self, j: int, win: Window, c: Config, start: int) -> float | None:
