@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from mlopt.families.hetero.configs import Config, job_configs
 from mlopt.families.hetero.data import hetero_data
 from mlopt.families.hetero.generator import generate
-from mlopt.families.hetero.mincost import _EPS, Searcher, Window, _g_limit
+from mlopt.families.hetero.mincost import _EPS, Searcher, Window, _g_limit, _units_before
 
 
 def _scalar_configs(data, j):
@@ -88,3 +88,55 @@ def test_configs_that_fit_nowhere_are_never_feasible(seed, ra):
         for c in s.configs(j):
             if c.d <= tau - 1:
                 assert s.fits_empty(c) == (s.cost_fixed(j, empty, c, 1) is not None), c
+
+
+def _fresh(data, tau, lam, placed):
+    """A new window holding the same commits: nothing cached."""
+    win = Window(data, tau, lam)
+    for pl in placed:
+        win.commit(pl)
+    return win
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 100_000), ra=st.booleans())
+def test_window_cache_equals_fresh_computation_after_commits(seed, ra):
+    # every job is asked twice per state (the second answer comes from Window.by_len), and
+    # after each commit the cached window must answer like a freshly built one
+    rng = np.random.default_rng(seed)
+    data = hetero_data(generate("small-ra" if ra else "small", seed=seed, n_jobs=6,
+                                n_servers=4))
+    tau = int(rng.choice([8, 16]))
+    lam = float(rng.choice([5.0, 50.0, 1e4]))
+    s = Searcher(data)
+    win, placed = Window(data, tau, lam), []
+    for j in rng.permutation(len(data.job_ids)).tolist():
+        fresh = Searcher(data).best(j, _fresh(data, tau, lam, placed))
+        for _ in range(2):
+            got = s.best(j, win)
+            assert (got is None) == (fresh is None)
+            if got is not None:
+                assert (got.cost, got.start, got.d, got.m, got.p, got.q, got.n, got.y, got.s) == (
+                    fresh.cost, fresh.start, fresh.d, fresh.m, fresh.p, fresh.q, fresh.n,
+                    fresh.y, fresh.s)
+        if got is not None and rng.random() < 0.7:
+            assert win.by_len  # answers of this state were cached ...
+            win.commit(got)
+            placed.append(got)
+            assert not win.by_len  # ... and a commit drops them
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 100_000))
+def test_units_before_equals_broadcast_count(seed):
+    rng = np.random.default_rng(seed)
+    S, H = int(rng.integers(1, 6)), int(rng.integers(1, 7))
+    cum = np.cumsum(rng.integers(0, 5, size=(S, H)).astype(float), axis=1)
+    k = np.arange(int(rng.integers(1, 25)))
+    assert (_units_before(cum, k) == (cum[:, :, None] <= k[None, None, :]).sum(axis=1)).all()
+
+
+def test_units_before_hand_case():
+    # caps 2, 0, 3 -> running sums 2, 2, 5: units 0-1 sit at position 0, units 2-4 at position
+    # 2 (position 1 holds none), unit 5 at position 3 = past the end
+    assert _units_before(np.array([[2.0, 2.0, 5.0]]), np.arange(6)).tolist() == [[0, 0, 2, 2, 2, 3]]

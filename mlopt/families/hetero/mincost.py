@@ -240,6 +240,32 @@ def _pick(cost: np.ndarray, starts: np.ndarray, L: int):
     return float(flat[srow, col]), srow, col
 
 
+def _units_before(cum: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """(cum[:, :, None] <= k).sum(axis=1) for rows cum (S x H) that are non-decreasing and
+    integer-valued (running sums of worker counts) and integers k >= 0: one binary search over
+    all rows at once, row s shifted by s * M with M above every value, so the rows stay sorted
+    and apart (all numbers are integers far below 2^53: exact)."""
+    S, H = cum.shape
+    M = float(max(cum.max(initial=0.0), k.max(initial=0)) + 1)
+    off = np.arange(S)[:, None] * M
+    pos = np.searchsorted((cum + off).ravel(), (k[None, :] + off).ravel(), side="right")
+    return pos.reshape(S, len(k)) - np.arange(S)[:, None] * H
+
+
+def _pick_gsh(cost: np.ndarray):
+    """_pick over a G x S x H array with the starts on axis 1, without copying it to S x G x H:
+    the same (value, start row, g * H + h) as _pick(cost.transpose(1, 0, 2), ...) (min is
+    exact; row srow of the transposed copy is cost[:, srow, :] flattened)."""
+    cmin = cost.min()
+    if not np.isfinite(cmin) or cmin >= _BIG:
+        return None
+    tol = 1e-12 * max(1.0, abs(cmin))
+    srow = int(np.nonzero((cost <= cmin + tol).any(axis=(0, 2)))[0][0])
+    row = cost[:, srow, :]
+    col = int(np.argmin(row))
+    return float(row.reshape(-1)[col]), srow, col
+
+
 def _g_limit(wmin: np.ndarray, e: np.ndarray, gmax: int) -> int:
     """The largest g <= gmax for which g workers of demand e alone fit (wmin >= g e - EPS in
     every resource) on some server at some start; -1 if none.  _ps_q0's test for g workers
@@ -437,7 +463,7 @@ class Searcher:
         cs = np.take_along_axis(caps, order, 1)
         cum = np.cumsum(cs, axis=1)
         k = np.arange(kmax)
-        idx = (cum[:, :, None] <= k[None, None, :]).sum(axis=1)  # position holding unit k
+        idx = _units_before(cum, k)  # position holding unit k
         H = om.shape[1]
         uc = np.where(idx < H, np.take_along_axis(oms, np.minimum(idx, H - 1), 1), _BIG)
         return order, cs, cum, uc
@@ -502,8 +528,7 @@ class Searcher:
         need = g[..., None] * d.e[c.m] + s_need[..., None] * z  # G x 1 x 1 x R
         fit_n = _all_ge(wmin[None], need - _EPS)  # G x S x H
         cost = np.where(fit_n & others_ok, gom + s_need * pi[None] + G, _BIG)
-        # earliest start among the cheapest: move starts to the front axis
-        r = _pick(cost.transpose(1, 0, 2), starts, c.d)
+        r = _pick_gsh(cost)
         if r is None:
             return None
         val, srow, col = r
