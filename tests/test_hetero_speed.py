@@ -140,3 +140,21 @@ def test_units_before_hand_case():
     # caps 2, 0, 3 -> running sums 2, 2, 5: units 0-1 sit at position 0, units 2-4 at position
     # 2 (position 1 holds none), unit 5 at position 3 = past the end
     assert _units_before(np.array([[2.0, 2.0, 5.0]]), np.arange(6)).tolist() == [[0, 0, 2, 2, 2, 3]]
+
+
+def test_window_cache_respects_its_memory_budget(monkeypatch):
+    # with no budget nothing is cached and the answers are those of the cached run
+    import mlopt.families.hetero.mincost as mc
+    data = hetero_data(generate("small", seed=3, n_jobs=6, n_servers=4))
+    answers = {}
+    for budget in (mc.CACHE_BYTES, 0):
+        monkeypatch.setattr(mc, "CACHE_BYTES", budget)
+        s, win, got = Searcher(data), Window(data, 16, 50.0), []
+        for j in range(len(data.job_ids)):
+            pl = s.best(j, win)
+            assert win.by_len_bytes <= budget and (budget or not win.by_len)
+            got.append(None if pl is None else (pl.cost, pl.start, pl.d, pl.y, pl.s))
+            if pl is not None:
+                win.commit(pl)
+        answers[budget] = got
+    assert answers[0] == answers[mc.CACHE_BYTES] and any(answers[0])

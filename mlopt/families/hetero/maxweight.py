@@ -81,6 +81,8 @@ def a_maxweight(data: HeteroData, jobs: list[int], tau: int, lam: float, *,
         if u > 0:
             win.commit(pl)
             res.admitted.append(pl)
+    win.by_len.clear()  # results keep their window (final prices): not its search cache
+    win.by_len_bytes = 0
     return res
 
 

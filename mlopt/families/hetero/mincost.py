@@ -45,6 +45,7 @@ from mlopt.families.hetero.data import HeteroData
 _EPS = 1e-9
 _BIG = 1e300
 _UNSET = object()
+CACHE_BYTES = 96 * 2**20  # per Window: cached per-length arrays (see _LenCache)
 
 
 @dataclass
@@ -87,6 +88,7 @@ class Window:
         # per window length L, what every query of this state shares (see _LenCache); emptied
         # by commit(), the only mutation of beta / changes, so it never outlives the state
         self.by_len: dict[int, _LenCache] = {}
+        self.by_len_bytes = 0
         with np.errstate(divide="ignore"):
             self._inv_cap = np.where(data.cap > 0, 1.0 / np.where(data.cap > 0, data.cap, 1), 0.0)
 
@@ -98,6 +100,7 @@ class Window:
         self.changes.update((pl.start, pl.start + pl.d))
         self._dirty = True
         self.by_len.clear()
+        self.by_len_bytes = 0
 
     def prices(self) -> np.ndarray:
         """delta_h^r(t) = lambda^(beta/C) - 1 (11), H x R x T."""
@@ -204,12 +207,17 @@ class _LenCache:
     their per-type minima, the _Prep arrays, the bound of A_mincost1 per (m, N) and each
     subroutine's answer per configuration (m, p, q, N).  Jobs asked between two commits share
     it (A_maxweight asks one job after another; most are not admitted, so the state often does
-    not change).  Bounded memory: per L, S x H x (R + 2 M + P) floats plus the _Prep sorts;
-    the large (g, start, server) tables of A_mincost1 stay per query (``shared``)."""
+    not change).  Per L about S x H x (R + 4 M + P) floats (wmin, Wc, Pc, the _Prep arrays;
+    ~2-6 MB at H = 150), so a window caches lengths only up to CACHE_BYTES in all (unbounded,
+    A_online at paper-default scale grew to ~800 MB); the large (g, start, server) tables of
+    A_mincost1 stay per query (``shared``)."""
 
     def __init__(self, win: Window, L: int, ps: bool):
         d = win.data
         self.starts = starts = win.candidates(L)
+        H, R = d.cap.shape
+        # the most this can hold: wmin, Wc, Pc and per worker type the _Prep raw caps and sort
+        self.nbytes = 8 * len(starts) * H * (R + 4 * len(d.e) + len(d.z))
         if not len(starts):
             return
         self.wmin = win.window_min(L, starts)
@@ -363,8 +371,11 @@ class Searcher:
             lc = win.by_len.get(L) if win.data is d else None
             if lc is None:
                 lc = _LenCache(win, L, ps)
-                if win.data is d:  # answers depend on the data: cache only the window's own
+                # answers depend on the data: cache only the window's own; past the memory
+                # budget, lengths are computed per query as before (same numbers either way)
+                if win.data is d and win.by_len_bytes + lc.nbytes <= CACHE_BYTES:
                     win.by_len[L] = lc
+                    win.by_len_bytes += lc.nbytes
             starts = lc.starts
             if not len(starts):
                 continue
