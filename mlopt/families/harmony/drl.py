@@ -35,7 +35,7 @@ import numpy as np
 from mlopt.errors import InputError
 from mlopt.families.harmony.env import PlacementEnv
 from mlopt.families.harmony.experience import (ReplayBuffer, collect_episode, end_of_episode,
-                                               replay_updates)
+                                               record_episode, replay_updates)
 from mlopt.families.harmony.nn import MLP, Adam, masked_softmax, one_thread
 from mlopt.families.harmony.train_params import config_from_params
 
@@ -265,15 +265,7 @@ def _train(cfg: TrainConfig, *, progress: bool = False, log=None, env_cls=Placem
             stats = replay_updates(agent, cfg, buf, rng, beta) or stats
         sample = collect_episode(agent, env, rng, eps, on_close=on_close)
         stats = end_of_episode(agent, cfg, buf, sample, beta) or stats
-        jct = sample["avg_jct"]
-        rec = {"episode": ep, "reward": sample["reward"], "avg_jct": jct, "eps": eps,
-               "beta": beta, **stats}
-        history.append(rec)
-        if log is not None:
-            log(rec)
-        if bar is not None:
-            bar.set_postfix(jct=f"{jct:.2f}", R=f"{sample['reward']:.1f}")
-            bar.update(1)
+        record_episode(history, ep, sample, eps, beta, stats, log=log, bar=bar)
     if bar is not None:
         bar.close()
     return agent, history

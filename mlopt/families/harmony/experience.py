@@ -117,3 +117,17 @@ def end_of_episode(agent, cfg, buf: ReplayBuffer, ep: dict, beta: float) -> dict
                                      ep["pair"][idx], ep["mask"][idx], ep["act"][idx], ret[idx],
                                      beta)
     return stats
+
+
+def record_episode(history: list, ep: int, sample: dict, eps: float, beta: float, stats: dict,
+                   *, log=None, bar=None) -> None:
+    """One training record per episode (both trainers): appended to ``history``, passed to
+    ``log`` and shown on the progress bar."""
+    rec = {"episode": ep, "reward": sample["reward"], "avg_jct": sample["avg_jct"], "eps": eps,
+           "beta": beta, **stats}
+    history.append(rec)
+    if log is not None:
+        log(rec)
+    if bar is not None:
+        bar.set_postfix(jct=f"{sample['avg_jct']:.2f}", R=f"{sample['reward']:.1f}")
+        bar.update(1)

@@ -33,7 +33,7 @@ import numpy as np
 
 from mlopt.families.harmony.env import PlacementEnv
 from mlopt.families.harmony.experience import (ReplayBuffer, collect_episode, end_of_episode,
-                                               replay_updates)
+                                               record_episode, replay_updates)
 from mlopt.families.harmony.nn import one_thread
 
 
@@ -128,14 +128,7 @@ def train_parallel(cfg, *, progress: bool = False, log=None, env_cls=PlacementEn
                 for ep, res in zip(eps_round, results):
                     eps, beta = _schedule(cfg, ep)
                     stats = learn_from(agent, cfg, buf, res, rng, beta)
-                    rec = {"episode": ep, "reward": res["reward"], "avg_jct": res["avg_jct"],
-                           "eps": eps, "beta": beta, **stats}
-                    history.append(rec)
-                    if log is not None:
-                        log(rec)
-                    if bar is not None:
-                        bar.set_postfix(jct=f"{res['avg_jct']:.2f}", R=f"{res['reward']:.1f}")
-                        bar.update(1)
+                    record_episode(history, ep, res, eps, beta, stats, log=log, bar=bar)
     finally:
         for pipe in pipes:
             try:
