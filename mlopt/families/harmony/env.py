@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 
 from mlopt.errors import InputError
-from mlopt.families.harmony.speed import RESOURCES
+from mlopt.families.harmony.speed import RESOURCES, model_of
 from mlopt.families.harmony.state import EPS, ClusterState
 
 ROLE_NORM = 3.0  # W, P in [1, 3] in the paper's workloads
@@ -48,7 +48,10 @@ def FS_OF(L: int) -> int:  # noqa: N802  server feature width
     return len(RESOURCES) + 2 * L + 1
 
 
-class PlacementEnv:
+class EnvShape:
+    """The sizes every placement environment shares (this one and the plain-Python reference):
+    N job rows, N' new-job rows, M_max server slots, L model types, K resources, validated."""
+
     def __init__(self, workload, *, max_servers: int = 12, max_jobs: int | None = None,
                  max_new_jobs: int | None = None, reward_fn=None):
         self.workload = workload
@@ -62,12 +65,17 @@ class PlacementEnv:
         if not 0 < self.Np < self.N:
             raise InputError("need 0 < N' < N", field="extra.max_new_jobs", value=self.Np)
         self.reward_fn = reward_fn
-        self.state = ClusterState(workload)
-        self.L = len(self.state.sm.models)
+        self.L = len(model_of(workload).models)
         self.K = len(RESOURCES)
         self.obs_dim = (self.N * self.L + self.N * 2 * (1 + self.K) + 2 * self.N
                         + self.Mmax * self.K + 2 * self.Mmax * self.N)
         self.n_actions = 2 * self.Mmax * self.Np
+
+
+class PlacementEnv(EnvShape):
+    def __init__(self, workload, **shape):
+        super().__init__(workload, **shape)
+        self.state = ClusterState(workload)
         self._precompute()
         self.reset()
 

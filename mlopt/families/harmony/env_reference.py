@@ -22,32 +22,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from mlopt.errors import InputError
-from mlopt.families.harmony.env import FJ_OF, FS_OF, ROLE_NORM, interval_reward
+from mlopt.families.harmony.env import FJ_OF, FS_OF, ROLE_NORM, EnvShape, interval_reward
 from mlopt.families.harmony.speed import RESOURCES, model_of
 from mlopt.families.harmony.state import EPS, ClusterState
 
 
-class ReferencePlacementEnv:
-    def __init__(self, workload, *, max_servers: int = 12, max_jobs: int | None = None,
-                 max_new_jobs: int | None = None, reward_fn=None):
-        self.workload = workload
-        self.N = int(max_jobs or workload.extra.get("max_jobs", 12))
-        self.Np = int(max_new_jobs or workload.extra.get("max_new_jobs", 5))
-        self.Mmax = int(max_servers)
-        self.M = len(workload.servers)
-        if self.M > self.Mmax:
-            raise InputError(f"the policy handles at most {self.Mmax} servers",
-                             field="servers", value=self.M)
-        if not 0 < self.Np < self.N:
-            raise InputError("need 0 < N' < N", field="extra.max_new_jobs", value=self.Np)
-        self.reward_fn = reward_fn
+class ReferencePlacementEnv(EnvShape):
+    def __init__(self, workload, **shape):
+        super().__init__(workload, **shape)  # sizes and their validation are the env's
         self.sm = model_of(workload)
-        self.L = len(self.sm.models)
-        self.K = len(RESOURCES)
-        self.obs_dim = (self.N * self.L + self.N * 2 * (1 + self.K) + 2 * self.N
-                        + self.Mmax * self.K + 2 * self.Mmax * self.N)
-        self.n_actions = 2 * self.Mmax * self.Np
         self.unit = [float(self.sm.server[k]) for k in range(self.K)]  # one server's capacity
         self.cap = [[float(s.capacity[r]) for r in RESOURCES] for s in workload.servers]
         self.model = [self.sm.index(j.extra["model"]) for j in workload.jobs]
