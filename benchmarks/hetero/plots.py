@@ -57,6 +57,13 @@ def _lines(ax, df, x, algs, logx=False, value="wct"):
         ax.set_xscale("log")
 
 
+def _save(fig, path: Path) -> None:
+    """Every figure: tight layout, 110 dpi PNG, closed (no pyplot state carried over)."""
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
 def fig_servers(data: Path, out: Path) -> str:
     df = _load(data, "wct_vs_servers.csv")
     if df is None:
@@ -77,9 +84,7 @@ def fig_servers(data: Path, out: Path) -> str:
         text.append(f"capacity {cap} (mean WCT / lower bound):\n\n" + _table(sub, "servers"))
         text.append(f"capacity {cap} (mean WCT, millions):\n\n"
                     + _table(sub, "servers", "wct", 1e6))
-    fig.tight_layout()
-    fig.savefig(out / "fig3_6_wct_vs_servers.png", dpi=110)
-    plt.close(fig)
+    _save(fig, out / "fig3_6_wct_vs_servers.png")
     return "\n\n".join(text)
 
 
@@ -100,9 +105,7 @@ def fig_F(data: Path, out: Path) -> str:
         ax.set_xlabel("F / default F")
         ax.set_ylabel("WCT / lower bound")
         _legend(ax)
-    fig.tight_layout()
-    fig.savefig(out / "fig4_wct_vs_F.png", dpi=110)
-    plt.close(fig)
+    _save(fig, out / "fig4_wct_vs_F.png")
     t = df.pivot_table(index=["arch", "setting", "algorithm"], columns="factor",
                        values="ratio_to_lb", aggfunc="mean")
     n = df.groupby(["arch", "setting"])["seed"].nunique()
@@ -132,9 +135,7 @@ def _restricted_fig(df, what, title, fname, out):
         ax.set_ylabel("WCT / lower bound (mean over seeds)")
         ax.set_yscale("log")
     _legend(axes[0])
-    fig.tight_layout()
-    fig.savefig(out / fname, dpi=110)
-    plt.close(fig)
+    _save(fig, out / fname)
 
 
 def _restricted_table(df, what):
@@ -175,9 +176,7 @@ def fig_types(data: Path, out: Path) -> str:
         ax.set_xlabel("seed (each seed draws its own 8 worker types)")
         ax.set_ylabel("WCT / lower bound")
         _legend(ax)
-    fig.tight_layout()
-    fig.savefig(out / "fig9_fixed_worker_types.png", dpi=110)
-    plt.close(fig)
+    _save(fig, out / "fig9_fixed_worker_types.png")
     lines = ["| arch | algorithm | seed | free choice | best single type | worst single type "
              "| free / best |", "|---|---|---|---|---|---|---|"]
     for (arch, alg, seed), d in df.groupby(["arch", "algorithm", "seed"]):
@@ -233,9 +232,7 @@ def fig_maxweight(data: Path, out: Path) -> str:
         ax.set_ylabel("total scheduled weight")
         _legend(ax)
         if fname:
-            fig.tight_layout()
-            fig.savefig(out / fname, dpi=110)
-            plt.close(fig)
+            _save(fig, out / fname)
         g = d.groupby(["arch", x])
         t = g[["weight", "jain", "admitted", "offered_weight", "upper_over_weight",
                "theorem3_bound"]].mean()
@@ -248,9 +245,7 @@ def fig_maxweight(data: Path, out: Path) -> str:
                          f"{r['admitted']:.1f} | {r['jain']:.0f} | {r['offered_weight']:.0f} | "
                          f"{r['upper_over_weight']:.2f} | {r['theorem3_bound']:.1f} |")
         text.append("\n".join(lines))
-    fig12.tight_layout()
-    fig12.savefig(out / "fig12_maxweight_vs_servers_jobs.png", dpi=110)
-    plt.close(fig12)
+    _save(fig12, out / "fig12_maxweight_vs_servers_jobs.png")
     return "\n\n".join(text)
 
 
@@ -269,9 +264,7 @@ def fig_twin(data: Path, out: Path) -> str:
     ax.set_ylabel("total weighted completion time")
     ax.set_title("PS vs Ring-AllReduce on the same jobs and cluster")
     ax.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(out / "ps_vs_ra.png", dpi=110)
-    plt.close(fig)
+    _save(fig, out / "ps_vs_ra.png")
     per = df.pivot_table(index=["seed", "algorithm"], columns="arch", values="wct")
     ratio = (per["ra"] / per["ps"]).groupby("algorithm").agg(["mean", "min", "max"])
     lines = ["| algorithm | WCT PS (mean) | WCT RA (mean) | RA / PS mean (min-max over seeds) |",
