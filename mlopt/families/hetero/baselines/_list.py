@@ -7,6 +7,16 @@ rate) if possible, else split (q = 0): PSs on one server covering the remote wor
 (2i), workers first-fit on the other servers.  ``blocking=True`` stops at the first job that does
 not fit (strict FIFO).
 
+DECISION (split PS placement).  As in the model (A_mincost1, (13d)/(13e)) and
+``configs.fits_alone``, the PS server n may also host g < N of the job's workers; then
+s = max(1, ceil((N - g) b_m / B_p)) PSs cover the N - g remote workers (2i).  Rule: the first
+server n (index order) where some g fits (g workers + s PSs in n's free capacity, the other
+N - g workers within the other servers' room), with the largest such g there; the remote
+workers go first-fit on the other servers.  Largest g: fewest PSs and fewest servers touched.
+So ``place`` builds every configuration ``fits_alone`` accepts on the empty cluster (the ideal
+configuration is placed with its full N); ``fit_count`` only shrinks N of counts the policies
+choose themselves (FIFO's drawn N, DRF's share) that fit nowhere.
+
 DECISION (preemption).  Tiresias and AntMan preempt in their papers; seed 003's model (and our
 checker) forbids preemption, so all baselines run non-preemptively and keep only their ordering
 rules.  This favours them relative to the paper's description ("frequent preemption" lengthens
@@ -14,7 +24,6 @@ their jobs).
 """
 from __future__ import annotations
 
-import math
 from typing import Callable
 
 import numpy as np
@@ -72,19 +81,24 @@ def place(data: HeteroData, prof: Profile, j: int, m: int, p: int, n: int, t: in
         pos = e > 0
         caps = np.floor(free[:, pos] / e[pos] + _EPS).min(axis=1).astype(int)
         if ps:
-            s_need = max(1, math.ceil(n * data.b[m] / data.B[p] - _EPS))
-            for srv in range(len(free)):
-                if not ((s_need * z) <= free[srv] + _EPS).all():
-                    continue
-                others = [(h, min(int(caps[h]), n)) for h in range(len(free)) if h != srv]
-                if sum(c for _, c in others) < n:
-                    continue
-                y, left = {}, n
-                for h, c in others:
-                    if left and c:
-                        y[h] = min(c, left)
+            # g workers beside the PSs (g < N; g = N is q = 1), s(g) PSs for the N - g others
+            g = np.arange(n)
+            s_need = np.maximum(1, np.ceil((n - g) * data.b[m] / data.B[p] - _EPS)).astype(int)
+            need = g[:, None] * e + s_need[:, None] * z  # N x R
+            at_srv = (need[None] <= free[:, None, :] + _EPS).all(axis=2)  # H x N
+            room = np.minimum(caps, n)
+            rest = (room.sum() - room)[:, None] >= (n - g)[None, :]  # others hold N - g
+            ok = at_srv & rest
+            hit = np.nonzero(ok.any(axis=1))[0]
+            if len(hit):
+                srv = int(hit[0])
+                gs = int(np.nonzero(ok[srv])[0].max())
+                y, left = ({srv: gs} if gs else {}), n - gs
+                for h in range(len(free)):
+                    if h != srv and left and room[h]:
+                        y[h] = int(min(room[h], left))
                         left -= y[h]
-                return Placement(j, m, p, 0, n, d, t, y, {srv: s_need})
+                return Placement(j, m, p, 0, n, d, t, y, {srv: int(s_need[gs])})
         else:
             caps = np.minimum(caps, n - 1)
             if caps.sum() >= n:

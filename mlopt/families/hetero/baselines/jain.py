@@ -6,14 +6,13 @@ that completes by the deadline tau on the window's remaining capacity.
 
 DECISION (the job's configuration): the fastest configuration (configs.job_configs order: d,
 then N, m, p) that the baselines' placement rule (_list.place) can put on the empty cluster.
-This is the "ideal case" (notes 6.14) whenever ``place`` can place the ideal configuration --
-always under RA.  Under PS ``configs.fits_alone`` also accepts a PS server that hosts some of the
-job's workers (fewer PSs are then needed, (2i)), which ``place`` never builds; using the ideal
-N directly, as this greedy once did, made almost every PS job unplaceable at every start (Fig. 12:
-nothing admitted at 10 and 20 jobs).  Among the placeable configurations the fastest is also the
-deadline-aware choice: if it cannot finish by tau on the empty cluster, none of them can, so the
-job is rejected.  (The list baselines instead shrink the ideal N with ``fit_count``; that keeps
-the ideal types but can push a job past tau when a faster placeable configuration exists.)
+Since ``place`` also builds split placements with workers beside the PSs (as
+``configs.fits_alone`` and A_mincost1 allow, (2i)), this is the "ideal case" (notes 6.14) under
+both architectures; the search over placeable configurations stays as a guard.  (Before that,
+the ideal PS configuration was often not placeable and an earlier greedy that used it directly
+admitted almost no PS job: Fig. 12 at 10 and 20 jobs.)  The fastest configuration is also the
+deadline-aware choice: if it cannot finish by tau on the empty cluster, none can, so the job is
+rejected.
 """
 from __future__ import annotations
 
