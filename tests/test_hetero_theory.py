@@ -102,3 +102,16 @@ def test_planted_violation_is_reported(monkeypatch, tmp_path):
     text = write_report(tmp_path / "out").read_text()
     n = t["maxweight_calls"]
     assert f"| {n}/{n} |" in text
+
+
+@pytest.mark.parametrize("seed,n_jobs", [(54, 6), (231, 5)])
+def test_dual_prices_schedules_that_no_longer_fit(seed, n_jobs):
+    """u_j (10) ranges over every schedule of (8), priced at the final prices, not only those
+    that still fit the busy window.  On these instances (found by the property above) the
+    final window of some call has no room left for any job: searching it gave u = 0 for every
+    job and a "dual" below the call's own weight (e.g. 5086.6 < 6558.1 for seed 54)."""
+    w = generate("tiny", seed, n_jobs=n_jobs, capacity_scale=1.0)
+    run, calls = theory.observed_run(w)
+    assert calls
+    for c in calls:
+        assert c["dual"] >= c["weight"] - 1e-6, c

@@ -87,12 +87,16 @@ def a_maxweight(data: HeteroData, jobs: list[int], tau: int, lam: float, *,
 
 
 def dual_value(data: HeteroData, res: MaxWeightResult, searcher: Searcher | None = None) -> float:
-    """Dual objective (9) at the final prices, u_j = max(0, w_j - min cost) (10)."""
+    """Dual objective (9) at the final prices, u_j = max(0, w_j - min cost) (10), the min over
+    every schedule of j that fits the empty window (the set (8) ranges over), at the final
+    prices.  Searching the busy window instead (before 2026-11-26) missed schedules that no
+    longer fit and could give a value below the call's own weight."""
     searcher = searcher or Searcher(data)
     win = res.window
+    priced = win.priced_empty()  # (10) ranges over every schedule of (8), not the leftover room
     u = 0.0
     for j in res.considered:
-        pl = searcher.best(j, win)
+        pl = searcher.best(j, priced)
         if pl is not None:
             u += max(0.0, data.weight[j] - pl.cost)
     delta = win.prices()[:, :, : win.tau - 1]

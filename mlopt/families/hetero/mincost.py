@@ -89,6 +89,9 @@ class Window:
         # by commit(), the only mutation of beta / changes, so it never outlives the state
         self.by_len: dict[int, _LenCache] = {}
         self.by_len_bytes = 0
+        # True: free capacity is the empty cluster's while prices still follow beta (the
+        # dual's u_j (10) ranges over every schedule of (8), priced: see priced_empty)
+        self.empty_capacity = False
         with np.errstate(divide="ignore"):
             self._inv_cap = np.where(data.cap > 0, 1.0 / np.where(data.cap > 0, data.cap, 1), 0.0)
 
@@ -101,6 +104,17 @@ class Window:
         self._dirty = True
         self.by_len.clear()
         self.by_len_bytes = 0
+
+    def priced_empty(self) -> "Window":
+        """A copy with this window's prices (11) on the empty cluster's capacities: the
+        cheapest schedule in it is min over all schedules l of (8) of the priced cost, as the
+        dual constraint (10) needs (the busy window would leave out schedules that no longer
+        fit, and u_j would be too small for a dual bound)."""
+        w = Window(self.data, self.tau, self.lam)
+        w.beta = self.beta.copy()
+        w.changes = set(self.changes)
+        w.empty_capacity = True
+        return w
 
     def prices(self) -> np.ndarray:
         """delta_h^r(t) = lambda^(beta/C) - 1 (11), H x R x T."""
@@ -123,7 +137,8 @@ class Window:
             pcum = np.concatenate([zero.repeat(len(d.z), 0),
                                    np.cumsum(np.einsum("pr,hrt->pht", d.z, unit), 2)], 2)
             self.pcum = np.ascontiguousarray(pcum.transpose(0, 2, 1))
-        omega = np.ascontiguousarray((d.cap[:, :, None] - self.beta).transpose(2, 0, 1))
+        used = np.zeros_like(self.beta) if self.empty_capacity else self.beta
+        omega = np.ascontiguousarray((d.cap[:, :, None] - used).transpose(2, 0, 1))
         self.sparse = [omega]  # sparse table of window minima over t (axis 0)
         k = 1
         while 2 * k <= self.T:
@@ -152,6 +167,14 @@ class Window:
         """sum over the window of a per-unit price: (types) x S x H."""
         i0 = starts - 1
         return cum[:, i0 + L] - cum[:, i0]
+
+
+def _stable_order(om: np.ndarray) -> np.ndarray:
+    """np.argsort(om, axis=1, kind="stable") for costs om >= 0 (never NaN): non-negative
+    doubles order like their bit patterns read as int64, and numpy sorts int64 several times
+    faster than float64, so this is the same permutation, faster.  Adding 0.0 turns a -0.0
+    (which float sorting treats as equal to 0.0) into +0.0."""
+    return np.argsort((om + 0.0).view(np.int64), axis=1, kind="stable")
 
 
 def _all_ge(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -196,9 +219,23 @@ class _Prep:
     def sort(self, m: int) -> tuple[np.ndarray, np.ndarray]:
         if m not in self._sort:
             om = self.Wc[m]
-            order = np.argsort(om, axis=1, kind="stable")
+            order = _stable_order(om)
             self._sort[m] = order, np.take_along_axis(om, order, 1)
         return self._sort[m]
+
+
+class _PrepRows:
+    """A _Prep cut to the first ``rows`` starts (the arrays are row-wise: same numbers)."""
+
+    def __init__(self, prep: _Prep, rows: int):
+        self.prep, self.n = prep, rows
+
+    def raw(self, m: int) -> np.ndarray:
+        return self.prep.raw(m)[: self.n]
+
+    def sort(self, m: int) -> tuple[np.ndarray, np.ndarray]:
+        order, oms = self.prep.sort(m)
+        return order[: self.n], oms[: self.n]
 
 
 class _LenCache:
@@ -218,6 +255,7 @@ class _LenCache:
         H, R = d.cap.shape
         # the most this can hold: wmin, Wc, Pc and per worker type the _Prep raw caps and sort
         self.nbytes = 8 * len(starts) * H * (R + 4 * len(d.e) + len(d.z))
+        self.data = d
         if not len(starts):
             return
         self.wmin = win.window_min(L, starts)
@@ -229,11 +267,91 @@ class _LenCache:
         self.prep = _Prep(d, self.wmin, self.Wc)
         self.least: dict[tuple[int, int], float | None] = {}  # A_mincost1 bound by (m, N)
         self.result: dict[tuple[int, int, int, int], tuple | None] = {}  # by (m, p, q, N)
+        self._alone: dict[int, int] = {}
+        self._units: dict[int, np.ndarray] = {}
+        self._ps_min: dict[int, np.ndarray] = {}
+        self._gmax = int(d.chunks.max(initial=1))
+
+    def rows(self, rows: int, m: int) -> tuple[np.ndarray, np.ndarray]:
+        """(wmin, window costs of worker type m) on the first ``rows`` starts."""
+        return self.wmin[:rows], self.Wc[m, :rows]
+
+    def prep_rows(self, rows: int) -> "_Prep":
+        return self.prep if rows == len(self.starts) else _PrepRows(self.prep, rows)
+
+    def lower(self, c: Config) -> np.ndarray:
+        """A lower bound on configuration c's cost per candidate start: the N cheapest worker
+        slots of type m anywhere (every subroutine places N workers on slots of this window,
+        with more restrictions), plus the cheapest PS slot for PS, lowered by 1e-9 relative
+        (all terms >= 0: far more than the rounding of any sum).  inf: fewer than N slots."""
+        if c.m not in self._units:
+            self._units[c.m] = self._unit_costs(c.m)
+        lb = self._units[c.m][:, c.n]
+        if c.p >= 0:
+            if c.p not in self._ps_min:
+                self._ps_min[c.p] = self.Pc[c.p].min(axis=1)
+            lb = lb + self._ps_min[c.p]
+        return lb * (1 - 1e-9)
+
+    def _unit_costs(self, m: int) -> np.ndarray:
+        """S x (D + 1): cost of the k cheapest worker slots of type m per start (the greedy
+        of _greedy_units with uncapped servers), inf beyond the free slots."""
+        order, oms = self.prep.sort(m)
+        k = self._gmax
+        caps = np.take_along_axis(self.prep.raw(m), order, 1)
+        # slots of each server among the first k of its row (cumulative counts cut at k), and
+        # a last column of inf slots filling every row to k: repeat lays them out row by row
+        cum = np.minimum(np.cumsum(np.clip(caps, 0, k), axis=1), k).astype(np.int64)
+        counts = np.diff(cum, axis=1, prepend=0)
+        S = len(cum)
+        vals = np.concatenate([oms, np.full((S, 1), np.inf)], axis=1)
+        counts = np.concatenate([counts, (k - cum[:, -1])[:, None]], axis=1)
+        uc = np.repeat(vals.ravel(), counts.ravel()).reshape(S, k)
+        return np.concatenate([np.zeros((S, 1)), np.cumsum(uc, axis=1)], axis=1)
+
+    def alone(self, m: int) -> int:
+        """The most workers of type m that alone fit one server in some window of this length
+        (_g_limit's exact test, up to the largest D_j).  Every subroutine's fit test for N
+        workers on one server (with or without PSs: N e + s z >= N e in floating point) implies
+        this one, so N > alone(m) means no single server can host them."""
+        if m not in self._alone:
+            self._alone[m] = _g_limit(self.wmin, self.data.e[m], self._gmax)
+        return self._alone[m]
 
 
 def _better(cost, comp, best) -> bool:
     return cost < best[0] - 1e-12 * max(1.0, abs(best[0])) or (
         cost <= best[0] + 1e-12 * max(1.0, abs(best[0])) and comp < best[1])
+
+
+def _any_better(cost: np.ndarray, comp: np.ndarray, best) -> bool:
+    """_better(cost[i], comp[i], best) for some i (vectorized, same comparisons)."""
+    b = best[0]
+    if not math.isfinite(b):
+        return bool(np.isfinite(cost).any()) or b == math.inf
+    tol = 1e-12 * max(1.0, abs(b))
+    return bool(((cost < b - tol) | ((cost <= b + tol) & (comp < best[1]))).any())
+
+
+def _prefix_ok(cost: float) -> bool:
+    """May a subroutine's answer on a prefix of the starts stand in for the full answer while
+    the best placement so far costs exactly 0?  Costs are >= 0 and only a cost <= 1e-12 with an
+    earlier completion can still win (_better).  Answer 0: the prefix holds a free cell, so the
+    full search picks the same (earliest) row and the same cell.  Answer > 2e-12: every prefix
+    cell costs > 1e-12, so neither answer wins.  Anything between (never seen: a busy price is
+    lambda^(beta/C) - 1, far above 1e-12) is recomputed on all starts."""
+    return cost == 0.0 or cost > 2e-12
+
+
+def _shared_rows(sh: tuple, rows: int) -> tuple:
+    """_ps_q0_shared's tables cut to the first ``rows`` starts (views).  Computing them on that
+    prefix gives the same rows except that g may stop earlier (_g_limit over fewer starts):
+    the rows it cuts are all infeasible there, and they come last, so no answer moves."""
+    caps, order, g, K, others_ok, gom, G, least = sh
+    if len(caps) == rows:
+        return sh
+    return (caps[:rows], order[:rows], g, K, others_ok[:, :rows], gom[:, :rows], G[:, :rows],
+            least)
 
 
 def _pick(cost: np.ndarray, starts: np.ndarray, L: int):
@@ -379,8 +497,8 @@ class Searcher:
             starts = lc.starts
             if not len(starts):
                 continue
-            wmin, Wc, Pc, minW, minP, prep = lc.wmin, lc.Wc, lc.Pc, lc.minW, lc.minP, lc.prep
-            shared: dict[tuple[int, int], tuple | None] = {}  # this query's A_mincost1 tables
+            minW, minP = lc.minW, lc.minP
+            shared: dict[tuple[int, int], tuple] = {}  # this query's A_mincost1 tables
             first = int(starts[0]) + L
             for c in self.groups(j)[L]:
                 if q_only is not None and c.q != q_only:
@@ -388,35 +506,34 @@ class Searcher:
                 lb = c.n * minW[c.m] + (minP[c.p] if ps else 0.0)
                 if not _better(lb, first, best):
                     continue
-                om = Wc[c.m]
+                if c.q and c.n > lc.alone(c.m):
+                    continue  # no server holds N workers at any start (_LenCache.alone)
+                if not _any_better(lc.lower(c), starts + L, best):
+                    continue
                 ckey = (c.m, c.p, c.q, c.n)
-                if ps and not c.q:
-                    key = (c.m, c.n)
-                    if key not in lc.least:
-                        shared[key] = self._ps_q0_shared(c.m, c.n, wmin, om, prep)
-                        lc.least[key] = None if shared[key] is None else shared[key][-1]
-                    least = lc.least[key]
-                    if least is None:
-                        continue
-                    # the tighter bound, lowered by far more than the rounding of the sums
-                    # (all terms >= 0), so it stays below every cost _ps_q0 can return
-                    if not _better((least + minP[c.p]) * (1 - 1e-9), first, best):
-                        continue
                 if ckey in lc.result:  # the same deterministic answer as computing it again
                     r = lc.result[ckey]
                 else:
-                    if ps and c.q:
-                        r = self._ps_q1(c, wmin, om, Pc[c.p], starts)
-                    elif ps:
-                        key = (c.m, c.n)
-                        if key not in shared:
-                            shared[key] = self._ps_q0_shared(c.m, c.n, wmin, om, prep)
-                        r = self._ps_q0(c, wmin, om, Pc[c.p], starts, shared[key])
-                    elif c.q:
-                        r = self._ra_q1(c, wmin, om, starts)
-                    else:
-                        r = self._ra_q0(c, wmin, om, starts, prep)
-                    lc.result[ckey] = r
+                    rows = len(starts)
+                    if best[0] == 0.0:
+                        # a free placement is known: only a free one completing earlier can
+                        # win, so only starts < best completion - L matter (see _prefix_ok)
+                        rows = int(np.searchsorted(starts, best[1] - L, side="left"))
+                        if rows == 0:
+                            continue
+                    if ps and not c.q:
+                        sh = self._q0_tables(shared, c, lc, rows)
+                        if sh is None:
+                            continue  # N workers fit nowhere (this many starts)
+                        # the tighter bound, lowered by far more than the rounding of the sums
+                        # (all terms >= 0), so it stays below every cost _ps_q0 can return
+                        if not _better((sh[-1] + minP[c.p]) * (1 - 1e-9), first, best):
+                            continue
+                    r = self._solve(c, lc, rows, shared)
+                    if r is not None and rows < len(starts) and not _prefix_ok(r[0]):
+                        r = self._solve(c, lc, len(starts), shared)  # never seen: prices jump
+                    if rows == len(starts):
+                        lc.result[ckey] = r
                 if r is None:
                     continue
                 cost, srow, y, s = r
@@ -425,6 +542,39 @@ class Searcher:
                     best = (cost, comp, Placement(j, c.m, c.p, c.q, c.n, L, int(starts[srow]),
                                                   dict(y), dict(s), cost))
         return best[2]
+
+    def _q0_tables(self, shared: dict, c: Config, lc: "_LenCache", rows: int):
+        """_ps_q0_shared of (c.m, c.n) on the first ``rows`` starts, computed once per query
+        (``shared``) and sliced for fewer rows; its bound is remembered per length when all
+        starts were used.  A prefix gives the same rows as slicing the full table (row-wise
+        arithmetic; only the g range and the bound can shrink, see _shared_rows)."""
+        key = (c.m, c.n)
+        if lc.least.get(key, 0.0) is None:
+            return None
+        if key not in shared or shared[key][0] < rows:
+            wmin, om = lc.rows(rows, c.m)
+            shared[key] = (rows, self._ps_q0_shared(c.m, c.n, wmin, om, lc.prep_rows(rows)))
+            if rows == len(lc.starts):
+                sh = shared[key][1]
+                lc.least[key] = None if sh is None else sh[-1]
+        n, sh = shared[key]
+        return None if sh is None else _shared_rows(sh, rows)
+
+    def _solve(self, c: Config, lc: "_LenCache", rows: int, shared: dict):
+        """The subroutine of configuration c on the first ``rows`` candidate starts."""
+        ps = self.data.architecture == "ps"
+        wmin, om = lc.rows(rows, c.m)
+        starts = lc.starts[:rows]
+        if ps and c.q:
+            return self._ps_q1(c, wmin, om, lc.Pc[c.p, :rows], starts)
+        if ps:
+            sh = self._q0_tables(shared, c, lc, rows)
+            if sh is None:
+                return None
+            return self._ps_q0(c, wmin, om, lc.Pc[c.p, :rows], starts, sh)
+        if c.q:
+            return self._ra_q1(c, wmin, om, starts)
+        return self._ra_q0(c, wmin, om, starts, lc.prep_rows(rows))
 
     def cost_fixed(self, j: int, win: Window, c: Config, start: int) -> float | None:
         """Optimal cost of (13) / (21) with configuration c and start fixed (Theorem 1's
@@ -467,7 +617,7 @@ class Searcher:
         """Sorted unit costs of the first kmax worker slots, per start: S x kmax (BIG = none).
         ``sort``: (order, sorted om) when precomputed."""
         if sort is None:
-            order = np.argsort(om, axis=1, kind="stable")
+            order = _stable_order(om)
             oms = np.take_along_axis(om, order, 1)
         else:
             order, oms = sort
@@ -484,6 +634,8 @@ class Searcher:
         # at most Phi - 1 per server: >= 2 servers
         caps = _caps(wmin, d.e[c.m], c.n - 1, prep.raw(c.m) if prep else None)
         total = caps.sum(axis=1)
+        if total.max(initial=0) < c.n:
+            return None  # fewer than Phi free slots in every window: every cost is BIG
         order, cs, cum, uc = self._greedy_units(om, caps, c.n, prep.sort(c.m) if prep else None)
         cost = np.where(total >= c.n, np.minimum(uc, _BIG / (4 * c.n)).sum(axis=1), _BIG)
         r = _pick(cost[:, None], starts, c.d)
@@ -509,7 +661,8 @@ class Searcher:
             return None
         order, cs, cum, uc = self._greedy_units(om, caps, 2 * N, prep.sort(m) if prep else None)
         gcum = np.concatenate([np.zeros((S, 1)), np.cumsum(np.minimum(uc, _BIG / (4 * N)), 1)], 1)
-        rank = np.argsort(order, axis=1)  # position of each server in the order
+        rank = np.empty_like(order)  # position of each server in the order (its inverse)
+        np.put_along_axis(rank, order, np.broadcast_to(np.arange(H), order.shape), 1)
         before = np.take_along_axis(cum - cs, rank, 1)  # units ahead of server h: S x H
         g = np.arange(gtop + 1)[:, None, None]  # G x 1 x 1, workers next to the PSs (g < N)
         K = N - g
