@@ -158,3 +158,77 @@ def test_window_cache_respects_its_memory_budget(monkeypatch):
                 win.commit(pl)
         answers[budget] = got
     assert answers[0] == answers[mc.CACHE_BYTES] and any(answers[0])
+
+
+def _same(a, b) -> bool:
+    return (a is None) == (b is None) and (a is None or vars(a) == vars(b))
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 100_000), ra=st.booleans())
+def test_candidate_starts_give_the_answer_of_all_starts(seed, ra):
+    # Window.candidates keeps C, C - L, C - L + 1, C - 1 (its docstring proves nothing else can
+    # be best): searching every start 1..tau-L instead must give the very same placements,
+    # in busy windows full of ties (small lambda, integer-like prices)
+    import mlopt.families.hetero.mincost as mc
+    rng = np.random.default_rng(seed)
+    data = hetero_data(generate("small-ra" if ra else "small", seed=seed, n_jobs=6,
+                                n_servers=int(rng.integers(2, 5))))
+    tau = int(rng.choice([8, 16, 32]))
+    lam = float(rng.choice([2.0, 5.0, 1e4]))
+    original = mc.Window.candidates
+
+    def every_start(self, L):
+        return np.arange(1, self.tau - L + 1)
+
+    wins = [Window(data, tau, lam), Window(data, tau, lam)]
+    for j in rng.permutation(len(data.job_ids)).tolist():
+        got = Searcher(data).best(j, wins[0])
+        mc.Window.candidates = every_start
+        try:
+            full = Searcher(data).best(j, wins[1])
+        finally:
+            mc.Window.candidates = original
+        assert _same(got, full), (got, full)
+        if got is not None:
+            for w in wins:
+                w.commit(got)
+
+
+def test_stable_order_equals_stable_argsort():
+    from mlopt.families.hetero.mincost import _stable_order
+    rng = np.random.default_rng(0)
+    om = rng.choice([0.0, -0.0, 1e-300, 0.5, 1.0, 1.0 + 2e-16, 3e8, 1e300], size=(40, 30))
+    assert (_stable_order(om) == np.argsort(np.where(om == 0, 0.0, om), axis=1,
+                                            kind="stable")).all()
+    assert (_stable_order(np.abs(om)) == np.argsort(np.abs(om), axis=1, kind="stable")).all()
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 100_000))
+def test_unit_costs_bound_the_cheapest_slots(seed):
+    # _LenCache.lower's table never exceeds the cost of the k cheapest worker slots (listed
+    # slot by slot), is 0 while free slots last and inf exactly beyond the last slot
+    import mlopt.families.hetero.mincost as mc
+    rng = np.random.default_rng(seed)
+    data = hetero_data(generate("small", seed=seed % 50, n_jobs=3, n_servers=3))
+    win = Window(data, 8, 5.0)
+    s = Searcher(data)
+    for j in range(3):
+        pl = s.best(j, win)
+        if pl is not None and rng.random() < 0.8:
+            win.commit(pl)
+    win._refresh()
+    L = int(rng.integers(1, 5))
+    lc = mc._LenCache(win, L, True)
+    for m in range(len(data.e)):
+        table = lc._unit_costs(m)
+        k = table.shape[1] - 1
+        for r in range(len(lc.starts)):
+            slots = sorted(c for h in range(len(data.cap))
+                           for c in [lc.Wc[m, r, h]] * int(max(0, lc.prep.raw(m)[r, h])))
+            exact = np.concatenate([[0.0], np.cumsum((slots + [np.inf] * k)[:k])])
+            assert (table[r] <= exact * (1 + 1e-12)).all()
+            assert (np.isinf(table[r]) == np.isinf(exact)).all()
+            free = sum(1 for c in slots if c == 0.0)
+            assert (table[r, : free + 1] == 0).all()

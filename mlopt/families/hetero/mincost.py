@@ -291,10 +291,12 @@ class _LenCache:
         return self.prep if rows == len(self.starts) else _PrepRows(self.prep, rows)
 
     def lower(self, c: Config) -> np.ndarray:
-        """A lower bound on configuration c's cost per candidate start: the N cheapest worker
-        slots of type m anywhere (every subroutine places N workers on slots of this window,
-        with more restrictions), plus the cheapest PS slot for PS, lowered by 1e-9 relative
-        (all terms >= 0: far more than the rounding of any sum).  inf: fewer than N slots."""
+        """A lower bound on configuration c's cost per candidate start: N worker slots of type
+        m cost at least what _unit_costs says (every subroutine places N workers on slots of
+        this window, with more restrictions), plus the cheapest PS slot for PS, lowered by 1e-9
+        relative (all terms >= 0: far more than the rounding of any sum).  inf: fewer than N
+        slots.  (The exact N cheapest slots need a sort per (L, m) and cost more than they
+        prune: measured.)"""
         if c.m not in self._units:
             self._units[c.m] = self._unit_costs(c.m)
         lb = self._units[c.m][:, c.n]
@@ -305,20 +307,19 @@ class _LenCache:
         return lb * (1 - 1e-9)
 
     def _unit_costs(self, m: int) -> np.ndarray:
-        """S x (D + 1): cost of the k cheapest worker slots of type m per start (the greedy
-        of _greedy_units with uncapped servers), inf beyond the free slots."""
-        order, oms = self.prep.sort(m)
-        k = self._gmax
-        caps = np.take_along_axis(self.prep.raw(m), order, 1)
-        # slots of each server among the first k of its row (cumulative counts cut at k), and
-        # a last column of inf slots filling every row to k: repeat lays them out row by row
-        cum = np.minimum(np.cumsum(np.clip(caps, 0, k), axis=1), k).astype(np.int64)
-        counts = np.diff(cum, axis=1, prepend=0)
-        S = len(cum)
-        vals = np.concatenate([oms, np.full((S, 1), np.inf)], axis=1)
-        counts = np.concatenate([counts, (k - cum[:, -1])[:, None]], axis=1)
-        uc = np.repeat(vals.ravel(), counts.ravel()).reshape(S, k)
-        return np.concatenate([np.zeros((S, 1)), np.cumsum(uc, axis=1)], axis=1)
+        """S x (D + 1): a lower bound on the cost of the k cheapest worker slots of type m
+        per start, without sorting: the free slots (window price 0) cost nothing, every further
+        slot at least the cheapest priced one; inf beyond all slots."""
+        k = np.arange(self._gmax + 1)
+        om = self.Wc[m]
+        raw = np.clip(self.prep.raw(m), 0, self._gmax)
+        free = om == 0.0
+        zero = np.where(free, raw, 0).sum(axis=1)
+        cheapest = np.where(free | (raw <= 0), np.inf, om).min(axis=1)
+        paid = np.maximum(k[None, :] - zero[:, None], 0)
+        with np.errstate(invalid="ignore"):
+            lb = np.where(paid > 0, paid * cheapest[:, None], 0.0)
+        return np.where(k[None, :] <= raw.sum(axis=1)[:, None], lb, np.inf)
 
     def alone(self, m: int) -> int:
         """The most workers of type m that alone fit one server in some window of this length
