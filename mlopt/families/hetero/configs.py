@@ -73,6 +73,33 @@ def job_configs(data: HeteroData, j: int, **restrict) -> list[Config]:
     return [Config(*r) for r in job_config_arrays(data, j, **restrict).tolist()]
 
 
+class KeyTest:
+    """test(Config) for configuration rows (m, p, q, n, d), remembered per (m, p, q, n) in a
+    flat table: ``test`` must ignore d (fits_alone, Searcher.fits_empty), so it runs once per
+    distinct key however many jobs share it, and a job's rows are looked up vectorized."""
+
+    def __init__(self, data: HeteroData, test):
+        self.test = test
+        self.P1 = len(data.z) + 1  # p = -1 (RA) .. P - 1
+        self.width = int(data.chunks.max(initial=1)) + 1  # n = 0 .. max D_j
+        self.table = np.full(len(data.e) * self.P1 * 2 * self.width, -1, dtype=np.int8)
+
+    def code(self, a: np.ndarray) -> np.ndarray:
+        return ((a[:, 0] * self.P1 + a[:, 1] + 1) * 2 + a[:, 2]) * self.width + a[:, 3]
+
+    def __call__(self, a: np.ndarray) -> np.ndarray:
+        code = self.code(a)
+        vals = self.table[code]
+        for i in np.flatnonzero(vals < 0).tolist():
+            if self.table[code[i]] < 0:  # not tested yet (rows of one job never repeat a key)
+                self.table[code[i]] = bool(self.test(Config(*a[i, :4].tolist(), 0)))
+        return self.table[code] == 1
+
+    def known(self, m: int, p: int, q: int, n: int) -> bool | None:
+        v = int(self.table[self.code(np.array([[m, p, q, n]]))[0]])
+        return None if v < 0 else bool(v)
+
+
 def fits_alone(data: HeteroData, c: Config) -> bool:
     """Can configuration c be placed on the empty cluster at all (capacities only)?"""
     cap = data.cap

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from mlopt.families.hetero.configs import Config, fits_alone, job_config_arrays
+from mlopt.families.hetero.configs import KeyTest, fits_alone, job_config_arrays
 from mlopt.families.hetero.data import HeteroData
 from mlopt.families.hetero.mincost import Placement, Searcher, Window
 
@@ -29,17 +29,12 @@ def default_F(data: HeteroData, searcher: Searcher | None = None) -> float:
     cmax = data.cap.max(axis=0)
     inv = np.where(cmax > 0, 1.0 / np.where(cmax > 0, cmax, 1), 0.0)
     F = 1.0
-    fits: dict[tuple, bool] = {}  # fits_alone ignores d and the job: one test per (m, p, q, N)
+    fits = KeyTest(data, lambda c: fits_alone(data, c))  # ignores d and j: once per key
     we = np.array([(data.e[m] * inv).sum() for m in range(len(data.e))])  # per-slot fraction
     zp = np.array([(data.z[p] * inv).sum() for p in range(len(data.z))])
     for j in range(len(data.job_ids)):
         a = searcher.config_array(j) if searcher else job_config_arrays(data, j)
-        ok = np.zeros(len(a), dtype=bool)
-        for i, row in enumerate(a[:, :4].tolist()):
-            key = tuple(row)
-            if key not in fits:
-                fits[key] = fits_alone(data, Config(*row, 0))
-            ok[i] = fits[key]
+        ok = fits(a)
         m, p, n, d = a[ok, 0], a[ok, 1], a[ok, 3], a[ok, 4]
         per_slot = n * we[m]  # elementwise the scalar n * we_m (+ zp_p), d * per_slot
         if data.architecture == "ps":

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from mlopt.families.hetero.configs import Config, job_config_arrays
+from mlopt.families.hetero.configs import Config, KeyTest, job_config_arrays
 from mlopt.families.hetero.data import HeteroData
 
 _EPS = 1e-9
@@ -434,6 +434,7 @@ class Searcher:
         self._arr: dict[int, np.ndarray] = {}
         self._cfg: dict[int, dict[int, list[Config]]] = {}
         self._static: dict[tuple[int, int, int, int], bool] = {}
+        self._fits = KeyTest(data, self.fits_empty)  # fits_empty per row, vectorized
         self._static_shared: dict[tuple[int, int], tuple | None] = {}
 
     def config_array(self, j: int) -> np.ndarray:
@@ -451,16 +452,12 @@ class Searcher:
         """Job j's configurations by duration, without those that fit nowhere even on the
         empty cluster (they can never be returned, so dropping them changes no result)."""
         if j not in self._cfg:
-            g: dict[int, list[Config]] = {}
-            static = self._static
-            for row in self.config_array(j).tolist():
-                key = tuple(row[:4])
-                ok = static.get(key)
-                if ok is None:
-                    ok = self.fits_empty(Config(*row))
-                if ok:
-                    g.setdefault(row[4], []).append(Config(*row))
-            self._cfg[j] = g
+            a = self.config_array(j)
+            kept = a[self._fits(a)]
+            # rows are sorted by d first: one run of rows per duration
+            cut = np.flatnonzero(np.diff(kept[:, 4])) + 1
+            self._cfg[j] = {int(run[0, 4]): [Config(*r) for r in run.tolist()]
+                            for run in np.split(kept, cut) if len(run)}
         return self._cfg[j]
 
     def fits_empty(self, c: Config) -> bool:
