@@ -280,7 +280,7 @@ class _LenCache:
         self.result: dict[tuple[int, int, int, int], tuple | None] = {}  # by (m, p, q, N)
         self._alone: dict[int, int] = {}
         self._units: dict[int, np.ndarray] = {}
-        self._ps_min: dict[int, np.ndarray] = {}
+        self._ps_min: np.ndarray | None = None
         self._gmax = int(d.chunks.max(initial=1))
 
     def rows(self, rows: int, m: int) -> tuple[np.ndarray, np.ndarray]:
@@ -290,21 +290,18 @@ class _LenCache:
     def prep_rows(self, rows: int) -> "_Prep":
         return self.prep if rows == len(self.starts) else _PrepRows(self.prep, rows)
 
-    def lower(self, c: Config) -> np.ndarray:
-        """A lower bound on configuration c's cost per candidate start: N worker slots of type
-        m cost at least what _unit_costs says (every subroutine places N workers on slots of
-        this window, with more restrictions), plus the cheapest PS slot for PS, lowered by 1e-9
-        relative (all terms >= 0: far more than the rounding of any sum).  inf: fewer than N
-        slots.  (The exact N cheapest slots need a sort per (L, m) and cost more than they
-        prune: measured.)"""
-        if c.m not in self._units:
-            self._units[c.m] = self._unit_costs(c.m)
-        lb = self._units[c.m][:, c.n]
-        if c.p >= 0:
-            if c.p not in self._ps_min:
-                self._ps_min[c.p] = self.Pc[c.p].min(axis=1)
-            lb = lb + self._ps_min[c.p]
-        return lb * (1 - 1e-9)
+    def lower(self, m: int, n: int) -> np.ndarray:
+        """Lower bounds on the cost of every PS configuration (m, p, q, N = n), one row per
+        PS type p, per candidate start: N worker slots of type m cost at least what
+        _unit_costs says (every subroutine places N workers on slots of this window, with more
+        restrictions), plus the cheapest PS slot, lowered by 1e-9 relative (all terms >= 0: far
+        more than the rounding of any sum).  inf: fewer than N slots.  (The exact N cheapest
+        slots need a sort per (L, m) and cost more than they prune: measured.)"""
+        if m not in self._units:
+            self._units[m] = self._unit_costs(m)
+        if self._ps_min is None:
+            self._ps_min = self.Pc.min(axis=2)  # P x S
+        return (self._units[m][:, n][None, :] + self._ps_min) * (1 - 1e-9)
 
     def _unit_costs(self, m: int) -> np.ndarray:
         """S x (D + 1): a lower bound on the cost of the k cheapest worker slots of type m
@@ -336,13 +333,14 @@ def _better(cost, comp, best) -> bool:
         cost <= best[0] + 1e-12 * max(1.0, abs(best[0])) and comp < best[1])
 
 
-def _any_better(cost: np.ndarray, comp: np.ndarray, best) -> bool:
-    """_better(cost[i], comp[i], best) for some i (vectorized, same comparisons)."""
+def _better_rows(cost: np.ndarray, comp: np.ndarray, best) -> np.ndarray:
+    """Per row of cost (rows x starts): _better(cost[r, i], comp[i], best) for some i
+    (vectorized, the same comparisons)."""
     b = best[0]
-    if not math.isfinite(b):
-        return bool(np.isfinite(cost).any()) or b == math.inf
+    if not math.isfinite(b):  # nothing yet: any finite cost is better
+        return np.isfinite(cost).any(axis=1) | (b == math.inf)
     tol = 1e-12 * max(1.0, abs(b))
-    return bool(((cost < b - tol) | ((cost <= b + tol) & (comp < best[1]))).any())
+    return ((cost < b - tol) | ((cost <= b + tol) & (comp[None, :] < best[1]))).any(axis=1)
 
 
 def _prefix_ok(cost: float) -> bool:
@@ -353,17 +351,6 @@ def _prefix_ok(cost: float) -> bool:
     cell costs > 1e-12, so neither answer wins.  Anything between (never seen: a busy price is
     lambda^(beta/C) - 1, far above 1e-12) is recomputed on all starts."""
     return cost == 0.0 or cost > 2e-12
-
-
-def _shared_rows(sh: tuple, rows: int) -> tuple:
-    """_ps_q0_shared's tables cut to the first ``rows`` starts (views).  Computing them on that
-    prefix gives the same rows except that g may stop earlier (_g_limit over fewer starts):
-    the rows it cuts are all infeasible there, and they come last, so no answer moves."""
-    caps, order, g, K, others_ok, gom, G, least = sh
-    if len(caps) == rows:
-        return sh
-    return (caps[:rows], order[:rows], g, K, others_ok[:, :rows], gom[:, :rows], G[:, :rows],
-            least)
 
 
 def _pick(cost: np.ndarray, starts: np.ndarray, L: int):
@@ -508,6 +495,7 @@ class Searcher:
                 continue
             minW, minP = lc.minW, lc.minP
             shared: dict[tuple[int, int], tuple] = {}  # this query's A_mincost1 tables
+            passes: dict[tuple[int, int], list[bool]] = {}  # per (m, N): p passes the bound
             first = int(starts[0]) + L
             for c in self.groups(j)[L]:
                 if q_only is not None and c.q != q_only:
@@ -517,10 +505,17 @@ class Searcher:
                     continue
                 if c.q and c.n > lc.alone(c.m):
                     continue  # no server holds N workers at any start (_LenCache.alone)
-                # the per-start bound costs a sort per (L, m): worth it only before A_mincost1's
-                # tables; the other subroutines are about as cheap as the bound (measured)
-                if ps and not c.q and not _any_better(lc.lower(c), starts + L, best):
-                    continue
+                # the per-start bound, for every PS type of (m, N) at once: worth it only before
+                # A_mincost1's tables; the other subroutines cost about as much (measured).  It
+                # is computed with the best known when (m, N) first comes up: still a valid
+                # test later (the best only improves), just a looser one
+                if ps and not c.q:
+                    ok = passes.get((c.m, c.n))
+                    if ok is None:
+                        ok = passes[c.m, c.n] = _better_rows(lc.lower(c.m, c.n), starts + L,
+                                                              best).tolist()
+                    if not ok[c.p]:
+                        continue
                 ckey = (c.m, c.p, c.q, c.n)
                 if ckey in lc.result:  # the same deterministic answer as computing it again
                     r = lc.result[ckey]
@@ -538,7 +533,7 @@ class Searcher:
                             continue  # N workers fit nowhere (this many starts)
                         # the tighter bound, lowered by far more than the rounding of the sums
                         # (all terms >= 0), so it stays below every cost _ps_q0 can return
-                        if not _better((sh[-1] + minP[c.p]) * (1 - 1e-9), first, best):
+                        if not _better((sh.least + minP[c.p]) * (1 - 1e-9), first, best):
                             continue
                     r = self._solve(c, lc, rows, shared)
                     if r is not None and rows < len(starts) and not _prefix_ok(r[0]):
@@ -558,7 +553,8 @@ class Searcher:
         """_ps_q0_shared of (c.m, c.n) on the first ``rows`` starts, computed once per query
         (``shared``) and sliced for fewer rows; its bound is remembered per length when all
         starts were used.  A prefix gives the same rows as slicing the full table (row-wise
-        arithmetic; only the g range and the bound can shrink, see _shared_rows)."""
+        arithmetic; only the g range and the bound can shrink: cells past the g limit of the
+        prefix are infeasible there, so no answer moves)."""
         key = (c.m, c.n)
         if lc.least.get(key, 0.0) is None:
             return None
@@ -567,9 +563,9 @@ class Searcher:
             shared[key] = (rows, self._ps_q0_shared(c.m, c.n, wmin, om, lc.prep_rows(rows)))
             if rows == len(lc.starts):
                 sh = shared[key][1]
-                lc.least[key] = None if sh is None else sh[-1]
+                lc.least[key] = None if sh is None else sh.least
         n, sh = shared[key]
-        return None if sh is None else _shared_rows(sh, rows)
+        return None if sh is None else sh.cut(rows)
 
     def _solve(self, c: Config, lc: "_LenCache", rows: int, shared: dict):
         """The subroutine of configuration c on the first ``rows`` candidate starts."""
@@ -657,13 +653,22 @@ class Searcher:
         y = {int(order[srow, k]): int(t) for k, t in enumerate(take) if t > 0}
         return val, srow, y, {}
 
-    def _ps_q0_shared(self, m, N, wmin, om, prep=None):
+    def _ps_q0_shared(self, m, N, wmin, om, prep=None) -> "_Q0Tables | None":
         """The part of A_mincost1 that does not depend on the PS type p: worker capacities,
-        the greedy order and the cost of the other workers for every (g, start, n).  Configs
-        (d, N, m, p) are visited with p innermost, so best() computes this once for all p."""
+        the greedy order and, for every (g, start, n) that can be feasible, the cost of the g
+        workers at n and of the other N - g workers.  Configs (d, N, m, p) are visited with p
+        innermost, so best() computes this once for all p.
+
+        Only cells that some p could accept are listed ("ragged", about an eighth of the
+        G x S x H block at paper-default scale): g workers next to the PSs need room for g
+        workers alone at n (the fit test g e + s z <= free + EPS implies g e <= free + EPS, and
+        g <= raw caps + 1 covers that whenever a demand e_r > 0 exceeds ~1e-9), and the other
+        servers need N - g slots (total - caps_n >= N - g).  Each listed cell gets the very
+        expressions of the dense block, so every value is the same number."""
         e = self.data.e[m]
         S, H = om.shape
-        caps = _caps(wmin, e, N, prep.raw(m) if prep else None)
+        raw = prep.raw(m) if prep else _caps_raw(wmin, e)
+        caps = np.clip(raw, 0, N)
         total = caps.sum(axis=1)
         if total.max() < N:
             return None  # not enough room for N workers anywhere (PSs aside)
@@ -675,18 +680,24 @@ class Searcher:
         rank = np.empty_like(order)  # position of each server in the order (its inverse)
         np.put_along_axis(rank, order, np.broadcast_to(np.arange(H), order.shape), 1)
         before = np.take_along_axis(cum - cs, rank, 1)  # units ahead of server h: S x H
-        g = np.arange(gtop + 1)[:, None, None]  # G x 1 x 1, workers next to the PSs (g < N)
+        # per cell (start, n): g from lo (enough room elsewhere) to hi (room at n)
+        lo = np.maximum(0, N - (total[:, None] - caps)).astype(np.int64).ravel()
+        hi = np.minimum(gtop, np.clip(raw, -1, gtop) + 1).astype(np.int64).ravel()
+        count = np.maximum(hi - lo + 1, 0)
+        ci = np.repeat(np.arange(S * H), count)  # cell index start * H + n, row-major
+        first = np.cumsum(count) - count
+        g = lo[ci] + (np.arange(len(ci)) - first[ci])
         K = N - g
-        others_ok = (total[None, :, None] - caps[None]) >= K
-        inside = K > before[None]  # n is among the first K units: use K + cap_n units
-        idx = np.minimum(np.where(inside, K + caps[None], K), 2 * N).astype(int)  # G x S x H
-        G = np.take_along_axis(np.broadcast_to(gcum[None], (len(g),) + gcum.shape),
-                               idx.reshape(len(g), S, H), 2) - np.where(inside, caps * om, 0)
-        gom = g * om[None]
-        # least worker cost of any (g, start, n) with enough room elsewhere: with s >= 1 PSs at
-        # n, every cost of this (m, N) and PS type p is at least this + min pi_p (a bound)
-        least = float(np.min(np.where(others_ok, gom + G, np.inf)))
-        return caps, order, g, K, others_ok, gom, G, least
+        capsE, omE = caps.ravel()[ci], om.ravel()[ci]
+        inside = K > before.ravel()[ci]  # n is among the first K units: use K + cap_n units
+        idx = np.minimum(np.where(inside, K + capsE, K), 2 * N).astype(int)
+        G = gcum[ci // H, idx] - np.where(inside, capsE * omE, 0)
+        gom = g * omE
+        # least worker cost of any listed (g, start, n): with s >= 1 PSs at n, every cost of
+        # this (m, N) and PS type p is at least this + min pi_p (a bound)
+        least = float(np.min(gom + G)) if len(ci) else math.inf
+        wminE = np.ascontiguousarray(wmin.reshape(S * H, -1)[ci].T)  # R x E
+        return _Q0Tables(S, H, caps, order, ci, g, K, gom, G, wminE, least)
 
     def _ps_q0(self, c, wmin, om, pi, starts, shared=_UNSET):
         d = self.data
@@ -696,31 +707,59 @@ class Searcher:
         S, H = om.shape
         if shared is _UNSET:
             shared = self._ps_q0_shared(c.m, N, wmin, om)
-        if shared is None:
+        if shared is None or not len(shared.ci):
             return None
-        caps, order, g, K, others_ok, gom, G, _ = shared
-        s_need = np.maximum(1, np.ceil(K * b / B - _EPS))  # (13d), (13e)
-        need = g[..., None] * d.e[c.m] + s_need[..., None] * z  # G x 1 x 1 x R
-        fit_n = _all_ge(wmin[None], need - _EPS)  # G x S x H
-        cost = np.where(fit_n & others_ok, gom + s_need * pi[None] + G, _BIG)
-        r = _pick_gsh(cost)
-        if r is None:
+        t = shared
+        # PSs (13d)/(13e) and the room needed at n, per g (the same expressions per g as per
+        # cell), then looked up per cell
+        gs = np.arange(t.gmax + 1)
+        s_g = np.maximum(1, np.ceil((N - gs) * b / B - _EPS))
+        floor_g = gs[:, None] * d.e[c.m] + s_g[:, None] * z - _EPS  # G x R
+        fit = t.wmin[0] >= floor_g[t.g, 0]
+        for r in range(1, len(floor_g[0])):
+            fit &= t.wmin[r] >= floor_g[t.g, r]
+        s_need = s_g[t.g]
+        cost = np.where(fit, t.gom + s_need * pi.ravel()[t.ci] + t.G, _BIG)
+        # the dense search's pick: least cost, then the earliest start within 1e-12 of it,
+        # then in that start the first (g, n) in g-major order with that start's least cost
+        cmin = cost.min()
+        if not np.isfinite(cmin) or cmin >= _BIG:
             return None
-        val, srow, col = r
-        gi, n = divmod(col, H)
-        best = (val, (gi, srow, n, int(s_need[gi, 0, 0])))
-        if best[1] is None:
-            return None
-        g, srow, n, s_need = best[1]
+        tol = 1e-12 * max(1.0, abs(cmin))
+        rowE = t.ci // H
+        srow = int(rowE[cost <= cmin + tol].min())
+        sel = np.flatnonzero(rowE == srow)
+        val = cost[sel].min()
+        at = sel[cost[sel] == val]
+        k = at[np.argmin(t.g[at] * H + t.ci[at] % H)]
+        g, n, s_need = int(t.g[k]), int(t.ci[k] % H), int(s_need[k])
         y = {n: g} if g else {}
-        left = N - g
-        for pos in range(H):
-            h = int(order[srow, pos])
-            if h == n or left == 0:
-                continue
-            t = int(min(caps[srow, h], left))
-            if t:
-                y[h] = t
-                left -= t
-        assert left == 0
-        return best[0], srow, y, {n: s_need}
+        # the other N - g workers: greedily along the cost order, skipping n
+        row = t.order[srow]
+        capo = t.caps[srow, row].copy()
+        capo[row == n] = 0
+        take = np.clip(N - g - (np.cumsum(capo) - capo), 0, capo).astype(int)
+        for h, k2 in zip(row[take > 0].tolist(), take[take > 0].tolist()):
+            y[h] = k2
+        assert sum(y.values()) == N
+        return float(val), srow, y, {n: s_need}
+
+
+class _Q0Tables:
+    """_ps_q0_shared's answer: per start the capped worker slots and the cost order, and per
+    listed (g, start, n) cell (flat, row-major by cell) what every PS type shares."""
+
+    def __init__(self, S, H, caps, order, ci, g, K, gom, G, wmin, least):
+        self.S, self.H, self.caps, self.order = S, H, caps, order
+        self.ci, self.g, self.K, self.gom, self.G, self.wmin = ci, g, K, gom, G, wmin
+        self.least = least
+        self.gmax = int(g.max(initial=0))
+
+    def cut(self, rows: int) -> "_Q0Tables":
+        """The same tables for the first ``rows`` starts (cells are row-major: a prefix)."""
+        if rows == self.S:
+            return self
+        k = int(np.searchsorted(self.ci, rows * self.H))
+        return _Q0Tables(rows, self.H, self.caps[:rows], self.order[:rows], self.ci[:k],
+                         self.g[:k], self.K[:k], self.gom[:k], self.G[:k], self.wmin[:, :k],
+                         self.least)
