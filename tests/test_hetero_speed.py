@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from mlopt.families.hetero.configs import Config, job_configs
@@ -232,3 +233,26 @@ def test_unit_costs_bound_the_cheapest_slots(seed):
             assert (np.isinf(table[r]) == np.isinf(exact)).all()
             free = sum(1 for c in slots if c == 0.0)
             assert (table[r, : free + 1] == 0).all()
+
+
+@pytest.mark.parametrize("preset,seed", [("small", 1), ("small", 9), ("small-ra", 1)])
+def test_the_start_just_before_a_wall_is_searched(preset, seed):
+    # One server, tau = 12: slots 1-4 are 30% used (priced), slot 5 is free and slots 6-11 are
+    # full (a wall).  A configuration of length L >= 2 fits only in windows ending by slot 5,
+    # and the cheapest of them is the last, t = 6 - L: the point c - L of the wall's change
+    # point c = 6, and not a change point itself (C = {1, 5, 6}).  Searching change points
+    # only would return start 1 (all L slots priced) instead.
+    from mlopt.families.hetero.configs import job_config_arrays
+    data = hetero_data(generate(preset, seed=seed, n_jobs=1, n_servers=1))
+
+    def at_least_two(d, j):
+        a = job_config_arrays(d, j)
+        return a[a[:, 4] >= 2]
+
+    win = Window(data, 12, 50.0)
+    win.beta[0, :, 0:4] = 0.3 * data.cap[0][:, None]
+    win.beta[0, :, 5:] = data.cap[0][:, None]
+    win.changes = {1, 5, 6}
+    got = Searcher(data, at_least_two).best(0, win)
+    assert got is not None and 2 <= got.d <= 4
+    assert got.start == 6 - got.d
