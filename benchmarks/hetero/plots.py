@@ -64,6 +64,23 @@ def _save(fig, path: Path) -> None:
     plt.close(fig)
 
 
+def fig_jobs(data: Path, out: Path) -> str:
+    df = _load(data, "wct_vs_jobs.csv")
+    if df is None:
+        return ""
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.6))
+    for k, arch in enumerate(["ps", "ra"]):
+        ax = axes[k]
+        _lines(ax, df[df["arch"] == arch], "jobs", ["a_online", "a_online-compact", *BASELINES],
+               value="ratio_to_lb")
+        ax.set_title(f"Fig. {2 if arch == 'ps' else 5}: {ARCH[arch]}")
+        ax.set_xlabel("jobs")
+        ax.set_ylabel("WCT / lower bound")
+        _legend(ax)
+    _save(fig, out / "wct_vs_jobs.png")
+    return "mean WCT / lower bound:\n\n" + _table(df, "jobs")
+
+
 def fig_servers(data: Path, out: Path) -> str:
     df = _load(data, "wct_vs_servers.csv")
     if df is None:
@@ -281,7 +298,8 @@ def main(argv=None):
     ap.add_argument("--data", default=str(HERE / "data"))
     a = ap.parse_args(argv)
     data = Path(a.data)
-    for name, fn in [("Fig. 3 / 6", fig_servers), ("Fig. 4", fig_F), ("Fig. 9", fig_types),
+    for name, fn in [("Fig. 2 / 5", fig_jobs), ("Fig. 3 / 6", fig_servers), ("Fig. 4", fig_F),
+                     ("Fig. 9", fig_types),
                      ("Fig. 10", fig_workers), ("Fig. 11 / 12", fig_maxweight),
                      ("PS vs RA", fig_twin)]:
         text = fn(data, data)
