@@ -5,6 +5,11 @@ with the certified lower bound and each algorithm's wall time.
     python benchmarks/hetero/wct_vs_jobs.py --jobs 10 20 --servers 15 --seeds 0 1 \
         -o benchmarks/hetero/results/wct_vs_jobs.csv
 
+The paper's own scale (150 servers of preset paper-default, hundreds of jobs):
+
+    python benchmarks/hetero/wct_vs_jobs.py --preset paper-default --servers 150 \
+        --jobs 100 200 300 --seeds 0 -o benchmarks/hetero/data/wct_vs_jobs_paper.csv
+
 Rows are appended as they finish (an interrupted run keeps what it measured).
 """
 from __future__ import annotations
@@ -25,6 +30,7 @@ ALGS = [("a_online", {}), ("a_online-compact", {"compact": True}), ("fifo", {}),
 def main(argv=None):
     ap = argparse.ArgumentParser()
     ap.add_argument("--jobs", type=int, nargs="+", default=[10, 20])
+    ap.add_argument("--preset", default="bench", help="generator preset (bench: 2-core scale)")
     ap.add_argument("--servers", type=int, default=15)
     ap.add_argument("--seeds", type=int, nargs="+", default=[0, 1])
     ap.add_argument("--arch", nargs="+", default=["ps", "ra"])
@@ -39,7 +45,8 @@ def main(argv=None):
     for n in a.jobs:
         for arch in a.arch:
             for seed in a.seeds:
-                w = generate("bench", seed=seed, n_jobs=n, n_servers=a.servers, architecture=arch)
+                w = generate(a.preset, seed=seed, n_jobs=n, n_servers=a.servers,
+                             architecture=arch)
                 lb = lower_bound(w)["bound"]
                 for label, opts in ALGS:
                     name = label.split("-")[0]
