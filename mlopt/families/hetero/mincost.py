@@ -45,6 +45,7 @@ from mlopt.families.hetero.data import HeteroData
 _EPS = 1e-9
 _BIG = 1e300
 _UNSET = object()
+_NOT_BETTER = object()  # a subroutine proved it cannot beat the caller's best (not cached)
 CACHE_BYTES = 256 * 2**20  # per Window: cached per-length arrays (see _LenCache)
 
 
@@ -222,6 +223,8 @@ class _Prep:
         self.data, self.wmin, self.Wc = data, wmin, Wc
         self._raw: dict[int, np.ndarray] = {}
         self._sort: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self._alone: dict[int, int] = {}
+        self._wmin_t: np.ndarray | None = None
 
     def raw(self, m: int) -> np.ndarray:
         if m not in self._raw:
@@ -234,6 +237,21 @@ class _Prep:
             order = _stable_order(om)
             self._sort[m] = order, np.take_along_axis(om, order, 1)
         return self._sort[m]
+
+    def alone(self, m: int) -> int:
+        """The most workers of type m that alone fit one server at some start (_g_limit's
+        exact test, up to the largest D_j)."""
+        if m not in self._alone:
+            self._alone[m] = _g_limit(self.wmin, self.data.e[m],
+                                      int(self.data.chunks.max(initial=1)))
+        return self._alone[m]
+
+    def wmin_t(self) -> np.ndarray:
+        """wmin as R x (S H), cells row-major: one resource's column is contiguous."""
+        if self._wmin_t is None:
+            S, H, R = self.wmin.shape
+            self._wmin_t = np.ascontiguousarray(self.wmin.reshape(S * H, R).T)
+        return self._wmin_t
 
 
 class _PrepRows:
@@ -248,6 +266,14 @@ class _PrepRows:
     def sort(self, m: int) -> tuple[np.ndarray, np.ndarray]:
         order, oms = self.prep.sort(m)
         return order[: self.n], oms[: self.n]
+
+    def alone(self, m: int) -> int:
+        # all starts' limit: cells of the prefix above the prefix's own limit fail every fit
+        # test there, so a larger g range changes no answer (see Searcher._q0_tables)
+        return self.prep.alone(m)
+
+    def wmin_t(self) -> np.ndarray:
+        return self.prep.wmin_t()[:, : self.n * self.prep.wmin.shape[1]]
 
 
 class _LenCache:
@@ -280,7 +306,6 @@ class _LenCache:
         self.prep = _Prep(d, self.wmin, self.Wc)
         self.least: dict[tuple[int, int], float | None] = {}  # A_mincost1 bound by (m, N)
         self.result: dict[tuple[int, int, int, int], tuple | None] = {}  # by (m, p, q, N)
-        self._alone: dict[int, int] = {}
         self._units: dict[int, np.ndarray] = {}
         self._ps_min: np.ndarray | None = None
         self._gmax = int(d.chunks.max(initial=1))
@@ -325,9 +350,7 @@ class _LenCache:
         (_g_limit's exact test, up to the largest D_j).  Every subroutine's fit test for N
         workers on one server (with or without PSs: N e + s z >= N e in floating point) implies
         this one, so N > alone(m) means no single server can host them."""
-        if m not in self._alone:
-            self._alone[m] = _g_limit(self.wmin, self.data.e[m], self._gmax)
-        return self._alone[m]
+        return self.prep.alone(m)
 
 
 def _better(cost, comp, best) -> bool:
@@ -343,6 +366,21 @@ def _better_rows(cost: np.ndarray, comp: np.ndarray, best) -> np.ndarray:
         return np.isfinite(cost).any(axis=1) | (b == math.inf)
     tol = 1e-12 * max(1.0, abs(b))
     return ((cost < b - tol) | ((cost <= b + tol) & (comp[None, :] < best[1]))).any(axis=1)
+
+
+def _cells_may_beat(cost: np.ndarray, t: "_Q0Tables", starts: np.ndarray, L: int, best):
+    """Which listed cells of A_mincost1 (cost per cell, rows = starts) could pass _better
+    against ``best``: the same comparisons as _better, per cell (None: any can, no best yet).
+    The cells are row-major, so those completing before best's completion are a prefix."""
+    b = best[0]
+    if not math.isfinite(b):
+        return None
+    tol = 1e-12 * max(1.0, abs(b))
+    may = cost < b - tol
+    rows = int(np.searchsorted(starts + L, best[1], side="left"))  # completion < best's
+    k = int(np.searchsorted(t.ci, rows * t.H))
+    may[:k] |= cost[:k] <= b + tol
+    return may
 
 
 def _prefix_ok(cost: float) -> bool:
@@ -537,7 +575,9 @@ class Searcher:
                         # (all terms >= 0), so it stays below every cost _ps_q0 can return
                         if not _better((sh.least + minP[c.p]) * (1 - 1e-9), first, best):
                             continue
-                    r = self._solve(c, lc, rows, shared)
+                    r = self._solve(c, lc, rows, shared, best)
+                    if r is _NOT_BETTER:
+                        continue  # the answer would not beat best: nothing to keep either
                     if r is not None and rows < len(starts) and not _prefix_ok(r[0]):
                         r = self._solve(c, lc, len(starts), shared)  # never seen: prices jump
                     if rows == len(starts):
@@ -569,8 +609,9 @@ class Searcher:
         n, sh = shared[key]
         return None if sh is None else sh.cut(rows)
 
-    def _solve(self, c: Config, lc: "_LenCache", rows: int, shared: dict):
-        """The subroutine of configuration c on the first ``rows`` candidate starts."""
+    def _solve(self, c: Config, lc: "_LenCache", rows: int, shared: dict, best=None):
+        """The subroutine of configuration c on the first ``rows`` candidate starts; with
+        ``best`` (cost, completion, _) A_mincost1 may answer _NOT_BETTER instead."""
         ps = self.data.architecture == "ps"
         wmin, om = lc.rows(rows, c.m)
         starts = lc.starts[:rows]
@@ -580,7 +621,7 @@ class Searcher:
             sh = self._q0_tables(shared, c, lc, rows)
             if sh is None:
                 return None
-            return self._ps_q0(c, wmin, om, lc.Pc[c.p, :rows], starts, sh)
+            return self._ps_q0(c, wmin, om, lc.Pc[c.p, :rows], starts, sh, best)
         if c.q:
             return self._ra_q1(c, wmin, om, starts)
         return self._ra_q0(c, wmin, om, starts, lc.prep_rows(rows))
@@ -674,7 +715,8 @@ class Searcher:
         total = caps.sum(axis=1)
         if total.max() < N:
             return None  # not enough room for N workers anywhere (PSs aside)
-        gtop = _g_limit(wmin, e, N - 1)
+        # the same as _g_limit(wmin, e, N - 1): fits(g) is monotone in g
+        gtop = min(N - 1, prep.alone(m)) if prep else _g_limit(wmin, e, N - 1)
         if gtop < 0:
             return None
         order, cs, cum, uc = self._greedy_units(om, caps, 2 * N, prep.sort(m) if prep else None)
@@ -698,10 +740,10 @@ class Searcher:
         # least worker cost of any listed (g, start, n): with s >= 1 PSs at n, every cost of
         # this (m, N) and PS type p is at least this + min pi_p (a bound)
         least = float(np.min(gom + G)) if len(ci) else math.inf
-        wminE = np.ascontiguousarray(wmin.reshape(S * H, -1)[ci].T)  # R x E
+        wminE = (prep.wmin_t() if prep else wmin.reshape(S * H, -1).T)[:, ci]  # R x E
         return _Q0Tables(S, H, caps, order, ci, g, K, gom, G, wminE, least)
 
-    def _ps_q0(self, c, wmin, om, pi, starts, shared=_UNSET):
+    def _ps_q0(self, c, wmin, om, pi, starts, shared=_UNSET, best=None):
         d = self.data
         N = c.n
         z = d.z[c.p]
@@ -716,12 +758,23 @@ class Searcher:
         # cell), then looked up per cell
         gs = np.arange(t.gmax + 1)
         s_g = np.maximum(1, np.ceil((N - gs) * b / B - _EPS))
+        s_need = s_g[t.g]
+        cost = t.gom + s_need * pi.ravel()[t.ci] + t.G  # each cell's cost if it fits
         floor_g = gs[:, None] * d.e[c.m] + s_g[:, None] * z - _EPS  # G x R
+        may = None if best is None else _cells_may_beat(cost, t, starts, c.d, best)
+        if may is not None:
+            # the answer can win only through a cell that fits and could beat best: test
+            # those cells first (usually none or few), then search all cells as before
+            sub = np.flatnonzero(may)
+            ok = np.ones(len(sub), dtype=bool)
+            for r in range(len(floor_g[0])):
+                ok &= t.wmin[r][sub] >= floor_g[t.g[sub], r]
+            if not ok.any():
+                return _NOT_BETTER
         fit = t.wmin[0] >= floor_g[t.g, 0]
         for r in range(1, len(floor_g[0])):
             fit &= t.wmin[r] >= floor_g[t.g, r]
-        s_need = s_g[t.g]
-        cost = np.where(fit, t.gom + s_need * pi.ravel()[t.ci] + t.G, _BIG)
+        cost = np.where(fit, cost, _BIG)
         # the dense search's pick: least cost, then the earliest start within 1e-12 of it,
         # then in that start the first (g, n) in g-major order with that start's least cost
         cmin = cost.min()
