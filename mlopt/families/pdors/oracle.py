@@ -55,6 +55,27 @@ ORACLES = ("rounding", "exact")
 LP_MODES = ("persistent", "rebuild")
 GDELTA = ("hoeffding", "one")
 TOL = 1e-9
+# HiGHS's absolute optimality tolerances (defaults, documented in its option list):
+# dual_feasibility_tolerance on reduced costs, mip_feasibility_tolerance when pruning.
+DUAL_FEAS_TOL = 1e-7
+MIP_FEAS_TOL = 1e-6
+
+
+def cost_scale(cost: np.ndarray) -> float:
+    """The power of two that brings the largest |cost| into (0.5, 1] (1 for all-zero costs):
+    exact in floating point, so the scaled IP has the same optimal w, s."""
+    top = float(np.max(np.abs(cost), initial=0.0))
+    # capped at 2^1000: a subnormal top (down to 2^-1074) would overflow the double
+    return 2.0 ** min(1000, -math.ceil(math.log2(top))) if top > 0 else 1.0
+
+
+def exact_tolerance(pw: np.ndarray, ps: np.ndarray, F: int) -> float:
+    """How far above the true optimum of the external IP a cost of ``oracle="exact"`` can lie.
+    On the scaled costs (all in [0, 1]) HiGHS accepts a node LP as optimal with reduced costs
+    down to -DUAL_FEAS_TOL, which moves its bound by at most that times ||x - x'||_1 <= 4F
+    (sum w <= F, sum s <= sum w), and prunes nodes within MIP_FEAS_TOL of the incumbent;
+    unscaling multiplies by 1 / cost_scale < 2 max|cost|."""
+    return (MIP_FEAS_TOL + 4 * int(F) * DUAL_FEAS_TOL) / cost_scale(np.concatenate([pw, ps]))
 
 
 @dataclass
@@ -136,7 +157,8 @@ class ExternalLP:
         self.H, self.F, self.gamma = H, int(F), int(gamma)
         self.integer, self.rebuild = integer, rebuild
         self.rs = [r for r in range(len(self.alpha)) if self.alpha[r] > 0 or self.beta[r] > 0]
-        self.cost = np.zeros(2 * H)
+        self.cost = np.zeros(2 * H)  # as HiGHS sees it: times self.scale
+        self.scale = 1.0
         self.free = None
         self.h = None if rebuild else self._build()
 
@@ -145,6 +167,10 @@ class ExternalLP:
         h = new_highs()
         h.addVars(2 * H, np.zeros(2 * H), np.full(2 * H, INF))
         if self.integer:
+            # the exact oracle must be exact: HiGHS stops at a 1e-4 relative / 1e-6 absolute
+            # gap by default (mip_rel_gap, mip_abs_gap); see set_slot for the cost scaling
+            h.setOptionValue("mip_rel_gap", 0.0)
+            h.setOptionValue("mip_abs_gap", 0.0)
             h.changeColsIntegrality(2 * H, np.arange(2 * H, dtype=np.int32),
                                     np.full(2 * H, highspy.HighsVarType.kInteger))
         starts, idx, val, lo, up = [], [], [], [], []
@@ -181,7 +207,17 @@ class ExternalLP:
         return self.H * len(self.rs) + 1
 
     def set_slot(self, pw: np.ndarray, ps: np.ndarray, free: np.ndarray) -> None:
-        self.cost = np.concatenate([pw, ps]).astype(float)
+        cost = np.concatenate([pw, ps]).astype(float)
+        if self.integer:
+            # HiGHS's optimality tests are absolute (dual_feasibility_tolerance 1e-7 on reduced
+            # costs, mip_feasibility_tolerance 1e-6 when pruning against the incumbent): with
+            # raw prices of 1e-7 (PD-ORS prices start at L) a strictly worse vertex passes as
+            # optimal (price 6e-8 vs 0: the "exact" cost came out 6e-8, rounding found 0).
+            # Scaling the largest cost coefficient into (0.5, 1] (a power of two: exact in
+            # floating point, same argmin) makes the tolerances relative to the slot's largest
+            # price; exact_tolerance() is what remains.  Costs are recomputed unscaled from w, s.
+            self.scale = cost_scale(cost)
+        self.cost = cost * self.scale
         self.free = np.asarray(free, float)
         if self.h is None:
             return
@@ -199,7 +235,7 @@ class ExternalLP:
             return None
         x = np.array(h.getSolution().col_value)
         x = np.maximum(x, 0.0)
-        return float(h.getInfo().objective_function_value), x[:self.H], x[self.H:]
+        return float(h.getInfo().objective_function_value) / self.scale, x[:self.H], x[self.H:]
 
 
 class SlotOracle:
