@@ -2,10 +2,8 @@
 vs the plain transliteration of the printed loops (mlopt.families.hetero.reference), side by
 side on the same inputs, and A_online end to end at paper-default scale (T = 150, H = 150).
 
-    python benchmarks/hetero/online_speed.py --parts reference \
-        -o benchmarks/hetero/data/online_speed_reference.json
-    python benchmarks/hetero/online_speed.py --parts paper-default --jobs 100 200 300 \
-        --seeds 0 1 -o benchmarks/hetero/data/online_speed_paper_default.json
+    python benchmarks/hetero/online_speed.py --parts paper-default reference \
+        --jobs 100 200 300 --seeds 0 1 2 -o benchmarks/hetero/data/online_speed.json
 
 Three parts, each row with wall seconds (perf_counter) and CPU seconds of this process
 (process_time; the machine is shared, so wall time includes waiting for a core):
