@@ -23,17 +23,18 @@ from mlopt.harness import ResultStore, run_spec
 
 HERE = Path(__file__).resolve().parent
 N_TASKS = 6
-# Each task sleeps 1 s: the SIGINT and the SIGKILL must land while tasks are still running, and on
-# a loaded machine (load average ~18 on 2 cores) 0.25 s per task let all six finish first.
-SPEC = f"""name = "slow"
+# Each task waits for its gate file <gate>/<seed> (the toy greedy's ``gate`` option): the test
+# opens the gates itself, so the SIGINT and the SIGKILL land while tasks are still running
+# however loaded the machine is (fixed sleeps of 0.25 s and then 1 s were both outrun).
+SPEC = """name = "slow"
 family = "harness_toy_max"
 [[instances]]
 preset = "small"
-seeds = {{ start = 0, count = {N_TASKS} }}
+seeds = {{ start = 0, count = {n} }}
 params = {{ n_jobs = 5 }}
 [[algorithms]]
 name = "greedy"
-options = {{ sleep_s = 1.0 }}
+options = {{ gate = "{gate}" }}
 [offline]
 time_limit = 20
 """
@@ -112,8 +113,16 @@ def _settles(pgid: int, ok, timeout: float = 15.0) -> bool:
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
 def test_ctrl_c_and_hard_kill_leave_a_resumable_store(tmp_path):
+    gate = tmp_path / "gate"
+    gate.mkdir()
+
+    def open_gate(*seeds: int) -> None:
+        for seed in seeds:
+            (gate / str(seed)).touch()
+
     spec = tmp_path / "slow.toml"
-    spec.write_text(SPEC)
+    spec.write_text(SPEC.format(n=N_TASKS, gate=gate))
+    open_gate(0)  # phase 1: only seed 0 can finish before the SIGINT
     out = tmp_path / "out"
     db = out / "results.sqlite"
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(HERE), os.environ.get(
@@ -134,17 +143,19 @@ def test_ctrl_c_and_hard_kill_leave_a_resumable_store(tmp_path):
         os.kill(proc.pid, signal.SIGINT)
         assert proc.stdout.readline().startswith("SUMMARY True")
         after_int = _consistent(db)
-        assert 1 <= after_int < N_TASKS
+        assert after_int == 1
         assert _settles(proc.pid, no_workers), f"workers outlived the run: {_group(proc.pid)}"
 
-        # 2. SIGKILL mid-run of the resumed (inline) run: the writer dies mid-task
+        # 2. SIGKILL mid-run of the resumed (inline) run: the writer dies mid-task (seed 1
+        #    finishes, seed 2 waits at its gate)
+        open_gate(1)
         proc.stdin.write("go\n")
         proc.stdin.flush()
         _wait_for(db, after_int + 1, proc)
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait(timeout=30)
         after_kill = _consistent(db)
-        assert after_int < after_kill < N_TASKS, "the kill was not mid-run"
+        assert after_kill == 2, "the kill was not mid-run"
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
@@ -152,6 +163,7 @@ def test_ctrl_c_and_hard_kill_leave_a_resumable_store(tmp_path):
         assert _settles(proc.pid, lambda g: not g), "processes of the run outlived it"
 
     # 3. resume finishes exactly the missing tasks, and every stored number is right
+    open_gate(*range(N_TASKS))
     summary = run_spec(spec, out, workers=0, resume=True, progress=False)
     assert summary.ok and summary.skipped == after_kill
     assert summary.completed == N_TASKS - after_kill

@@ -124,9 +124,22 @@ def _fill(w, order, sleep_s=0.0):
     return _schedule(w, chosen)
 
 
+def _wait_gate(gate: str, seed: int, timeout: float = 300.0) -> None:
+    """Block until the file ``gate``/<seed> exists: the interrupt test's stand-in for a long
+    task, which it ends when it wants instead of after a time a loaded machine may not keep
+    (gives up after ``timeout`` seconds so a broken test cannot hang)."""
+    if not gate:
+        return
+    path = Path(gate) / str(seed)
+    end = time.monotonic() + timeout
+    while not path.exists() and time.monotonic() < end:
+        time.sleep(0.02)
+
+
 def alg_greedy(w: Workload, seed: int = 0, sleep_s: float = 0.0, crash_marker: str = "",
-               crash_seed: int = -1, crashes: int = 1):
+               crash_seed: int = -1, crashes: int = 1, gate: str = ""):
     _maybe_crash(seed, crash_seed, crashes, crash_marker)
+    _wait_gate(gate, seed)
     weights, values = _weights_values(w)
     order = sorted(weights, key=lambda j: (-values[j] / weights[j], j))
     return _fill(w, order, sleep_s)
