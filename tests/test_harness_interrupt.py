@@ -8,6 +8,7 @@ finally resumes to completion.
 from __future__ import annotations
 
 import os
+import select
 import signal
 import sqlite3
 import subprocess
@@ -39,10 +40,14 @@ options = {{ gate = "{gate}" }}
 time_limit = 20
 """
 RUNNER = """
+import signal
 import sys
 import test_harness_toyfamily
 from mlopt.harness import run_spec
 if __name__ == "__main__":
+    # Ctrl-C as in a terminal even when started from a shell's background job, which would
+    # hand down SIGINT ignored (Python then never raises KeyboardInterrupt)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     s = run_spec(sys.argv[1], sys.argv[2], workers=2, progress=False)
     print("SUMMARY", s.interrupted, s.completed, flush=True)
     sys.stdin.readline()  # the test inspects the process tree and the store, then says go
@@ -83,6 +88,13 @@ def _consistent(db: Path) -> int:
         con.close()
     assert all(c == 2 for _, c in counts), counts
     return len(counts)
+
+
+def _read_line(proc: subprocess.Popen, timeout: float = 60.0) -> str:
+    """The runner's next output line, or a failure (not a hang) if none comes in time."""
+    ready, _, _ = select.select([proc.stdout], [], [], timeout)
+    assert ready, f"no output from the run within {timeout} s"
+    return proc.stdout.readline()
 
 
 def _group(pgid: int) -> dict[int, int]:
@@ -141,7 +153,7 @@ def test_ctrl_c_and_hard_kill_leave_a_resumable_store(tmp_path):
         _wait_for(db, 1, proc)
         assert not no_workers(_group(proc.pid))  # the check below can see workers
         os.kill(proc.pid, signal.SIGINT)
-        assert proc.stdout.readline().startswith("SUMMARY True")
+        assert _read_line(proc).startswith("SUMMARY True")
         after_int = _consistent(db)
         assert after_int == 1
         assert _settles(proc.pid, no_workers), f"workers outlived the run: {_group(proc.pid)}"
