@@ -14,7 +14,6 @@ import argparse
 import time
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 from mlopt.families import get_family

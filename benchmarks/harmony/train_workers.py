@@ -18,8 +18,7 @@ import time
 import numpy as np
 
 from mlopt.families import get_family
-from mlopt.families.harmony.drl import (DEFAULT_CHECKPOINT, TrainConfig, evaluate_policy,
-                                        load_checkpoint, train)
+from mlopt.families.harmony.drl import DEFAULT_CHECKPOINT, TrainConfig, evaluate_policy, train
 from mlopt.machine import cpu_model
 
 

@@ -383,6 +383,16 @@ def _cells_may_beat(cost: np.ndarray, t: "_Q0Tables", starts: np.ndarray, L: int
     return may
 
 
+def _cells_fit(t: "_Q0Tables", floor_g: np.ndarray, cells=slice(None)) -> np.ndarray:
+    """Per listed cell of A_mincost1 (all, or the indices ``cells``): do its g workers and
+    their PSs fit at n (free capacity >= the per-g need - EPS in every resource)?"""
+    g = t.g[cells]
+    fit = t.wmin[0][cells] >= floor_g[g, 0]
+    for r in range(1, floor_g.shape[1]):
+        fit &= t.wmin[r][cells] >= floor_g[g, r]
+    return fit
+
+
 def _prefix_ok(cost: float) -> bool:
     """May a subroutine's answer on a prefix of the starts stand in for the full answer while
     the best placement so far costs exactly 0?  Costs are >= 0 and only a cost <= 1e-12 with an
@@ -417,20 +427,6 @@ def _units_before(cum: np.ndarray, k: np.ndarray) -> np.ndarray:
     return pos.reshape(S, len(k)) - np.arange(S)[:, None] * H
 
 
-def _pick_gsh(cost: np.ndarray):
-    """_pick over a G x S x H array with the starts on axis 1, without copying it to S x G x H:
-    the same (value, start row, g * H + h) as _pick(cost.transpose(1, 0, 2), ...) (min is
-    exact; row srow of the transposed copy is cost[:, srow, :] flattened)."""
-    cmin = cost.min()
-    if not np.isfinite(cmin) or cmin >= _BIG:
-        return None
-    tol = 1e-12 * max(1.0, abs(cmin))
-    srow = int(np.nonzero((cost <= cmin + tol).any(axis=(0, 2)))[0][0])
-    row = cost[:, srow, :]
-    col = int(np.argmin(row))
-    return float(row.reshape(-1)[col]), srow, col
-
-
 def _g_limit(wmin: np.ndarray, e: np.ndarray, gmax: int) -> int:
     """The largest g <= gmax for which g workers of demand e alone fit (wmin >= g e - EPS in
     every resource) on some server at some start; -1 if none.  _ps_q0's test for g workers
@@ -462,7 +458,7 @@ class Searcher:
         self._cfg: dict[int, dict[int, list[Config]]] = {}
         self._static: dict[tuple[int, int, int, int], bool] = {}
         self._fits = KeyTest(data, self.fits_empty)  # fits_empty per row, vectorized
-        self._static_shared: dict[tuple[int, int], tuple | None] = {}
+        self._static_shared: dict[tuple[int, int], _Q0Tables | None] = {}
 
     def config_array(self, j: int) -> np.ndarray:
         """configs(data, j) (default job_config_arrays: rows m, p, q, n, d), computed once per
@@ -741,14 +737,14 @@ class Searcher:
         # this (m, N) and PS type p is at least this + min pi_p (a bound)
         least = float(np.min(gom + G)) if len(ci) else math.inf
         wminE = (prep.wmin_t() if prep else wmin.reshape(S * H, -1).T)[:, ci]  # R x E
-        return _Q0Tables(S, H, caps, order, ci, g, K, gom, G, wminE, least)
+        return _Q0Tables(S, H, caps, order, ci, g, gom, G, wminE, least)
 
     def _ps_q0(self, c, wmin, om, pi, starts, shared=_UNSET, best=None):
         d = self.data
         N = c.n
         z = d.z[c.p]
         b, B = d.b[c.m], d.B[c.p]
-        S, H = om.shape
+        H = om.shape[1]
         if shared is _UNSET:
             shared = self._ps_q0_shared(c.m, N, wmin, om)
         if shared is None or not len(shared.ci):
@@ -765,16 +761,9 @@ class Searcher:
         if may is not None:
             # the answer can win only through a cell that fits and could beat best: test
             # those cells first (usually none or few), then search all cells as before
-            sub = np.flatnonzero(may)
-            ok = np.ones(len(sub), dtype=bool)
-            for r in range(len(floor_g[0])):
-                ok &= t.wmin[r][sub] >= floor_g[t.g[sub], r]
-            if not ok.any():
+            if not _cells_fit(t, floor_g, np.flatnonzero(may)).any():
                 return _NOT_BETTER
-        fit = t.wmin[0] >= floor_g[t.g, 0]
-        for r in range(1, len(floor_g[0])):
-            fit &= t.wmin[r] >= floor_g[t.g, r]
-        cost = np.where(fit, cost, _BIG)
+        cost = np.where(_cells_fit(t, floor_g), cost, _BIG)
         # the dense search's pick: least cost, then the earliest start within 1e-12 of it,
         # then in that start the first (g, n) in g-major order with that start's least cost
         cmin = cost.min()
@@ -804,9 +793,9 @@ class _Q0Tables:
     """_ps_q0_shared's answer: per start the capped worker slots and the cost order, and per
     listed (g, start, n) cell (flat, row-major by cell) what every PS type shares."""
 
-    def __init__(self, S, H, caps, order, ci, g, K, gom, G, wmin, least):
+    def __init__(self, S, H, caps, order, ci, g, gom, G, wmin, least):
         self.S, self.H, self.caps, self.order = S, H, caps, order
-        self.ci, self.g, self.K, self.gom, self.G, self.wmin = ci, g, K, gom, G, wmin
+        self.ci, self.g, self.gom, self.G, self.wmin = ci, g, gom, G, wmin
         self.least = least
         self.gmax = int(g.max(initial=0))
 
@@ -816,5 +805,5 @@ class _Q0Tables:
             return self
         k = int(np.searchsorted(self.ci, rows * self.H))
         return _Q0Tables(rows, self.H, self.caps[:rows], self.order[:rows], self.ci[:k],
-                         self.g[:k], self.K[:k], self.gom[:k], self.G[:k], self.wmin[:, :k],
+                         self.g[:k], self.gom[:k], self.G[:k], self.wmin[:, :k],
                          self.least)
