@@ -2,6 +2,7 @@
 the row's extra["theory"], and reports them; a failing diagnostic is recorded, never raised."""
 from __future__ import annotations
 
+import dataclasses
 import json
 
 from mlopt.families import get_family
@@ -32,7 +33,10 @@ def test_diagnostics_are_stored_and_reported(tmp_path, monkeypatch):
     def broken(workload, schedule, *, options, opt_upper):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(fam, "diagnostics", {"oasis": diag, "fifo": broken})
+    algs = dict(fam.algorithms_)
+    algs["oasis"] = dataclasses.replace(algs["oasis"], diagnostics=diag)
+    algs["fifo"] = dataclasses.replace(algs["fifo"], diagnostics=broken)
+    monkeypatch.setattr(fam, "algorithms_", algs)
     spec = tmp_path / "s.toml"
     spec.write_text(SPEC)
     summary = run_spec(spec, tmp_path / "out", workers=0, progress=False)

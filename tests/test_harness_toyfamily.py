@@ -18,13 +18,16 @@ import os
 import signal
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pyomo.environ as pyo
 import pytest
 
 from mlopt.check import CheckResult, Violation
-from mlopt.families.base import FAMILIES, Family, register_family
+from mlopt.families.base import (FAMILIES, Algorithm, Bound, Family, Formulation,
+                                 register_family)
+from mlopt.params import Param
 from mlopt.schedule import Schedule
 from mlopt.solve import SolveResult, Status
 from mlopt.solvers.base import BACKENDS
@@ -235,18 +238,34 @@ class _NoSolution(_Loosened):
     keep_incumbent = False
 
 
+def _toy_generate(preset: str, seed: int = 0, **params) -> Workload:
+    return toy_generator(seed, **params)
+
+
+TOY_PARAMS = {"n_jobs": Param.int(6, low=1, high=40), "capacity_ratio": Param.float(0.5),
+              "target_ratio": Param.float(0.5)}
+TOY_GENERATOR = SimpleNamespace(PRESETS={"small": {}}, generate=_toy_generate,
+                                params=lambda preset: TOY_PARAMS)
+
+
+def _toy_algorithms(table: dict) -> list[Algorithm]:
+    return [Algorithm(name, fn) for name, fn in table.items()]
+
+
 TOY_MAX = Family(
-    name="harness_toy_max", paper="toy", sense="max", check=check_max,
-    models={"knapsack": build_knapsack}, default_model="knapsack", extract={"knapsack": extract_x},
-    algorithms={"greedy": alg_greedy, "random": alg_random, "nothing": alg_nothing,
-                "everything": alg_everything, "raise": alg_raise},
-    presets={"small": toy_generator})
-TOY_MAX.bounds = {"fractional": bound_fractional, "too_low": bound_too_low}
+    name="harness_toy_max", paper="toy", sense="max", checker=check_max,
+    fields=lambda w: None, generator=TOY_GENERATOR,
+    formulations=[Formulation("knapsack", build_knapsack, extract_x)], default_model="knapsack",
+    algorithms_=_toy_algorithms({"greedy": alg_greedy, "random": alg_random,
+                                 "nothing": alg_nothing, "everything": alg_everything,
+                                 "raise": alg_raise}),
+    bounds_=[Bound("fractional", bound_fractional), Bound("too_low", bound_too_low)])
 TOY_MIN = Family(
-    name="harness_toy_min", paper="toy", sense="min", check=check_min,
-    models={"cover": build_cover}, default_model="cover", extract={"cover": extract_x},
-    algorithms={"greedy": alg_cover_greedy, "all": alg_everything, "none": alg_nothing},
-    presets={"small": toy_generator})
+    name="harness_toy_min", paper="toy", sense="min", checker=check_min,
+    fields=lambda w: None, generator=TOY_GENERATOR,
+    formulations=[Formulation("cover", build_cover, extract_x)], default_model="cover",
+    algorithms_=_toy_algorithms({"greedy": alg_cover_greedy, "all": alg_everything,
+                                 "none": alg_nothing}))
 FAKE_BACKENDS = (_Loosened, _NoSolution)
 
 

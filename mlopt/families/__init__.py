@@ -1,12 +1,14 @@
-"""Problem families, one package per paper, registered by name.
+"""Problem families, one package per paper, registered by name (:mod:`.base`).
 
-Add a paper: create ``mlopt/families/<paper>/`` (generator, checker, algorithms, baselines,
-bounds, theory checks) whose ``__init__`` builds a :class:`Family` and calls
-:func:`register_family`, put its formulations in ``models/<paper>.py``, and add one import line
-to ``_load_all``.  Everything of a family (algorithms, models, presets, bounds) is found through
-its :class:`Family` only; names are scoped per family."""
+Add a paper: create ``mlopt/families/<name>/`` with ``family.py`` defining ``FAMILY =
+Family(...)`` (every part named by a ``"module:attribute"`` reference, so registering loads
+nothing), and add one line to :data:`mlopt.families.base.BUILTIN`.  ``mlopt.testing.check_family``
+then holds it to the same guarantees as every other family."""
 from __future__ import annotations
 
-from mlopt.families.base import FAMILIES, Family, all_families, get_family, register_family
+from mlopt.families.base import (BUILTIN, FAMILIES, Algorithm, Bound, Family, Formulation,
+                                 all_families, family_names, family_of, get_family,
+                                 register_family, unregister_family)
 
-__all__ = ["FAMILIES", "Family", "all_families", "get_family", "register_family"]
+__all__ = ["BUILTIN", "FAMILIES", "Algorithm", "Bound", "Family", "Formulation", "all_families",
+           "family_names", "family_of", "get_family", "register_family", "unregister_family"]

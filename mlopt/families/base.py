@@ -1,128 +1,359 @@
-"""A problem family = one paper's view of the shared workload model.
+"""The family contract: one paper's view of the shared workload model, and the one registry.
 
-A family states which workload fields it needs and supplies its formulations (Pyomo builders),
-a way to read a schedule back from a solved model, its independent checker, its generators and
-its online algorithms / baselines.  Everything is registered by name so the CLI, the harness and
-tests find it without if/elif chains.
+A family is one record (:class:`Family`) that names everything of one paper by *reference*
+(``"module:attribute"`` strings, resolved on first use, as Gymnasium's registry does): its
+workload fields and their validation, its generator, its checker, its formulations
+(:class:`Formulation`), its algorithms with their declared options (:class:`Algorithm`), its
+certified bounds (:class:`Bound`), trainers and trace conversion.  Registering a family imports
+nothing of it, so no family's modules load another's, and ``mlopt --help`` loads no family.
+
+The built-in families are listed in :data:`BUILTIN` (one line each: ``name ->
+"mlopt.families.<name>.family:FAMILY"``); other packages register with
+:func:`register_family` or an ``mlopt.families`` entry point.  :mod:`mlopt.testing` holds every
+registered family to the same guarantees (``check_family``).
+
+Generators follow one style: the module named by ``Family.generator`` defines ``PRESETS``
+(preset name -> parameter overrides), ``params(preset) -> {name: Param}`` (the parameters that
+preset takes, declared with :class:`mlopt.params.Param`) and ``generate(preset, seed=0,
+**params) -> Workload``.  :meth:`Family.generate` checks the seed and every parameter with the
+shared checker (:func:`mlopt.params.check_values`) before the generator draws anything.
 """
 from __future__ import annotations
 
+import importlib
 import inspect
+import sys
 from dataclasses import dataclass, field
-from typing import Callable
+from functools import cached_property, partial
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
-import pyomo.environ as pyo
-
-from mlopt.check import CheckResult
 from mlopt.errors import InputError
-from mlopt.schedule import Schedule
-from mlopt.workload import Workload
+from mlopt.params import Param, Schema, check_values
 
-Builder = Callable[..., pyo.ConcreteModel]
-Extractor = Callable[[pyo.ConcreteModel, Workload], Schedule]
-Checker = Callable[[Workload, Schedule], CheckResult]
-Algorithm = Callable[..., Schedule]  # algorithm(workload, seed=..., **options) -> Schedule
-Generator = Callable[..., Workload]  # generator(seed=..., **params) -> Workload
+if TYPE_CHECKING:  # pragma: no cover
+    from mlopt.check import CheckResult
+    from mlopt.schedule import Schedule
+    from mlopt.workload import Workload
+
+Ref = Any  # "package.module:attribute" (resolved on first use) or the object itself
+
+#: names set by mlopt itself, never by ``--option`` / ``-p`` (with the hint the error gives)
+RESERVED_OPTIONS = {"seed": "the seed is --seed / the spec's seeds, not an option"}
+MAX_SEED = 2 ** 63 - 1
+
+
+def resolve(ref: Ref) -> Any:
+    """The object a reference names (``"pkg.mod:attr.sub"``); non-strings are returned as is."""
+    if not isinstance(ref, str):
+        return ref
+    module, _, attr = ref.partition(":")
+    obj = importlib.import_module(module)
+    for part in filter(None, attr.split(".")):
+        obj = obj[part] if isinstance(obj, dict) else getattr(obj, part)
+    return obj
+
+
+@dataclass(frozen=True)
+class Formulation:
+    """One Pyomo formulation of a family.
+
+    ``role``: ``exact`` (its optimum is OPT; ``extract`` reads the schedule back), ``bound`` (a
+    relaxation or bound model: exportable, solving it is not OPT) or ``export`` (a model for
+    export only, e.g. one interval of a rolling horizon).  ``options``: the builder's keyword
+    options, declared (``mlopt export --option``)."""
+    name: str
+    build: Ref
+    extract: Ref | None = None
+    role: str = "exact"
+    options: Mapping[str, Param] = field(default_factory=dict)
+    doc: str = ""
+
+    def __post_init__(self):
+        if self.role not in ("exact", "bound", "export"):
+            raise ValueError(f"formulation {self.name}: unknown role {self.role!r}")
+        if self.role == "exact" and self.extract is None:
+            raise ValueError(f"formulation {self.name}: an exact model needs an extractor")
+
+
+@dataclass(frozen=True)
+class Algorithm:
+    """One online algorithm, baseline or reference heuristic of a family.
+
+    ``run(workload, *, seed, **options) -> Schedule``.  ``options`` declares every option the
+    algorithm takes (a :class:`Param` each, or a reference to such a dict); nothing else is
+    accepted.  ``diagnostics(workload, schedule, *, options, opt_upper) -> dict``: the paper's
+    theory checks on every run.  ``preset``: the small preset the algorithm runs on when its
+    options are probed and in the conformance suite (default: the family's ``probe_preset``),
+    for algorithms that only apply to one kind of workload."""
+    name: str
+    run: Ref
+    options: Mapping[str, Param] | Ref | None = None  # None: not declared (legacy)
+    role: str = "online"
+    diagnostics: Ref | None = None
+    preset: str | None = None
+    doc: str = ""
+
+    def __post_init__(self):
+        if self.role not in ("online", "baseline", "reference"):
+            raise ValueError(f"algorithm {self.name}: unknown role {self.role!r}")
+
+
+@dataclass(frozen=True)
+class Bound:
+    """A certified bound on OPT beyond exact reach: ``fn(workload, *, time_limit, threads,
+    **options) -> float | {"bound": float, ...}`` (an upper bound for max families, a lower
+    bound for min families)."""
+    name: str
+    fn: Ref
+    doc: str = ""
+
+
+def _by_name(items) -> dict:
+    if isinstance(items, Mapping):
+        return dict(items)
+    out = {}
+    for item in items:
+        if item.name in out:
+            raise ValueError(f"duplicate name {item.name!r}")
+        out[item.name] = item
+    return out
 
 
 @dataclass
 class Family:
+    """One paper: see the module docstring.  Every ``Ref`` is resolved on first use."""
     name: str
     paper: str  # seed file and system name
     sense: str  # "max" (utility) or "min" (completion time)
-    check: Checker
-    models: dict[str, Builder] = field(default_factory=dict)  # formulation name -> builder
+    checker: Ref  # fn(workload, schedule) -> CheckResult
+    fields: Ref  # fn(workload) -> None, raising InputError: the family's own fields
+    generator: Ref  # module with PRESETS, params(preset), generate(preset, seed, **params)
+    formulations: Any = ()  # Formulation records (or a dict of them)
     default_model: str = ""
-    extract: dict[str, Extractor] = field(default_factory=dict)  # formulation -> extractor
-    algorithms: dict[str, Algorithm] = field(default_factory=dict)  # online algs + baselines
-    presets: dict[str, Generator] = field(default_factory=dict)  # generator presets
-    validate: Callable[[Workload], None] = lambda w: None  # family-specific field checks
-    # certified bounds beyond exact reach: name -> fn(workload, **options) -> float | dict | None
-    bounds: dict[str, Callable[..., object]] = field(default_factory=dict)
-    # per-algorithm checks of a paper's theory on every run: algorithm name ->
-    # fn(workload, schedule, *, options, opt_upper) -> JSON-able dict (kept in results' extra)
-    diagnostics: dict[str, Callable[..., dict]] = field(default_factory=dict)
-    # Spec-time validation (mlopt.harness.spec), so a bad value fails when a spec is loaded
-    # (exit 2) rather than as error rows after the run.  check_params(preset, params) and
-    # check_options(algorithm, options) raise InputError whose field is the parameter / option.
-    # Without check_params, each parameter set is tried by generating it once (seed 0); without
-    # check_options, options are tried by running the algorithm on ``probe_preset`` (seed 0).
-    check_params: Callable[[str, dict], None] | None = None
-    check_options: Callable[[str, dict], None] | None = None
-    probe_preset: str | None = "tiny"
-    # algorithms that only apply to another kind of workload (e.g. hetero's ``a_online_ra``
-    # needs a Ring-AllReduce one): algorithm name -> the preset its options are probed on and
-    # cross-family tests run it on, instead of ``probe_preset``
-    algorithm_presets: dict[str, str] = field(default_factory=dict)
+    algorithms_: Any = ()  # Algorithm records (or a dict of them)
+    bounds_: Any = ()  # Bound records (or a dict of them)
+    probe_preset: str = "tiny"
     # learned components (``mlopt train FAMILY --target NAME``): name ->
     # fn(out_path, params: dict, *, progress: bool) -> JSON-able summary
-    trainers: dict[str, Callable[..., dict]] = field(default_factory=dict)
+    trainers_: Mapping[str, Ref] = field(default_factory=dict)
     # ``mlopt instances from-trace/from-csv --family NAME``: fn(trace table, *, seed, report,
-    # **params) -> Workload of this family (None: only the default OASiS-style conversion)
-    from_trace: Callable[..., Workload] | None = None
+    # **params) -> Workload of this family
+    from_trace_: Ref | None = None
+    doc: str = ""
+    # the module that defines this record (worker processes import it to find a family that
+    # is not built in); default: the module that constructed it
+    module: str | None = None
 
-    def model(self, name: str | None = None) -> Builder:
-        name = name or self.default_model
-        if name not in self.models:
-            raise InputError(f"unknown model for family {self.name} (known: "
-                             f"{', '.join(sorted(self.models))})", field="model", value=name)
-        return self.models[name]
+    def __post_init__(self):
+        if self.module is None:
+            self.module = sys._getframe(2).f_globals.get("__name__")
+        if self.sense not in ("max", "min"):
+            raise ValueError(f"family {self.name}: sense must be 'max' or 'min'")
+        self.formulations = _by_name(self.formulations)
+        self.algorithms_ = _by_name(self.algorithms_)
+        self.bounds_ = _by_name(self.bounds_)
+        if self.formulations and self.default_model not in self.formulations:
+            raise ValueError(f"family {self.name}: default model {self.default_model!r} is not "
+                             "one of its formulations")
 
-    def algorithm(self, name: str) -> Algorithm:
-        if name not in self.algorithms:
-            raise InputError(f"unknown algorithm for family {self.name} (known: "
-                             f"{', '.join(sorted(self.algorithms))})", field="algorithm",
-                             value=name)
-        return self.algorithms[name]
+    # ---- the workload and its checker ------------------------------------------------------
+    def validate(self, workload: "Workload") -> None:
+        """The family's own fields and every assumption its models and bounds rely on."""
+        resolve(self.fields)(workload)
 
-    def bound(self, name: str) -> Callable[..., object]:
-        if name not in self.bounds:
-            raise InputError(f"unknown bound for family {self.name} (known: "
-                             f"{', '.join(sorted(self.bounds))})", field="bound", value=name)
-        return self.bounds[name]
+    def check(self, workload: "Workload", schedule: "Schedule") -> "CheckResult":
+        return resolve(self.checker)(workload, schedule)
 
-    def validate_params(self, preset: str, params: dict) -> None:
+    # ---- generator ---------------------------------------------------------------------------
+    @cached_property
+    def _generator(self):
+        return resolve(self.generator)
+
+    @property
+    def preset_names(self) -> list[str]:
+        return sorted(self._generator.PRESETS)
+
+    def param_schema(self, preset: str) -> Schema | None:
+        """The parameters ``preset`` takes (None: the generator declares none yet)."""
+        self._check_preset(preset)
+        params = getattr(self._generator, "params", None)
+        return None if params is None else params(preset)
+
+    def _check_preset(self, preset: str) -> None:
+        if not isinstance(preset, str) or preset not in self._generator.PRESETS:
+            raise InputError(f"unknown preset for family {self.name} (known: "
+                             f"{', '.join(self.preset_names)})", field="preset", value=preset)
+
+    def generate(self, preset: str, seed: int = 0, **params) -> "Workload":
+        """A workload of ``preset``: the seed and every parameter checked first."""
+        check_seed(seed)
+        self.validate_params(preset, params)
+        workload = self._generator.generate(preset, seed=seed, **params)
+        if workload.meta.get("family") != self.name:
+            workload.meta["family"] = self.name
+        return workload
+
+    def validate_params(self, preset: str, params: Mapping[str, Any]) -> None:
         """Every generator parameter of ``preset``: known by name, valid in value."""
-        gen = self.preset(preset)
-        _known_names(gen, params, f"preset {preset!r} of family {self.name}", "parameter")
-        if self.check_params is not None:
-            self.check_params(preset, dict(params))
+        schema = self.param_schema(preset)
+        if schema is not None:
+            check_values(schema, params, where=f"preset {preset!r} of family {self.name}",
+                         reserved={"seed": "the seed is --seed, not a parameter"})
+            check = getattr(self._generator, "check_params", None)
+            if check is not None:  # relations between parameters (low end of one < another)
+                check(preset, dict(params))
+            return
+        # legacy: a generator without declared parameters
+        gen = self._generator.generate
+        _known_names(partial(gen, preset), params, f"preset {preset!r} of family {self.name}",
+                     "parameter")
+        check = getattr(self._generator, "check_params", None)
+        if check is not None:
+            check(preset, dict(params))
         else:
-            _probe(lambda: gen(seed=0, **params), f"generating preset {preset!r}")
+            _probe(lambda: gen(preset, seed=0, **params), f"generating preset {preset!r}")
 
-    def validate_options(self, algorithm: str, options: dict) -> None:
-        """Every option of ``algorithm``: known by name, valid in value."""
+    @property
+    def presets(self) -> dict[str, Callable[..., "Workload"]]:
+        """preset name -> ``fn(seed=0, **params)`` (checked, see :meth:`generate`)."""
+        return {name: partial(self.generate, name) for name in self.preset_names}
+
+    def preset(self, name: str) -> Callable[..., "Workload"]:
+        self._check_preset(name)
+        return partial(self.generate, name)
+
+    # ---- formulations ------------------------------------------------------------------------
+    def formulation(self, name: str | None = None) -> Formulation:
+        name = name or self.default_model
+        if name not in self.formulations:
+            raise InputError(f"unknown model for family {self.name} (known: "
+                             f"{', '.join(sorted(self.formulations))})", field="model",
+                             value=name)
+        return self.formulations[name]
+
+    def exact_formulation(self, name: str | None = None) -> Formulation:
+        """A formulation whose optimum is OPT (a bound or export-only model is an error)."""
+        f = self.formulation(name)
+        if f.role == "bound":
+            raise InputError(f"{f.name} is a lower-bound model: it has no schedule; use it as "
+                             f"a bound ([offline] bounds = [\"{f.name}\"] in a spec, or mlopt "
+                             "export)", field="model", value=f.name)
+        if f.extract is None:
+            raise InputError(f"family {self.name} has no schedule extractor for this model "
+                             f"(a {f.role} model: export it with mlopt export)", field="model",
+                             value=f.name)
+        return f
+
+    def model(self, name: str | None = None) -> Callable:
+        return resolve(self.formulation(name).build)
+
+    @property
+    def models(self) -> dict[str, Callable]:
+        return {n: resolve(f.build) for n, f in self.formulations.items()}
+
+    @property
+    def extract(self) -> dict[str, Callable]:
+        """Formulations whose solution is a schedule (the exact ones): name -> extractor."""
+        return {n: resolve(f.extract) for n, f in self.formulations.items()
+                if f.extract is not None}
+
+    # ---- algorithms --------------------------------------------------------------------------
+    def algorithm_record(self, name: str) -> Algorithm:
+        if name not in self.algorithms_:
+            raise InputError(f"unknown algorithm for family {self.name} (known: "
+                             f"{', '.join(sorted(self.algorithms_))})", field="algorithm",
+                             value=name)
+        return self.algorithms_[name]
+
+    def algorithm(self, name: str) -> Callable:
+        return resolve(self.algorithm_record(name).run)
+
+    @property
+    def algorithms(self) -> dict[str, Callable]:
+        return {n: resolve(a.run) for n, a in self.algorithms_.items()}
+
+    def option_schema(self, algorithm: str) -> Schema | None:
+        """The options ``algorithm`` declares (None: it declares none yet)."""
+        options = self.algorithm_record(algorithm).options
+        return None if options is None else dict(resolve(options))
+
+    def validate_options(self, algorithm: str, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Every option of ``algorithm``: declared, of the declared kind and range."""
+        schema = self.option_schema(algorithm)
+        if schema is not None:
+            return check_values(schema, options, where=f"algorithm {algorithm!r}",
+                                reserved=RESERVED_OPTIONS)
+        # legacy: an algorithm without declared options (names from its signature, values by
+        # running it once on its probe preset)
         fn = self.algorithm(algorithm)
+        check_values({}, {k: v for k, v in options.items() if k in RESERVED_OPTIONS},
+                     reserved=RESERVED_OPTIONS)
         _known_names(fn, options, f"algorithm {algorithm!r}", "option")
-        if self.check_options is not None:
-            self.check_options(algorithm, dict(options))
-        elif options and self.probe_preset_of(algorithm) in self.presets:
-            preset = self.probe_preset_of(algorithm)
-            workload = self.preset(preset)(seed=0)
+        preset = self.probe_preset_of(algorithm)
+        if options and preset in self._generator.PRESETS:
+            workload = self.generate(preset, seed=0)
             _probe(lambda: fn(workload, seed=0, **options),
                    f"running {algorithm!r} on preset {preset!r}")
+        return dict(options)
+
+    def run(self, algorithm: str, workload: "Workload", *, seed: int = 0,
+            **options) -> "Schedule":
+        """Run ``algorithm`` on ``workload`` (its options and seed checked first)."""
+        check_seed(seed)
+        opts = self.validate_options(algorithm, options)
+        return self.algorithm(algorithm)(workload, seed=seed, **opts)
+
+    @property
+    def diagnostics(self) -> dict[str, Callable]:
+        return {n: resolve(a.diagnostics) for n, a in self.algorithms_.items()
+                if a.diagnostics is not None}
 
     def probe_preset_of(self, algorithm: str) -> str | None:
-        """The small preset ``algorithm`` runs on (``algorithm_presets``, else ``probe_preset``)."""
-        return self.algorithm_presets.get(algorithm, self.probe_preset)
+        """The small preset ``algorithm`` runs on (its own ``preset``, else ``probe_preset``)."""
+        return self.algorithm_record(algorithm).preset or self.probe_preset
+
+    @property
+    def algorithm_presets(self) -> dict[str, str]:
+        return {n: a.preset for n, a in self.algorithms_.items() if a.preset}
+
+    # ---- bounds, trainers, traces ------------------------------------------------------------
+    @property
+    def bounds(self) -> dict[str, Callable]:
+        return {n: resolve(b.fn) for n, b in self.bounds_.items()}
+
+    def bound(self, name: str) -> Callable:
+        if name not in self.bounds_:
+            raise InputError(f"unknown bound for family {self.name} (known: "
+                             f"{', '.join(sorted(self.bounds_))})", field="bound", value=name)
+        return resolve(self.bounds_[name].fn)
+
+    @property
+    def trainers(self) -> dict[str, Callable]:
+        return {n: resolve(t) for n, t in self.trainers_.items()}
+
+    @property
+    def from_trace(self) -> Callable | None:
+        return None if self.from_trace_ is None else resolve(self.from_trace_)
 
     def describe(self) -> dict:
         """Every name a user or a script can pass for this family (``mlopt families --json``)."""
         return {
             "name": self.name, "paper": self.paper, "sense": self.sense,
-            "models": sorted(self.models), "default_model": self.default_model,
-            "algorithms": sorted(self.algorithms), "presets": sorted(self.presets),
-            "bounds": sorted(self.bounds), "diagnostics": sorted(self.diagnostics),
+            "models": sorted(self.formulations), "default_model": self.default_model,
+            "model_roles": {n: f.role for n, f in sorted(self.formulations.items())},
+            "algorithms": sorted(self.algorithms_), "presets": self.preset_names,
+            "bounds": sorted(self.bounds_),
+            "diagnostics": sorted(n for n, a in self.algorithms_.items() if a.diagnostics),
             **({"algorithm_presets": dict(sorted(self.algorithm_presets.items()))}
                if self.algorithm_presets else {}),
-            **({"trainers": sorted(self.trainers)} if self.trainers else {}),
+            **({"trainers": sorted(self.trainers_)} if self.trainers_ else {}),
         }
 
-    def preset(self, name: str) -> Generator:
-        if name not in self.presets:
-            raise InputError(f"unknown preset for family {self.name} (known: "
-                             f"{', '.join(sorted(self.presets))})", field="preset", value=name)
-        return self.presets[name]
+
+def check_seed(seed: Any) -> int:
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise InputError(f"must be an integer in [0, {MAX_SEED}]", field="seed", value=seed)
+    return seed
 
 
 def _known_names(fn: Callable, names, what: str, kind: str) -> None:
@@ -158,25 +389,91 @@ def _probe(call: Callable[[], object], what: str) -> None:
         raise InputError(f"rejected while {what}: {type(err).__name__}: {err}") from None
 
 
-FAMILIES: dict[str, Family] = {}
+# ---- the registry ------------------------------------------------------------------------------
+
+#: the built-in families: one line each (adding a family = one folder and one line here)
+BUILTIN: dict[str, str] = {
+    "oasis": "mlopt.families.oasis.family:FAMILY",
+    "edgecloud": "mlopt.families.edgecloud.family:FAMILY",
+    "harmony": "mlopt.families.harmony.family:FAMILY",
+    "hetero": "mlopt.families.hetero.family:FAMILY",
+    "pdors": "mlopt.families.pdors.family:FAMILY",
+}
+
+FAMILIES: dict[str, Family] = {}  # loaded families
+_ENTRIES: dict[str, str] = dict(BUILTIN)  # registered, not yet loaded: name -> reference
+_entry_points_read = False
 
 
-def register_family(family: Family) -> Family:
-    FAMILIES[family.name] = family
+def register_family(family: Family | str, ref: str | None = None) -> Family | None:
+    """Register a :class:`Family` (returned), or a name and a ``"module:attr"`` reference to
+    one (loaded on first use).  A name registered again replaces the earlier entry."""
+    if isinstance(family, Family):
+        FAMILIES[family.name] = family
+        _ENTRIES.pop(family.name, None)
+        return family
+    if not isinstance(ref, str) or ":" not in ref:
+        raise ValueError("register_family(name, 'package.module:ATTRIBUTE')")
+    FAMILIES.pop(family, None)
+    _ENTRIES[family] = ref
+    return None
+
+
+def unregister_family(name: str) -> None:
+    """Forget ``name`` (tests that register toy families clean up with it)."""
+    FAMILIES.pop(name, None)
+    _ENTRIES.pop(name, None)
+    if name in BUILTIN:  # a built-in one comes back on next use
+        _ENTRIES[name] = BUILTIN[name]
+
+
+def _read_entry_points() -> None:
+    global _entry_points_read
+    if _entry_points_read:
+        return
+    _entry_points_read = True
+    from importlib.metadata import entry_points
+
+    for ep in entry_points(group="mlopt.families"):
+        if ep.name not in FAMILIES and ep.name not in _ENTRIES:
+            _ENTRIES[ep.name] = ep.value
+
+
+def family_names() -> list[str]:
+    """Every registered family's name, loading none of them."""
+    _read_entry_points()
+    return sorted(set(FAMILIES) | set(_ENTRIES))
+
+
+def get_family(name: str) -> Family:
+    if name in FAMILIES:
+        return FAMILIES[name]
+    _read_entry_points()
+    if not isinstance(name, str) or name not in _ENTRIES:
+        raise InputError(f"unknown family (known: {', '.join(family_names())})",
+                         field="family", value=name)
+    family = resolve(_ENTRIES[name])
+    if not isinstance(family, Family) or family.name != name:
+        raise TypeError(f"{_ENTRIES[name]} is not the Family {name!r}")
+    FAMILIES[name] = family
+    del _ENTRIES[name]
     return family
 
 
 def all_families() -> dict[str, Family]:
-    """Every registered family, by name (imports them all first)."""
-    from mlopt.families import _load_all  # noqa: F401  (import side effect: registers every family)
-
-    return dict(sorted(FAMILIES.items()))
+    """Every registered family, by name (loads them all)."""
+    return {name: get_family(name) for name in family_names()}
 
 
-def get_family(name: str) -> Family:
-    from mlopt.families import _load_all  # noqa: F401  (import side effect: registers every family)
-
-    if name not in FAMILIES:
-        raise InputError(f"unknown family (known: {', '.join(sorted(FAMILIES))})",
-                         field="family", value=name)
-    return FAMILIES[name]
+def family_of(workload: "Workload", family: str | None = None) -> Family:
+    """The family a workload belongs to: its ``meta.family``, or ``family`` when the workload
+    does not say; both given and different is an error (never a guess)."""
+    own = workload.meta.get("family")
+    if family is not None and own is not None and family != own:
+        raise InputError(f"the workload is of family {own!r}, not {family!r}", field="family",
+                         value=family)
+    name = family or own
+    if name is None:
+        raise InputError("the workload does not name its family (meta.family): pass the "
+                         f"family (one of {', '.join(family_names())})", field="meta.family")
+    return get_family(name)

@@ -225,7 +225,7 @@ def _mp_context(preload: list[str]):
         # used when the server starts (once per process); modules that fail to import are
         # skipped by multiprocessing, so a broken family cannot break the pool
         ctx.set_forkserver_preload(["mlopt.harness.tasks", "mlopt.solvers",
-                                    "mlopt.families._load_all", *preload])
+                                    *preload])
         return ctx
     return multiprocessing.get_context("spawn")
 

@@ -119,3 +119,8 @@ def diagnostics(workload, schedule, *, options, opt_upper, use_cloud: bool = Tru
         raise AssertionError("re-run of A_online did not reproduce the checked schedule")
     objective = check_edgecloud(workload, schedule).objective
     return theory_checks(workload, run, objective=objective, opt_lower=opt_upper)
+
+
+def diagnostics_edge_only(workload, schedule, *, options, opt_upper):
+    """:func:`diagnostics` of A_online-E (edge servers only: no cloud in the bound)."""
+    return diagnostics(workload, schedule, options=options, opt_upper=opt_upper, use_cloud=False)

@@ -386,7 +386,7 @@ def generate(preset: str = "paper-default", seed: int = 0, **overrides) -> Workl
     p = _check(params)
     servers, jobs, redraws = _draw(p, int(seed))
     meta = {
-        "generator": "oasis", "paper": "000_1db5ded823e0cb57 (OASiS, Sec. V-A)",
+        "family": "oasis", "generator": "oasis", "paper": "000_1db5ded823e0cb57 (OASiS, Sec. V-A)",
         "preset": preset, "seed": int(seed),
         "params": {k: _jsonable(v) for k, v in p.items()},
         "overrides": sorted(overrides),

@@ -18,3 +18,26 @@ from mlopt.families.oasis.bounds.dual_certificate import dual_certificate, price
 from mlopt.families.oasis.bounds.result import METHODS, BoundResult
 
 __all__ = ["METHODS", "BoundResult", "colgen_bound", "dual_certificate", "price_certificate"]
+
+
+def _bound_adapter(name: str):
+    """Expose a certified bound of :mod:`mlopt.families.oasis.bounds` to the harness: ``{"bound": upper, ...}``
+    plus the feasible side and how the bound was certified (JSON-able, kept in the results)."""
+    def bound(workload, *, time_limit=None, threads=1, **options):
+        fn = {"colgen": colgen_bound, "dual_certificate": dual_certificate}[name]
+
+        options.pop("seed", None)  # deterministic; the harness offers its context to all bounds
+        options.pop("solver", None)
+        if name == "colgen":
+            options.setdefault("time_limit", time_limit if time_limit is not None else 600.0)
+            options.setdefault("threads", threads)
+        res = fn(workload, **options)
+        out = res.to_dict()
+        out.pop("details", None)
+        return {"bound": res.upper_bound, **out}
+    bound.__name__ = f"{name}_bound"
+    return bound
+
+
+#: the family registry's bounds (``Family.bounds_``)
+REGISTRY = {name: _bound_adapter(name) for name in ("dual_certificate", "colgen")}

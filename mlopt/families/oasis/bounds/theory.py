@@ -222,3 +222,29 @@ def _locate(workload, k, tw, tp, dg, dv, cap_w, cap_p, lhs, rhs, job) -> dict:
             "delta_alloc": dx, "capacity": c, "fraction": dx / c if c else None,
             "p_old_times_delta": float(lhs), "c_over_alpha_times_delta_p": float(rhs),
             "deficit": float(rhs - lhs)}
+
+
+def diagnostics(workload, schedule, *, options, opt_upper):
+    """Theorem 4 / Lemma 1 / Lemma 2 checks of an OASiS run (:mod:`mlopt.families.oasis.bounds.theory`),
+    summarized for the results table (the per-job detail stays out of the store)."""
+    from mlopt.families.oasis.online import oasis_online
+    
+    opts = {k: v for k, v in options.items() if k in ("price_mode", "estimate_factor",
+                                                      "work_unit", "price_scale")}
+    run = oasis_online(workload, **opts)  # deterministic: re-run for the prices along the way
+    if not run.schedule.allocations.equals(schedule.allocations):
+        raise AssertionError("re-run of OASiS did not reproduce the checked schedule")
+    t = theory_checks(workload, run, opt_upper=opt_upper)
+    lemma2 = t["lemma2"]
+    return {
+        "alpha": t["alpha"], "competitive_bound": t["theorem4"]["two_alpha"],
+        "ratio_interval": t["theorem4"]["ratio_interval"],
+        "within_bound": t["theorem4"]["within_2alpha"],
+        "lemma_checked": lemma2["jobs_checked"], "lemma_violations": len(lemma2["violations"]),
+        "lemma_min_slack": lemma2["min_slack"],
+        "lemma_violating_jobs": [{k: v[k] for k in ("job", "delta_P", "delta_D_over_alpha")}
+                                 for v in lemma2["violations"][:5]],
+        "d0_le_half_opt": t["lemma1"]["D0_le_half_opt"],
+        "allocation_cost_violated": t["allocation_cost"]["entries_violated"],
+        "replay_ok": t["replay"]["primal_equals_checker"],
+    }

@@ -1,0 +1,42 @@
+"""Heterogeneous weighted completion time (seed 003, Zhou et al., TCC'22): minimize
+sum_j w_j c_j choosing each job's start, worker/PS types, counts and placement, under the PS
+architecture (problem (2)) or Ring-AllReduce (problem (15)); ``Workload.extra["hetero"]``
+says which (:mod:`mlopt.families.hetero.data`).
+
+DECISION: ``a_online`` serves both architectures -- it runs the PS subroutines (A_mincost1/2)
+on a PS workload and the RA ones (A^RA_mincost1/2) on an RA workload, so a workload never meets
+the wrong variant (and specs written for either keep working).  ``a_online_ra`` is the issue's
+explicit Ring-AllReduce name: the same algorithm, but it refuses a PS workload (one-line
+InputError, exit 2) instead of silently running the PS variant; its probe preset is ``tiny-ra``.
+
+The registration only: generator presets (:mod:`.generator`), the checker (:mod:`.checker`),
+A_online with A_dual / A_maxweight / A_mincost (:mod:`.online`, :mod:`.maxweight`,
+:mod:`.mincost`), baselines (:mod:`.baselines`), bounds (:mod:`.bounds`), theory checks
+(:mod:`.theory`).
+"""
+from __future__ import annotations
+
+from mlopt.families.base import Algorithm, Bound, Family, Formulation
+
+P = "mlopt.families.hetero"
+
+FAMILY = Family(
+    name="hetero",
+    paper="seeds/003 heterogeneous weighted completion (Zhou et al., TCC'22)",
+    sense="min",
+    checker=f"{P}.checker:check_hetero",
+    fields=f"{P}.data:validate_hetero",
+    generator=f"{P}.generator",
+    formulations=[Formulation("wct_milp", "mlopt.models.hetero:build_wct_milp",
+                              "mlopt.models.hetero:extract_schedule")],
+    default_model="wct_milp",
+    algorithms_=[
+        Algorithm("a_online", f"{P}.online:run_a_online", diagnostics=f"{P}.theory:diagnostics"),
+        Algorithm("a_online_ra", f"{P}.online:run_a_online_ra",
+                  diagnostics=f"{P}.theory:diagnostics", preset="tiny-ra"),
+        *(Algorithm(name, f"{P}.baselines:BASELINES.{name}", role="baseline")
+          for name in ("fifo", "drf", "antman", "tiresias")),
+    ],
+    bounds_=[Bound("lower_bound", f"{P}.bounds:lower_bound")],
+    from_trace_=f"{P}.generator:from_trace",
+)

@@ -1,0 +1,34 @@
+"""PD-ORS (seed 004, "Toward Efficient Online Scheduling for Distributed Machine Learning
+Systems"): maximize total utility when workers and PSs may share machines (Fact 1).
+
+The registration only: job fields and validation (:mod:`.fields`), generator presets
+(:mod:`.generator`), the independent checker (:mod:`.checker`), the exact DMLRS MILP
+(:mod:`mlopt.models.pdors`), the online algorithm (:mod:`.online`: prices :mod:`.prices`, DP
+:mod:`.dp`, per-slot oracle :mod:`.oracle`), the baselines on the OASiS-adapted view
+(:mod:`.baselines`) and the bounds (:mod:`.theory`, :mod:`.colgen`).
+"""
+from __future__ import annotations
+
+from mlopt.families.base import Algorithm, Bound, Family, Formulation
+
+P = "mlopt.families.pdors"
+
+FAMILY = Family(
+    name="pdors",
+    paper="seeds/004 PD-ORS (online scheduling with worker/PS co-location)",
+    sense="max",
+    checker=f"{P}.checker:check_pdors",
+    fields=f"{P}.fields:validate_pdors",
+    generator=f"{P}.generator",
+    formulations=[Formulation("dmlrs_milp", "mlopt.models.pdors:build_dmlrs_milp",
+                              "mlopt.models.pdors:extract_schedule")],
+    default_model="dmlrs_milp",
+    algorithms_=[
+        Algorithm("pdors", f"{P}.online:run_pdors", diagnostics=f"{P}.theory:pdors_diagnostics"),
+        Algorithm("pdors_no_internal", f"{P}.online:run_pdors_no_internal", role="reference"),
+        *(Algorithm(name, f"{P}.baselines:BASELINES.{name}", role="baseline")
+          for name in ("fifo", "drf", "dorm", "oasis")),
+    ],
+    bounds_=[Bound("job_sum", f"{P}.theory:job_sum_bound"),
+             Bound("colgen", f"{P}.colgen:colgen_bound")],
+)
