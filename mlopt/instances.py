@@ -101,7 +101,7 @@ def build_entry(iset: InstanceSet, entry: InstanceEntry) -> Workload:
     elif entry.source == "trace":
         from mlopt.traces.instances import workload_from_trace_entry
 
-        w = workload_from_trace_entry(entry.trace, seed=entry.seed)
+        w = workload_from_trace_entry(entry.trace, seed=entry.seed, family=iset.family)
     else:
         raise InputError("unknown source (generator or trace)", file=str(iset.path),
                          field=f"{entry.name}.source", value=entry.source)

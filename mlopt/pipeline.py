@@ -18,6 +18,7 @@ from typing import Any
 from mlopt.check import CheckResult
 from mlopt.errors import InputError
 from mlopt.families import get_family
+from mlopt.families.base import check_seed
 from mlopt.harness.ratios import close
 from mlopt.schedule import Schedule
 from mlopt.solve import SolveResult, Status, Verification, relative_gap, solve
@@ -188,9 +189,11 @@ def run_algorithm(workload: Workload, algorithm: str, *, family: str = "oasis", 
                   **options) -> AlgorithmResult:
     fam = get_family(family)
     fam.validate(workload)
+    check_seed(seed)
+    opts = fam.validate_options(algorithm, options)  # declared options, before any work
     fn = fam.algorithm(algorithm)
     t0 = time.perf_counter()
-    schedule = fn(workload, seed=seed, **options)
+    schedule = fn(workload, seed=seed, **opts)
     runtime = time.perf_counter() - t0
     schedule.meta.setdefault("producer", algorithm)
     return AlgorithmResult(algorithm, schedule, fam.check(workload, schedule), runtime,

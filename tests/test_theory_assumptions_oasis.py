@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from mlopt.families.oasis.online import oasis_online
-from mlopt.families.oasis.bounds.theory import theory_checks
+from mlopt.families.oasis.theory import theory_checks
 from mlopt.families.oasis.checker import check_oasis
 from mlopt.families.oasis.generator import generate
 from mlopt.workload import Workload

@@ -1,4 +1,4 @@
-"""Theory checks of OASiS runs (seed 000, Theorem 4, Lemmas 1-3, Appendix E): mlopt/families/oasis/bounds/theory.py.
+"""Theory checks of OASiS runs (seed 000, Theorem 4, Lemmas 1-3, Appendix E): mlopt/families/oasis/theory.py.
 
 Hand-built instances: one chunk = 1 worker-slot (slot_seconds=100, M=10, tau=9 s, e=62.5 MB,
 b=1 Gbps: 10 * (9 + 1) / 100), so W_i = E_i N_i; resources (cpu, bandwidth).
@@ -15,7 +15,7 @@ from mlopt.models.oasis import build_utility_ilp
 import mlopt
 from mlopt.families.oasis.online import oasis_online
 from mlopt.families.oasis.prices import PriceParams
-from mlopt.families.oasis.bounds.theory import theory_checks
+from mlopt.families.oasis.theory import theory_checks
 from mlopt.families.oasis.generator import generate
 from mlopt.utility import Constant, Linear
 from mlopt.workload import BANDWIDTH, Job, Server, Workload

@@ -10,7 +10,7 @@ Instance: generator preset ``paper-default`` with n_jobs=100, horizon T=100 (H =
    upper bound on OPT, labelled "LP(14) proven" or "bound at the limit"), the last master LP
    value, and the best feasible schedule (max of the restricted-master ILP, its LP rounding and
    OASiS), each re-scored by the checker;
-4. theory checks of the OASiS run (:mod:`mlopt.families.oasis.bounds.theory`) with OPT in
+4. theory checks of the OASiS run (:mod:`mlopt.families.oasis.theory`) with OPT in
    [best feasible, best upper bound].
 
     python benchmarks/oasis/colgen.py                  # full run, writes colgen.md
@@ -34,7 +34,7 @@ import pyomo
 from mlopt.families.oasis.online import oasis_online
 from mlopt.families.oasis.bounds.colgen import colgen_bound
 from mlopt.families.oasis.bounds.dual_certificate import dual_certificate
-from mlopt.families.oasis.bounds.theory import theory_checks
+from mlopt.families.oasis.theory import theory_checks
 from mlopt.families.oasis.checker import check_oasis
 from mlopt.families.oasis.generator import generate
 from mlopt.machine import cpu_model

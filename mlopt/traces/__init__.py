@@ -2,9 +2,13 @@
 
 ``load_trace(name, path=None, **opts) -> (table, report)`` looks the loader up in :data:`TRACES`
 (``path`` defaults to the shared copy under ``../shared/traces`` when the trace has one);
-``trace_to_workload(table, cluster=..., seed=..., **conventions) -> Workload`` applies the
-documented conventions of :mod:`mlopt.traces.convert`.  The table format and the bad-row
-accounting are in :mod:`mlopt.traces.table`; each loader module documents its trace's quirks.
+each family turns a trace table into its own workloads (``Family.from_trace``, ``mlopt
+instances from-trace --family NAME``; OASiS's conventions are in
+:mod:`mlopt.families.oasis.trace`).  The table format and the bad-row accounting are in
+:mod:`mlopt.traces.table`; each loader module documents its trace's quirks.
+
+``trace_to_workload``, ``build_cluster`` and ``CONVENTIONS`` are still importable from here
+(loaded on first use, so importing :mod:`mlopt.traces` loads no family); they are OASiS's.
 
 Add a trace: write a loader ``fn(path=None, **opts) -> (table, LoadReport)`` (usually a column
 mapping on :func:`mlopt.traces.table.read_table`) and :func:`register_trace` it.
@@ -22,7 +26,6 @@ import pandas as pd
 from mlopt.errors import InputError
 from mlopt.traces.alibaba import (PerGpuDemand, UniformPerGpuDemand, alibaba_cluster, load_nodes,
                       load_pod_demand, per_gpu_demand)
-from mlopt.traces.convert import DEFAULTS as CONVENTIONS, build_cluster, trace_to_workload
 from mlopt.traces.csv_generic import load_csv, parse_mapping
 from mlopt.traces.itp import load_itp
 from mlopt.traces.paths import shared_traces_dir
@@ -88,6 +91,19 @@ def load_trace(name: str, path: str | Path | None = None,
         raise InputError(f"bad option for trace '{name}': {err}", field="options",
                          value=sorted(opts)) from None
     return fmt.loader(path, **opts)
+
+
+_OASIS = {"trace_to_workload": "trace_to_workload", "build_cluster": "build_cluster",
+          "CONVENTIONS": "DEFAULTS"}
+
+
+def __getattr__(name: str):
+    """The OASiS trace conversion under its old names (see the module docstring)."""
+    if name in _OASIS:
+        from mlopt.families.oasis import trace
+
+        return getattr(trace, _OASIS[name])
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = [

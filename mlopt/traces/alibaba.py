@@ -20,8 +20,9 @@ Memory is in GiB, the unit of the EC2 catalogue figures :mod:`mlopt.clusters` us
 ``memory_gb``, so demands and capacities compare directly.
 
 **Fallback** (:class:`UniformPerGpuDemand`, used when the file is absent): the OASiS paper's worker
-ranges (seed 000, Sec. V-A; :data:`mlopt.families.oasis.generator.DEFAULTS`): 1-10 vCPUs and 2-32 GB
-memory, uniform integers, per GPU.
+ranges (seed 000, Sec. V-A; :data:`FALLBACK_CPU_RANGE`, :data:`FALLBACK_MEMORY_GB_RANGE`, the same
+numbers as the OASiS generator's defaults): 1-10 vCPUs and 2-32 GB memory, uniform integers, per
+GPU.
 
 **Heterogeneous cluster** (:func:`alibaba_cluster`).  ``openb_node_list_gpu_node.csv`` lists 1,213
 GPU nodes (``cpu_milli``, ``memory_mib``, ``gpu``, GPU ``model``).  A cluster of ``n_servers``
@@ -44,9 +45,13 @@ import pandas as pd
 
 from mlopt.clusters import NIC_GBPS, STORAGE_GB
 from mlopt.errors import InputError
-from mlopt.families.oasis.generator import DEFAULTS as OASIS_DEFAULTS
 from mlopt.workload import BANDWIDTH, Server
 from mlopt.traces.paths import shared_trace, shared_traces_dir
+
+#: per-GPU worker vCPUs and memory (GB) of the fallback demand: the OASiS paper's worker ranges
+#: (seed 000, Sec. V-A), inclusive
+FALLBACK_CPU_RANGE: tuple[int, int] = (1, 10)
+FALLBACK_MEMORY_GB_RANGE: tuple[int, int] = (2, 32)
 
 POD_FILE = "alibaba-pai-2023/openb_pod_list_default.csv"
 NODE_FILE = "alibaba-pai-2023/openb_node_list_gpu_node.csv"
@@ -95,8 +100,8 @@ class PerGpuDemand:
 class UniformPerGpuDemand:
     """Fallback: uniform integers per GPU over the OASiS worker ranges (inclusive)."""
 
-    cpu_range: tuple[int, int] = tuple(OASIS_DEFAULTS["worker_cpu"])
-    memory_gb_range: tuple[int, int] = tuple(OASIS_DEFAULTS["worker_memory_gb"])
+    cpu_range: tuple[int, int] = FALLBACK_CPU_RANGE
+    memory_gb_range: tuple[int, int] = FALLBACK_MEMORY_GB_RANGE
 
     def sample(self, rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray]:
         cpu = rng.integers(self.cpu_range[0], self.cpu_range[1], size=n, endpoint=True)

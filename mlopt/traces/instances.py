@@ -2,7 +2,8 @@
 
 A manifest entry's ``trace`` table holds the trace name (a key of :data:`mlopt.traces.TRACES`),
 an optional ``file`` relative to the shared traces folder (default: the trace's shared copy) and
-the conversion conventions of :mod:`mlopt.traces.convert`.  Committed trace instances use
+the conversion conventions of the set's family (``Family.from_trace``; OASiS's are in
+:mod:`mlopt.families.oasis.trace`).  Committed trace instances use
 ``demand = "fallback"`` so that nothing derived from the Alibaba files (licence unstated) lands
 in the repository, and so the rebuild does not depend on whether ../shared is present.
 """
@@ -13,10 +14,11 @@ from typing import Any
 
 from mlopt.errors import InputError
 from mlopt.workload import Workload
-from mlopt.traces import load_trace, shared_traces_dir, trace_to_workload
+from mlopt.traces import load_trace, shared_traces_dir
 
 
-def workload_from_trace_entry(trace: dict[str, Any], *, seed: int = 0) -> Workload:
+def workload_from_trace_entry(trace: dict[str, Any], *, seed: int = 0,
+                              family: str = "oasis") -> Workload:
     spec = dict(trace)
     name = spec.pop("name", None)
     if not name:
@@ -30,7 +32,12 @@ def workload_from_trace_entry(trace: dict[str, Any], *, seed: int = 0) -> Worklo
                              field="trace.file", value=rel)
         path = root / rel
     table, report = load_trace(name, path)
-    w = trace_to_workload(table, seed=seed, report=report, **spec)
+    from mlopt.families import get_family
+
+    convert = get_family(family).from_trace
+    if convert is None:
+        raise InputError("this family has no trace conversion", field="family", value=family)
+    w = convert(table, seed=seed, report=report, **spec)
     # Committed files must not carry this machine's paths: name trace files relative to the
     # shared folder (meta is not part of the content hash).
     root = shared_traces_dir()

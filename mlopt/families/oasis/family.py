@@ -1,31 +1,91 @@
 """OASiS (seed 000, Bao et al., INFOCOM'18): maximize total utility of admitted jobs.
 
-The registration only: generator presets (:mod:`.generator`), the utility ILP (1)-(13)
-(:mod:`mlopt.models.oasis`), the online algorithm (:mod:`.online`), the paper's baselines
-(:mod:`.baselines`), certified bounds and theory checks (:mod:`.bounds`) and the independent
-checker (:mod:`.checker`).
+The registration only: the family's own fields (:mod:`.fields`), generator presets
+(:mod:`.generator`), the utility ILP (1)-(13) (:mod:`mlopt.models.oasis`), the online algorithm
+(:mod:`.online`), the paper's baselines (:mod:`.baselines`), certified bounds (:mod:`.bounds`),
+per-run theory checks (:mod:`.theory`), the trace conversion (:mod:`.trace`) and the
+independent checker (:mod:`.checker`).
+
+Every algorithm declares its options below (``mlopt run ... --option KEY=VALUE``); nothing else
+is accepted, and the seed is ``--seed``, never an option.  Ranges are what the code supports:
+worker counts that a baseline loops over are capped at :data:`MAX_FIXED_WORKERS`, solver time
+limits at an hour per re-solve.
 """
 from __future__ import annotations
 
+from mlopt import limits
 from mlopt.families.base import Algorithm, Bound, Family, Formulation
+from mlopt.params import Param
 
 P = "mlopt.families.oasis"
+
+#: largest fixed worker count FIFO / RRH accept (the paper draws from [1, 30]; the sizing loop
+#: tries every count from this down to 1 on the empty cluster)
+MAX_FIXED_WORKERS = 10_000
+#: longest re-solve Dorm accepts (seconds)
+MAX_RESOLVE_SECONDS = 3600.0
+
+_WORKERS = Param.int(None, low=1, high=MAX_FIXED_WORKERS, nullable=True,
+                     doc="fixed worker count of every job (null: one draw per job from "
+                         "worker_range); capped by N_i")
+_WORKER_RANGE = Param.range((1, 30), low=1, high=MAX_FIXED_WORKERS, integer=True,
+                            doc="inclusive range of the per-job worker draw (paper: [1, 30])")
+_RECORD = Param.bool(True, doc="keep the per-event allocation log in the schedule's meta")
+
+OASIS_OPTIONS = {
+    "price_mode": Param.choice("oracle", ("oracle", "estimate"),
+                               doc="price parameters (23)-(26): the oracle's or Fig. 6's estimate"),
+    "estimate_factor": Param.float(1.0, low=0.0, low_open=True, high=1e6,
+                                   doc="Fig. 6: U^r/L scaled by this factor (price_mode=estimate)"),
+    "subroutine": Param.choice("fast", ("fast", "reference"),
+                               doc="Alg. 2 implementation (reference: the literal DP, slow)"),
+    "work_unit": Param.choice("chunk", ("chunk", "worker_slot"),
+                              doc="whole chunks per slot (Alg. 2) or worker-slots ((27) proper)"),
+    "price_scale": Param.float(None, low=0.0, low_open=True, high=1e6, nullable=True,
+                               doc="cap on ln(U/L), not from the paper (null: literal prices)"),
+}
+FIFO_OPTIONS = {"workers": _WORKERS, "worker_range": _WORKER_RANGE}
+DRF_OPTIONS = {"record_events": _RECORD}
+RRH_OPTIONS = {
+    "threshold": Param.float(0.0, low=-limits.MAX_VALUE,
+                             doc="admit iff gain minus delay cost exceeds this"),
+    "workers": _WORKERS, "worker_range": _WORKER_RANGE, "record_events": _RECORD,
+}
+DORM_OPTIONS = {
+    "theta": Param.float(0.5, low=0.0, high=1.0, doc="fairness band around the fair share"),
+    "max_adjust": Param.int(None, low=0, high=limits.MAX_JOBS, nullable=True,
+                            doc="jobs re-allocated per re-solve (null: from adjust_fraction)"),
+    "adjust_fraction": Param.float(0.5, low=0.0, high=1.0,
+                                   doc="max_adjust as a share of the jobs holding resources"),
+    "solver": Param.choice("highs", ("highs", "scip", "cpsat", "gurobi"),
+                           doc="MILP backend of each re-solve"),
+    "time_limit": Param.float(2.0, low=0.0, high=MAX_RESOLVE_SECONDS,
+                              doc="seconds per re-solve"),
+    "mip_gap": Param.float(1e-4, low=0.0, high=1.0, doc="relative MIP gap per re-solve"),
+    "threads": Param.int(1, low=1, high=256, nullable=True, doc="solver threads (null: solver's)"),
+    "relax_floor": Param.bool(True, doc="re-solve without the fairness floor when infeasible"),
+}
 
 FAMILY = Family(
     name="oasis",
     paper="seeds/000 OASiS (Bao, Peng, Wu, Li; INFOCOM'18)",
     sense="max",
     checker=f"{P}.checker:check_oasis",
-    fields="mlopt.workload:validate",
+    fields=f"{P}.fields:validate_oasis",
     generator=f"{P}.generator",
     formulations=[Formulation("utility_ilp", "mlopt.models.oasis:build_utility_ilp",
                               "mlopt.models.oasis:extract_schedule")],
     default_model="utility_ilp",
     algorithms_=[
-        Algorithm("oasis", f"{P}.online:run_oasis", diagnostics=f"{P}.bounds.theory:diagnostics"),
-        *(Algorithm(name, f"{P}.baselines:BASELINES.{name}", role="baseline")
-          for name in ("fifo", "drf", "rrh", "dorm")),
+        Algorithm("oasis", f"{P}.online:run_oasis", options=OASIS_OPTIONS,
+                  diagnostics=f"{P}.theory:diagnostics"),
+        Algorithm("fifo", f"{P}.baselines:BASELINES.fifo", options=FIFO_OPTIONS,
+                  role="baseline"),
+        Algorithm("drf", f"{P}.baselines:BASELINES.drf", options=DRF_OPTIONS, role="baseline"),
+        Algorithm("rrh", f"{P}.baselines:BASELINES.rrh", options=RRH_OPTIONS, role="baseline"),
+        Algorithm("dorm", f"{P}.baselines:BASELINES.dorm", options=DORM_OPTIONS,
+                  role="baseline"),
     ],
     bounds_=[Bound(name, f"{P}.bounds:REGISTRY.{name}") for name in ("dual_certificate", "colgen")],
-    from_trace_="mlopt.traces.convert:trace_to_workload",
+    from_trace_=f"{P}.trace:trace_to_workload",
 )

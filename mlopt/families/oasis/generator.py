@@ -37,16 +37,18 @@ demands are drawn conditional on fitting.  ``meta["demand_redraws"]`` counts the
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from functools import partial
 from typing import Any, Callable
 
 import numpy as np
 
 from mlopt import limits
-from mlopt.clusters import ROLE_ASSIGNMENTS, ec2_cluster
+from mlopt.clusters import INSTANCE_TYPES, ROLE_ASSIGNMENTS, ec2_cluster
 from mlopt.errors import InputError
+from mlopt.params import Param
 from mlopt.utility import Sigmoid
-from mlopt.workload import DEFAULT_RESOURCES, Job, Server, Workload, validate
+from mlopt.workload import DEFAULT_RESOURCES, Job, Server, Workload
 
 MAX_REDRAWS = 1000
 CLASSES = ("insensitive", "sensitive", "critical")  # time sensitivity, Sec. V-A
@@ -124,6 +126,76 @@ PRESETS: dict[str, dict[str, Any]] = {
         "gradient_mb": (30.0, 100.0), "worker_bandwidth_gbps": (0.5, 2.0),
     },
 }
+
+
+# ---- declared parameters -----------------------------------------------------------------------
+def _count_range(doc: str, low: int = 1, high: int = limits.MAX_COUNT) -> Param:
+    return Param.range(low=low, high=high, integer=True, doc=doc)
+
+
+def _real_range(doc: str, *, low_open: bool = False) -> Param:
+    return Param.range(low=0.0, high=limits.MAX_VALUE, low_open=low_open, doc=doc)
+
+
+_TYPES = Param.list(Param.choice(None, sorted(INSTANCE_TYPES)), min_items=1, max_items=100,
+                    nullable=True)
+#: every parameter's kind and range (defaults: :data:`DEFAULTS` updated by the preset)
+SCHEMA: dict[str, Param] = {
+    "n_jobs": Param.int(low=1, high=limits.MAX_JOBS, doc="jobs I"),
+    "horizon": Param.int(low=1, high=limits.MAX_HORIZON, doc="slots T"),
+    "slot_seconds": Param.float(low=0.0, low_open=True, doc="seconds per slot"),
+    "n_worker_servers": Param.int(low=1, high=limits.MAX_SERVERS, nullable=True,
+                                  doc="worker servers H (replaces the preset's n_servers)"),
+    "n_ps_servers": Param.int(low=1, high=limits.MAX_SERVERS, nullable=True,
+                              doc="PS servers K (replaces the preset's n_servers)"),
+    "n_servers": Param.int(low=2, high=limits.MAX_SERVERS, nullable=True,
+                           doc="servers, split by worker_server_fraction (Fig. 5)"),
+    "worker_server_fraction": Param.float(low=0.0, high=1.0, low_open=True,
+                                          doc="share of n_servers hosting workers, in (0, 1)"),
+    "roles": Param.choice(None, sorted(ROLE_ASSIGNMENTS), doc="instance types per role"),
+    "worker_types": replace(_TYPES, doc="worker server types (null: from roles)"),
+    "ps_types": replace(_TYPES, doc="PS server types (null: from roles)"),
+    "storage_gb": Param.float(low=0.0, low_open=True, doc="disk of every server"),
+    "nic_gbps": _real_range("server NIC bandwidth", low_open=True),
+    "arrival_window": Param.float(low=0.0, low_open=True, high=limits.MAX_HORIZON,
+                                  nullable=True, doc="arrivals in [0, W) slots (<= T)"),
+    "arrival_rate": Param.float(low=0.0, low_open=True, high=limits.MAX_JOBS, nullable=True,
+                                doc="jobs per slot (instead of arrival_window)"),
+    "epochs": _count_range("E_i"),
+    "chunks": _count_range("N_i"),
+    "minibatches": _count_range("M_i"),
+    "minibatch_seconds": _real_range("tau_i, seconds"),
+    "gradient_mb": _real_range("e_i, MB"),
+    "worker_gpu": _count_range("worker GPUs", low=0),
+    "worker_cpu": _count_range("worker vCPUs", low=0),
+    "worker_memory_gb": _count_range("worker memory", low=0),
+    "worker_storage_gb": _count_range("worker storage", low=0),
+    "worker_bandwidth_gbps": _real_range("b_i", low_open=True),
+    "ps_cpu": _count_range("PS vCPUs", low=0),
+    "ps_memory_gb": _count_range("PS memory", low=0),
+    "ps_storage_gb": _count_range("PS storage", low=0),
+    "ps_bandwidth_gbps": _real_range("B_i", low_open=True),
+    "priority": _real_range("gamma1"),
+    "target": _real_range("gamma3, slots"),
+    "class_split": Param.list(Param.float(low=0.0, high=1.0), length=3,
+                              doc="shares insensitive / sensitive / critical, summing to 1"),
+    "decay_sensitive": _real_range("gamma2 of sensitive jobs"),
+    "decay_critical": _real_range("gamma2 of critical jobs"),
+}
+
+
+def params(preset: str) -> dict[str, Param]:
+    """The parameters ``preset`` takes, each with the preset's value as its default.
+
+    Every preset takes every parameter: the two ways of sizing the cluster (``n_servers`` with
+    ``worker_server_fraction``, or ``n_worker_servers`` / ``n_ps_servers``) and of spreading
+    arrivals (``arrival_window`` or ``arrival_rate``) replace each other, and ``roles`` applies
+    when a types list is null.  Relations between parameters are :func:`check_params`'s."""
+    if preset not in PRESETS:
+        raise InputError(f"unknown OASiS preset (known: {', '.join(PRESETS)})", field="preset",
+                         value=preset)
+    values = {**DEFAULTS, **PRESETS[preset]}
+    return {name: p.with_default(_jsonable(values[name])) for name, p in SCHEMA.items()}
 
 
 # ---- parameter checking ----------------------------------------------------------------------
@@ -220,7 +292,7 @@ def _check(params: dict) -> dict[str, Any]:
         raise InputError(f"horizon x servers x resources = {cells:,} is above the limit "
                          f"{limits.MAX_CELLS:,} (see mlopt.limits)", field="horizon",
                          value=p["horizon"])
-    if params["roles"] not in ROLE_ASSIGNMENTS:
+    if not isinstance(params["roles"], str) or params["roles"] not in ROLE_ASSIGNMENTS:
         raise InputError(f"unknown role assignment (known: {', '.join(ROLE_ASSIGNMENTS)})",
                          field="roles", value=params["roles"])
     p["roles"] = params["roles"]
@@ -373,7 +445,9 @@ def _jsonable(value):
 
 
 def check_params(preset: str, params: dict) -> None:
-    """Validate a preset's parameter overrides without drawing anything (spec loading)."""
+    """Validate a preset's parameter overrides without drawing anything (spec loading): the
+    relations between parameters (one way of sizing the cluster, arrivals within T, class
+    shares summing to 1, ...); kinds and ranges are the schema's (:func:`params`)."""
     _check(_resolve(preset, params))
 
 
@@ -395,7 +469,9 @@ def generate(preset: str = "paper-default", seed: int = 0, **overrides) -> Workl
     }
     workload = Workload(f"oasis-{preset}-s{seed}", p["horizon"], p["slot_seconds"],
                         DEFAULT_RESOURCES, tuple(servers), tuple(jobs), meta)
-    return validate(workload)
+    from mlopt.families.oasis.fields import validate_oasis
+
+    return validate_oasis(workload)
 
 
 # One generator callable per preset, for registries (``Family.presets``): fn(seed=, **params).

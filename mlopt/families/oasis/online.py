@@ -175,13 +175,13 @@ def oasis_online(workload: Workload, params: PriceParams | None = None, *,
 
 
 def run_oasis(workload: Workload, *, price_mode: str = "oracle", estimate_factor: float = 1.0,
-              subroutine: str = "fast", work_unit: str = "chunk", seed: int | None = None,
+              subroutine: str = "fast", work_unit: str = "chunk", seed: int = 0,
               price_scale: float | None = None) -> Schedule:
     """OASiS as a registered algorithm: ``workload -> Schedule``.
 
-    Deterministic: ``seed`` is accepted for the common algorithm signature and ignored.
+    Deterministic: ``seed`` is taken like every algorithm's (``Family.run`` checks it) and does
+    not change the schedule (nor its bytes).
     """
-    del seed
     return oasis_online(workload, price_mode=price_mode, estimate_factor=estimate_factor,
                         subroutine=subroutine, work_unit=work_unit,
                         price_scale=price_scale).schedule

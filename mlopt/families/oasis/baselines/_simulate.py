@@ -48,6 +48,7 @@ from typing import Iterable, Mapping, Protocol, Sequence
 
 import numpy as np
 
+from mlopt.families.oasis.family import MAX_FIXED_WORKERS
 from mlopt.errors import InputError
 from mlopt.schedule import Schedule
 from mlopt.workload import Workload
@@ -111,15 +112,18 @@ def _check_range(worker_range) -> tuple[int, int]:
     except (TypeError, ValueError):
         raise InputError("must be two integers (lo, hi)", field="worker_range",
                          value=worker_range) from None
-    if lo < 1 or hi < lo or any(float(v) != int(v) for v in worker_range):
-        raise InputError("must satisfy 1 <= lo <= hi, integers", field="worker_range",
-                         value=list(worker_range))
+    if lo < 1 or hi < lo or hi > MAX_FIXED_WORKERS or \
+            any(float(v) != int(v) for v in worker_range):
+        raise InputError(f"must satisfy 1 <= lo <= hi <= {MAX_FIXED_WORKERS}, integers",
+                         field="worker_range", value=list(worker_range))
     return lo, hi
 
 
 def _positive_int(value, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-        raise InputError("must be an integer >= 1", field=name, value=value)
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or \
+            not 1 <= value <= MAX_FIXED_WORKERS:
+        raise InputError(f"must be an integer in [1, {MAX_FIXED_WORKERS}]", field=name,
+                         value=value)
     return int(value)
 
 

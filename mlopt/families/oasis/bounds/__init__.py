@@ -9,7 +9,8 @@ on OPT, how it was obtained, and the best checked feasible objective found on th
 * ``colgen``: column generation on the LP relaxation of (14), the same DP as pricing oracle,
   plus the restricted master solved as an ILP (:mod:`.colgen`).
 
-Per-run theory checks (Theorem 4's alpha, Lemma 2 along the run) live in :mod:`.theory`.
+Per-run theory checks (Theorem 4's alpha, Lemma 2 along the run) live in
+:mod:`mlopt.families.oasis.theory`.
 """
 from __future__ import annotations
 

@@ -1,9 +1,11 @@
-"""Trace table -> :class:`~mlopt.workload.Workload`: the conventions, each a parameter.
+"""OASiS trace conversion: trace table -> OASiS :class:`~mlopt.workload.Workload`, the
+conventions each a parameter (``Family.from_trace`` of ``oasis``; reading a trace into a table
+is shared, :mod:`mlopt.traces`).
 
 No trace records parameter servers, epochs, mini-batches or per-worker CPU/memory, so a trace job
 (arrival, duration D seconds, g GPUs) becomes an OASiS-style job by these conventions
-(:data:`DEFAULTS`; the OASiS ranges come from :data:`mlopt.families.oasis.generator.DEFAULTS`, seed 000
-Sec. V-A, with its DECISION that tau_i is in seconds):
+(:data:`DEFAULTS`; the OASiS ranges come from :data:`mlopt.families.oasis.generator.DEFAULTS`,
+seed 000 Sec. V-A, with its DECISION that tau_i is in seconds):
 
 * **Time.**  Slots of ``slot_seconds`` [3600 s, "one time slot can be 1 hour", as in seeds 000 /
   001 / 003].  Jobs arriving in the window ``[window_start_s, window_start_s + window_s)`` are
@@ -62,9 +64,10 @@ import pandas as pd
 
 from mlopt import clusters as _clusters
 from mlopt.errors import InputError
+from mlopt.families.oasis.fields import MAX_JOB_CELLS, validate_oasis
 from mlopt.families.oasis.generator import CLASSES, DEFAULTS as OASIS, MAX_REDRAWS
 from mlopt.utility import Sigmoid
-from mlopt.workload import DEFAULT_RESOURCES, Job, Server, Workload, validate
+from mlopt.workload import DEFAULT_RESOURCES, Job, Server, Workload
 from mlopt.traces.alibaba import alibaba_cluster, per_gpu_demand
 from mlopt.traces.table import LoadReport, check_table
 
@@ -382,6 +385,13 @@ def trace_to_workload(table: pd.DataFrame, *, cluster: str | Sequence[Server] = 
 
     # Structure: workers, chunks, PSs, epochs.
     workers = -(-gpus // gpw)
+    too_big = np.flatnonzero(T * (workers + 1) > MAX_JOB_CELLS)
+    if too_big.size:  # before any per-worker work: a 1e9-GPU row must not allocate anything
+        i = int(too_big[0])
+        raise InputError(f"trace job {trace_ids[i]} ran on {int(gpus[i]):,} GPUs: "
+                         f"{int(workers[i]):,} workers over T = {T:,} slots is above the OASiS "
+                         f"limit T x (N_i + 1) <= {MAX_JOB_CELLS:,} "
+                         "(mlopt.families.oasis.fields)", field="gpus", value=int(gpus[i]))
     b, B = wdem[:, 4], sdem[:, 4]
     n_ps = np.minimum(workers, np.maximum.reduce([
         np.ones(n, dtype=np.int64), np.ceil(p["ps_ratio"] * workers - 1e-9).astype(np.int64),
@@ -448,5 +458,5 @@ def trace_to_workload(table: pd.DataFrame, *, cluster: str | Sequence[Server] = 
         "demand_redraws": int(redraws),
     }
     label = name or f"{report.trace if report is not None else 'trace'}-{n}jobs-s{seed}"
-    return validate(Workload(label, int(T), float(slot), DEFAULT_RESOURCES, tuple(servers),
-                             tuple(jobs), meta))
+    return validate_oasis(Workload(label, int(T), float(slot), DEFAULT_RESOURCES,
+                                   tuple(servers), tuple(jobs), meta))

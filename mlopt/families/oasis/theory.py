@@ -31,7 +31,7 @@ reports, with the numbers:
 * the proof's final dual D_I = D_0 + sum_i (D_i - D_{i-1}) and its weak-duality claim
   D_I >= OPT.  D_I keeps each mu_j at its arrival value, so it is not in general a feasible
   dual point (prices rose afterwards, but the mu_j were not recomputed, cf.
-  :mod:`.dual_certificate`); the claim is checked against the OPT interval like the others.
+  :mod:`.bounds.dual_certificate`); the claim is checked against the OPT interval like the others.
 
 The prices after each job are recomputed by replaying the run's schedule through the run's own
 price functions (22) (the run exposes only its final prices); ``replay`` reports the largest
@@ -225,7 +225,7 @@ def _locate(workload, k, tw, tp, dg, dv, cap_w, cap_p, lhs, rhs, job) -> dict:
 
 
 def diagnostics(workload, schedule, *, options, opt_upper):
-    """Theorem 4 / Lemma 1 / Lemma 2 checks of an OASiS run (:mod:`mlopt.families.oasis.bounds.theory`),
+    """Theorem 4 / Lemma 1 / Lemma 2 checks of an OASiS run (:mod:`mlopt.families.oasis.theory`),
     summarized for the results table (the per-job detail stays out of the store)."""
     from mlopt.families.oasis.online import oasis_online
     
