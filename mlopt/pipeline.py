@@ -4,7 +4,7 @@ Both always pass the resulting schedule through the family's independent checker
 verdict and recomputed objective are what get reported.
 
 >>> from mlopt import Workload, pipeline
->>> w = Workload.load("instances/tiny/oasis-tiny-0.json")           # doctest: +SKIP
+>>> w = Workload.load("instances/oasis-tiny/oasis-tiny-0.json")           # doctest: +SKIP
 >>> off = pipeline.solve_offline(w, time_limit=60)                  # doctest: +SKIP
 >>> alg = pipeline.run_algorithm(w, "oasis")                        # doctest: +SKIP
 >>> off.check.objective / alg.check.objective                       # doctest: +SKIP

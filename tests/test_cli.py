@@ -138,11 +138,11 @@ def test_console_script_exit_code(tmp_path):
 
 
 def test_quickstart_runs_the_quick_spec_with_every_schedule_checked(tmp_path, capsys):
-    spec = tmp_path / "quick.toml"
+    spec = tmp_path / "quick_oasis.toml"
     from mlopt.cli.quickstart import SPECS_DIR
 
     # the packaged spec, cut to two instances to keep the suite fast
-    spec.write_text((SPECS_DIR / "quick.toml").read_text().replace("count = 8", "count = 2"))
+    spec.write_text((SPECS_DIR / "quick_oasis.toml").read_text().replace("count = 8", "count = 2"))
     code, out, _ = run_cli(capsys, "quickstart", "--spec", str(spec), "-o",
                            str(tmp_path / "out"), "--workers", "0")
     assert code == 0
@@ -154,23 +154,26 @@ def test_quickstart_runs_the_quick_spec_with_every_schedule_checked(tmp_path, ca
 
 def test_quickstart_runs_every_packaged_quick_spec(tmp_path, capsys, monkeypatch):
     """Without --spec the quickstart runs one spec per family (each validated first), each into
-    its own directory; OASiS's quick.toml comes first."""
+    its own directory, in name order (quick_<family>.toml: no family comes first)."""
     from mlopt.cli import quickstart
     from mlopt.harness import load_spec
 
     specs = quickstart.quick_specs()
-    assert specs[0].name == "quick.toml"
+    assert [s.name for s in specs] == sorted(s.name for s in specs)
+    assert all(s.stem == f"quick_{load_spec(s).family}" for s in specs)
     families = [load_spec(s).family for s in specs]
     assert len(set(families)) == len(families)  # one quick spec per family
     # run two copies of a cut-down OASiS spec through the multi-spec path
-    for name in ("quick", "quick_b"):
-        text = (quickstart.SPECS_DIR / "quick.toml").read_text().replace("count = 8", "count = 1")
-        (tmp_path / f"{name}.toml").write_text(text.replace('name = "quick"', f'name = "{name}"'))
+    for name in ("quick_a", "quick_b"):
+        text = (quickstart.SPECS_DIR / "quick_oasis.toml").read_text().replace("count = 8",
+                                                                               "count = 1")
+        (tmp_path / f"{name}.toml").write_text(text.replace('name = "quick_oasis"',
+                                                            f'name = "{name}"'))
     monkeypatch.setattr(quickstart, "SPECS_DIR", tmp_path)
     code, out, _ = run_cli(capsys, "quickstart", "-o", str(tmp_path / "out"), "--workers", "0")
     assert code == 0
-    assert out.index("=== oasis: quick.toml") < out.index("=== oasis: quick_b.toml")
-    assert (tmp_path / "out" / "quick" / "report.md").is_file()
+    assert out.index("=== oasis: quick_a.toml") < out.index("=== oasis: quick_b.toml")
+    assert (tmp_path / "out" / "quick_a" / "report.md").is_file()
     assert (tmp_path / "out" / "quick_b" / "report.md").is_file()
 
 

@@ -15,10 +15,10 @@ SOLU = read_solu()
 
 
 def test_sets_present():
-    assert {"tiny", "small", "medium"} <= set(list_sets())
+    assert {"oasis-tiny", "oasis-small", "oasis-medium"} <= set(list_sets())
 
 
-@pytest.mark.parametrize("set_name", ["tiny", "small", "medium"])
+@pytest.mark.parametrize("set_name", ["oasis-tiny", "oasis-small", "oasis-medium"])
 def test_manifest_regenerates_committed_files(set_name):
     iset = load_set(set_name)
     for entry in iset.entries:
@@ -27,7 +27,7 @@ def test_manifest_regenerates_committed_files(set_name):
 
 
 @pytest.mark.parametrize("name", sorted(n for n, r in SOLU.items()
-                                        if r["set"] in ("tiny", "small")
+                                        if r["set"] in ("oasis-tiny", "oasis-small")
                                         and r["status"] == "optimal"))
 def test_recorded_optimum_is_reproduced(name):
     rec = SOLU[name]
@@ -53,7 +53,7 @@ def test_every_recorded_optimum_was_verified_by_a_second_solver():
 
 
 def test_every_tiny_and_small_instance_has_a_record():
-    for set_name in ("tiny", "small"):
+    for set_name in ("oasis-tiny", "oasis-small"):
         for e in load_set(set_name).entries:
             assert SOLU[e.name]["status"] == "optimal"
 
@@ -63,7 +63,7 @@ def test_solu_update_keeps_proven_optimum(tmp_path, monkeypatch):
     import mlopt.pipeline as pipeline
 
     path = tmp_path / "solu.csv"
-    iset = load_set("tiny")
+    iset = load_set("oasis-tiny")
     iset.entries = iset.entries[:1]
     name = iset.entries[0].name
     solve_set(iset, update_solu=True, solu_path=path)
@@ -100,7 +100,7 @@ def test_unknown_set():
 
 
 @needs_shared
-@pytest.mark.parametrize("set_name", ["trace-philly", "trace-itp"])
+@pytest.mark.parametrize("set_name", ["oasis-trace-philly", "oasis-trace-itp"])
 def test_trace_manifest_regenerates_committed_files(set_name):
     iset = load_set(set_name)
     for entry in iset.entries:

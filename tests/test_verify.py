@@ -103,7 +103,7 @@ def fakes(monkeypatch):
 
 @pytest.fixture(scope="module")
 def tiny():
-    iset = load_set("tiny")
+    iset = load_set("oasis-tiny")
     return iset.load(iset.entries[0])
 
 
@@ -265,7 +265,7 @@ def _cli(capsys, *argv):
 
 @pytest.fixture
 def tiny_file():
-    iset = load_set("tiny")
+    iset = load_set("oasis-tiny")
     return str(iset.file(iset.entries[0]))
 
 
@@ -440,7 +440,7 @@ def test_committed_results_still_open_and_report(db):
 # ---- instances/solu.csv -------------------------------------------------------------------------
 @pytest.fixture
 def one_tiny():
-    iset = load_set("tiny")
+    iset = load_set("oasis-tiny")
     iset.entries = iset.entries[:1]
     return iset
 
@@ -499,20 +499,20 @@ def test_verify_set_fills_and_clears_verified_by(tmp_path, one_tiny):
 def test_cli_instances_solve_and_verify(tmp_path, capsys, monkeypatch):
     import mlopt.instances as inst
 
-    code, out, _ = _cli(capsys, "instances", "verify", "tiny", "--json")
+    code, out, _ = _cli(capsys, "instances", "verify", "oasis-tiny", "--json")
     rows = json.loads(out)
     assert code == 0 and len(rows) == 5 and all(r["outcome"] == "verified" for r in rows)
     # --update-solu with a disputing second solver: exit 1, nothing written
     path = tmp_path / "solu.csv"
     real = inst.solve_set
     monkeypatch.setattr(inst, "solve_set", lambda iset, **kw: real(
-        load_set("tiny").__class__(iset.name, iset.path, iset.family, iset.description,
+        load_set("oasis-tiny").__class__(iset.name, iset.path, iset.family, iset.description,
                                    iset.entries[:1]), **{**kw, "solu_path": path}))
-    code, out, err = _cli(capsys, "instances", "solve", "tiny", "--update-solu", "--verify",
+    code, out, err = _cli(capsys, "instances", "solve", "oasis-tiny", "--update-solu", "--verify",
                           "toy_forged")
     assert code == 1 and "disputed" in out and "not recorded" in err
     assert not path.exists() or read_solu(path) == {}
-    code, _, err = _cli(capsys, "instances", "solve", "tiny", "--verify", "nosuch")
+    code, _, err = _cli(capsys, "instances", "solve", "oasis-tiny", "--verify", "nosuch")
     assert code == 2 and "nosuch" in err
 
 
@@ -520,9 +520,9 @@ def test_quick_spec_verifies_and_the_quickstart_says_so(tmp_path, capsys):
     from mlopt.cli.quickstart import SPECS_DIR
     from mlopt.harness.spec import load_spec
 
-    assert load_spec(SPECS_DIR / "quick.toml").verify == "auto"
-    spec = tmp_path / "quick.toml"
-    spec.write_text((SPECS_DIR / "quick.toml").read_text().replace("count = 8", "count = 1"))
+    assert load_spec(SPECS_DIR / "quick_oasis.toml").verify == "auto"
+    spec = tmp_path / "quick_oasis.toml"
+    spec.write_text((SPECS_DIR / "quick_oasis.toml").read_text().replace("count = 8", "count = 1"))
     code, out, _ = _cli(capsys, "quickstart", "--spec", str(spec), "-o", str(tmp_path / "out"),
                         "--workers", "0")
     assert code == 0 and "optimal (verified)" in out and "| 1/1 | 0 |" in out

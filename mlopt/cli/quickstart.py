@@ -1,7 +1,7 @@
 """``mlopt quickstart``: the main job on embedded defaults, through the harness.
 
-Runs every packaged quick spec (``mlopt/specs/quick*.toml``, one per family; ``quick.toml`` is
-OASiS's: eight small instances, preset ``paper-fig5``), each offline optimum with HiGHS, each
+Runs every packaged quick spec (``mlopt/specs/quick_<family>.toml``, one per family, in name
+order; ``quick_oasis.toml``: eight small instances, preset ``paper-fig5``), each offline optimum with HiGHS, each
 family's online algorithm and the paper's baselines, every schedule checked, and prints the
 performance ratio per instance and algorithm (OPT/ALG for maximization, ALG/OPT for
 minimization; an interval wherever OPT is not proven) and the harness's summary report.
@@ -20,8 +20,8 @@ SPECS_DIR = Path(__file__).resolve().parents[1] / "specs"
 
 
 def quick_specs() -> list[Path]:
-    """The packaged quick specs: OASiS's ``quick.toml`` first, then one per further family."""
-    return sorted(SPECS_DIR.glob("quick*.toml"), key=lambda p: (p.stem != "quick", p.stem))
+    """The packaged quick specs, one per family (``quick_<family>.toml``), by name."""
+    return sorted(SPECS_DIR.glob("quick*.toml"), key=lambda p: p.stem)
 
 
 @command("quickstart", "the main job: offline optima and performance ratios of every family's "

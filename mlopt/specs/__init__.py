@@ -1,1 +1,1 @@
-"""Packaged experiment specs (TOML), e.g. the quickstart quick.toml."""
+"""Packaged experiment specs (TOML), the quickstart's quick_<family>.toml, one per family."""

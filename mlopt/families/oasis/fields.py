@@ -19,9 +19,11 @@ the utility ILP (1)-(13), Alg. 1/2 and the bounds rely on:
   E_i <= 200) or of a converted trace, and low enough that a job claiming a billion workers
   (a CSV row with 1e9 GPUs) is refused at once instead of allocating tens of gigabytes.
 
-DECISION (empty job list).  A workload without jobs is valid: OPT = 0, every algorithm returns
-the empty schedule, the checker calls it feasible with objective 0, and ``solve`` reports
-``optimal`` with objective 0 (the ILP has no variables; :mod:`mlopt.models.oasis` marks it).
+DECISION (empty job list).  A workload without jobs is refused (InputError, exit 2) by
+``solve``, ``run`` and ``check`` alike, rather than answered: its optimum is trivially 0, no
+generator or trace conversion produces one (``n_jobs >= 1``; a trace window without arrivals is
+already an error), and the solvers report an empty ILP as an error, not as optimal 0, so a
+"clean" answer would differ between commands.  The message says so.
 """
 from __future__ import annotations
 
@@ -37,6 +39,9 @@ def validate_oasis(workload: Workload) -> Workload:
     """Refuse (InputError) a workload OASiS cannot take; see the module docstring.  Returns
     the re-validated workload (:func:`mlopt.workload.validate`)."""
     workload = validate(workload)
+    if not workload.jobs:
+        raise InputError("an OASiS workload needs at least one job (nothing to schedule: the "
+                         "optimum of an empty workload is 0)", field="jobs", value=[])
     shared = [s.id for s in workload.servers if s.role == "any"]
     if shared:
         raise InputError("OASiS (seed 000, Sec. III-A) runs workers and parameter servers on "
