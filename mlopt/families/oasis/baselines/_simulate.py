@@ -13,7 +13,7 @@ something happens.  Per slot ``t = 1..T``:
    a job whose remaining work reaches 0 completes at ``t`` and releases its resources.
 
 Decisions shared by every baseline (documented here once, tested in
-``tests/test_baselines_oasis.py``):
+``tests/oasis/test_baselines_oasis.py``):
 
 * **Capacity.**  Resources are tracked per *physical* server.  A server of role ``any`` hosts
   workers and PSs out of one capacity, which satisfies (4)/(5) under either reading of such a

@@ -8,7 +8,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "oasis"
+BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "oasis"
 
 
 def _module(name: str):

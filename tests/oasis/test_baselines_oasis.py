@@ -24,7 +24,7 @@ from mlopt.solve import Status, solve
 from mlopt.utility import Constant, Linear, Sigmoid
 from mlopt.workload import BANDWIDTH, Job, Server, Workload, validate
 
-GOLDEN = Path(__file__).resolve().parent / "data" / "golden" / "dorm_tiny.lp"
+GOLDEN = Path(__file__).resolve().parents[1] / "data" / "golden" / "dorm_tiny.lp"
 RES = ("gpu", "cpu", BANDWIDTH)
 
 

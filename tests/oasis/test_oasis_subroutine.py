@@ -300,12 +300,12 @@ def test_bad_market_is_input_error():
 
 
 # ---- golden LP of the subproblem MILP ------------------------------------------------------
-GOLDEN = Path(__file__).resolve().parent / "data" / "golden" / "oasis_subproblem_tiny.lp"
+GOLDEN = Path(__file__).resolve().parents[1] / "data" / "golden" / "oasis_subproblem_tiny.lp"
 
 
 def test_golden_lp_file(tmp_path):
     """Variant (b) of (27) on a 2-slot job; refresh after an intended change with
-    MLOPT_UPDATE_GOLDEN=1 python -m pytest tests/test_oasis_subroutine.py -k golden
+    MLOPT_UPDATE_GOLDEN=1 python -m pytest tests/oasis/test_oasis_subroutine.py -k golden
     and review the .lp diff like code."""
     job = SubJob(1, 2, 2, 0.5, np.array([1.0]), np.array([1.0]), 1.0, 2.0, Linear(20.0, 4.0))
     market = Market(np.array([[[1.0]], [[2.0]]]), np.array([[[0.5]], [[0.25]]]),

@@ -4,7 +4,7 @@ Golden LP file: ``tests/data/golden/oasis_utility_ilp_tiny.lp`` is the symbolic-
 :func:`golden_workload`.  The test rebuilds it and compares the text exactly.  After an
 intended change to the model, refresh it with
 
-    MLOPT_UPDATE_GOLDEN=1 python -m pytest tests/test_model_oasis.py -k golden
+    MLOPT_UPDATE_GOLDEN=1 python -m pytest tests/oasis/test_model_oasis.py -k golden
 
 and review the diff of the .lp file like code.
 
@@ -32,7 +32,7 @@ from mlopt.utility import Constant, Linear, Sigmoid
 from mlopt.workload import BANDWIDTH, Job, Server, Workload
 from mlopt.models.oasis import build_utility_ilp, extract_schedule
 
-GOLDEN = Path(__file__).resolve().parent / "data" / "golden" / "oasis_utility_ilp_tiny.lp"
+GOLDEN = Path(__file__).resolve().parents[1] / "data" / "golden" / "oasis_utility_ilp_tiny.lp"
 RES = ("gpu", "cpu", BANDWIDTH)
 WORKER = {"gpu": 1.0, "cpu": 1.0, BANDWIDTH: 1.0}  # b_i = 1 Gbps
 PS = {"gpu": 0.0, "cpu": 1.0, BANDWIDTH: 1.0}  # B_i = b_i: (6)+(7) force z = y

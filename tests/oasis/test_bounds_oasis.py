@@ -6,10 +6,10 @@ The chain every test instance must satisfy (seed 000, Sec. IV-A):
 
 Hand-built instances use slot_seconds=100, M=10 mini-batches of tau=9 s and e=62.5 MB over
 b=1 Gbps (2 e / b = 1 s), so one chunk takes 10 * (9 + 1) / 100 = 1 worker-slot and
-W_i = E_i N_i worker-slots exactly (as tests/test_model_oasis.py).
+W_i = E_i N_i worker-slots exactly (as tests/oasis/test_model_oasis.py).
 
 Golden LP file ``tests/data/golden/oasis_master_tiny.lp``: refresh after an intended model
-change with ``MLOPT_UPDATE_GOLDEN=1 /work/venv/bin/python -m pytest tests/test_bounds_oasis.py
+change with ``MLOPT_UPDATE_GOLDEN=1 python -m pytest tests/oasis/test_bounds_oasis.py
 -k golden`` and review the diff.
 """
 from __future__ import annotations
@@ -55,7 +55,7 @@ from mlopt.solve import Status
 from mlopt.utility import Constant, Linear
 from mlopt.workload import BANDWIDTH, Job, Server, Workload
 
-GOLDEN = Path(__file__).resolve().parent / "data" / "golden" / "oasis_master_tiny.lp"
+GOLDEN = Path(__file__).resolve().parents[1] / "data" / "golden" / "oasis_master_tiny.lp"
 RES = ("cpu", BANDWIDTH)
 RTOL = 1e-6
 
