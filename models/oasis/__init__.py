@@ -18,6 +18,7 @@ from collections import defaultdict
 import numpy as np
 import pyomo.environ as pyo
 
+from mlopt import limits
 from mlopt.errors import InputError
 from mlopt.models import INTEGRALITY_TOL, integral_value  # noqa: F401 (INTEGRALITY_TOL: docs)
 from mlopt.schedule import Schedule
@@ -43,6 +44,28 @@ def _max_copies(capacity: dict[str, float], demand: dict[str, float], resources)
             n = max(0, math.floor(capacity[r] / d + _RATIO_EPS))
             best = n if best is None else min(best, n)
     return best
+
+
+#: most coefficients the ILP may have before it is built: the rows of (8) sum u over a suffix of
+#: slots (about T^2 / 2 terms per job), so a long horizon grows the model quadratically.  The
+#: paper's largest setting (200 jobs, T = 300, 100 servers) is about a third of this.
+MAX_MODEL_TERMS = limits.MAX_CELLS
+
+
+def _check_size(workload: Workload, y_ub, z_ub, first_completion) -> None:
+    """InputError before anything is built when the model would exceed MAX_MODEL_TERMS."""
+    T = workload.horizon
+    terms = 0
+    for (i, _h) in list(y_ub) + list(z_ub):  # y, z over the slots after the arrival
+        terms += 3 * (T - workload.jobs[workload.job_index[i]].arrival + 1)
+    for j in workload.jobs:  # (8): suffix sums of u over the completion window
+        n = max(0, T - first_completion[j.id] + 1)
+        terms += n * (n + 1) // 2
+    if terms > MAX_MODEL_TERMS:
+        raise InputError(f"the utility ILP would have about {terms:,} coefficients, above the "
+                         f"limit {MAX_MODEL_TERMS:,} (mlopt.models.oasis.MAX_MODEL_TERMS; the "
+                         "rows of (8) grow with T^2): too large to build", field="horizon",
+                         value=T)
 
 
 def build_utility_ilp(workload: Workload, **options) -> pyo.ConcreteModel:
@@ -157,6 +180,7 @@ def build_utility_ilp(workload: Workload, **options) -> pyo.ConcreteModel:
             first_completion[j.id] = j.arrival + slots - 1
         else:
             first_completion[j.id] = j.arrival
+    _check_size(workload, y_ub, z_ub, first_completion)
 
     jt = [(j.id, t) for j in jobs for t in range(j.arrival, T + 1)]
     jht = [(i, h, t) for (i, h) in y_ub for t in range(arrival[i], T + 1)]

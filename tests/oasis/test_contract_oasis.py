@@ -173,6 +173,14 @@ def test_cli_generate_refuses_roles_list_and_huge_sizes(capsys, tmp_path):
         assert code == 2 and err.count("\n") == 1, (kv, err)
 
 
+def test_arrival_rate_replaces_the_presets_window():
+    """tiny sets arrival_window = 2: arrival_rate alone was refused ("give either ...")."""
+    w = FAM.generate("tiny", seed=0, arrival_rate=3.0)
+    assert w.meta["params"]["arrival_window"] == 1.0 and w.meta["arrival_rate"] == 3.0
+    with pytest.raises(InputError, match="arrival_rate"):
+        FAM.generate("tiny", seed=0, arrival_rate=3.0, arrival_window=1.0)
+
+
 def test_cross_parameter_checks_stay_in_check_params():
     for bad, field in (({"class_split": [0.5, 0.5, 0.5]}, "class_split"),
                        ({"arrival_window": 5.0}, "arrival_window"),
@@ -250,3 +258,16 @@ def test_empty_job_list_is_refused_alike_by_solve_run_and_check(capsys, tmp_path
                  ("check", empty, empty_schedule)):
         code, _, err = run_cli(capsys, *argv)
         assert code == 2 and "at least one job" in err, (argv, err)
+
+
+def test_utility_ilp_too_large_to_build_is_refused_at_once(tmp_path, tiny_file):
+    """T = 100,000 is within the shared limits, but the rows of (8) have ~T^2/2 terms per job:
+    building the model ran for minutes (the fuzz builds the default model of every input)."""
+    def edit(d):
+        d["horizon"] = 100_000
+
+    w = Workload.load(_mutated(tiny_file, tmp_path, edit))
+    t0 = time.perf_counter()
+    with pytest.raises(InputError, match="too large to build"):
+        FAM.model()(w)
+    assert time.perf_counter() - t0 < 5

@@ -265,6 +265,11 @@ def _resolve(preset: str, overrides: dict) -> dict[str, Any]:
         params.update(n_worker_servers=None, n_ps_servers=None)
     elif explicit:
         params["n_servers"] = None
+    # Likewise for arrivals: a rate given alone replaces the preset's window (and vice versa).
+    if overrides.get("arrival_rate") is not None and "arrival_window" not in overrides:
+        params["arrival_window"] = None
+    elif overrides.get("arrival_window") is not None and "arrival_rate" not in overrides:
+        params["arrival_rate"] = None
     params.update(overrides)
     return params
 
