@@ -198,13 +198,13 @@ def check_bad_options_refused(fam: Family, algorithm: str) -> None:
     schema = fam.option_schema(algorithm)
     assert schema is not None, f"{algorithm}: no declared options"
     w = _workload(fam.name, fam.probe_preset_of(algorithm))
-    expect_input_error(lambda: fam.run(algorithm, w, seed=0, no_such_option=1),
+    expect_input_error(lambda: fam.run(algorithm, w, seed=0, options={"no_such_option": 1}),
                        f"{algorithm}: an unknown option")
-    expect_input_error(lambda: fam.run(algorithm, w, seed=0, **{"seed": 0}),
+    expect_input_error(lambda: fam.run(algorithm, w, seed=0, options={"seed": 0}),
                        f"{algorithm}: seed as an option")
     for name, param in sorted(schema.items()):
         for bad in bad_values(param):
-            expect_input_error(lambda: fam.run(algorithm, w, seed=0, **{name: bad.value}),
+            expect_input_error(lambda: fam.run(algorithm, w, seed=0, options={name: bad.value}),
                                f"{algorithm}: option {name}={bad.value!r} ({bad.why})")
 
 
