@@ -203,7 +203,7 @@ def test_bad_preset_or_parameter_raises_input_error(kwargs, field):
     preset = kwargs.pop("preset", "paper-default")
     with pytest.raises(InputError) as err:
         oasis.generate(preset, **kwargs)
-    assert err.value.field == field
+    assert err.value.field.split("[")[0] == field  # a range end is named chunks[0]
     assert field in str(err.value)
 
 

@@ -46,7 +46,7 @@ import numpy as np
 from mlopt import limits
 from mlopt.clusters import INSTANCE_TYPES, ROLE_ASSIGNMENTS, ec2_cluster
 from mlopt.errors import InputError
-from mlopt.params import Param
+from mlopt.params import Param, check_values
 from mlopt.utility import Sigmoid
 from mlopt.workload import DEFAULT_RESOURCES, Job, Server, Workload
 
@@ -199,6 +199,8 @@ def params(preset: str) -> dict[str, Param]:
 
 
 # ---- parameter checking ----------------------------------------------------------------------
+# Value checks of a parameter dict (the schema above is what OASiS itself uses); other
+# generators built on the OASiS conventions import these (mlopt.families.pdors.generator).
 def _is_num(x) -> bool:
     return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool) \
         and math.isfinite(float(x))
@@ -275,39 +277,37 @@ def _resolve(preset: str, overrides: dict) -> dict[str, Any]:
 
 
 def _check(params: dict) -> dict[str, Any]:
-    """Validate every parameter; return the normalized values used for drawing."""
-    p: dict[str, Any] = {}
-    p["n_jobs"] = _int_param(params, "n_jobs", 1, limits.MAX_JOBS)
-    p["horizon"] = _int_param(params, "horizon", 1, limits.MAX_HORIZON)
-    p["slot_seconds"] = _positive(params, "slot_seconds")
+    """The normalized values used for drawing, and the relations between parameters.
+
+    Each value's kind and range is :data:`SCHEMA`'s (checked first by :func:`check_params`);
+    what is left here relates parameters to each other: one way of sizing the cluster and its
+    table size, arrivals within T, a mini-batch that takes time, class shares summing to 1."""
+    p: dict[str, Any] = {"n_jobs": int(params["n_jobs"]), "horizon": int(params["horizon"]),
+                         "slot_seconds": float(params["slot_seconds"])}
     if params["n_servers"] is not None:
-        n = _int_param(params, "n_servers", 2, limits.MAX_SERVERS)
-        frac = params["worker_server_fraction"]
-        if not _is_num(frac) or not 0 < float(frac) < 1:
+        n = int(params["n_servers"])
+        frac = float(params["worker_server_fraction"])
+        if not 0 < frac < 1:
             raise InputError("must be a number in (0, 1)", field="worker_server_fraction",
-                             value=frac)
+                             value=params["worker_server_fraction"])
         # "number of servers (proportionally divided to host workers and PSs)", Fig. 5.
-        p["n_worker_servers"] = min(n - 1, max(1, round(n * float(frac))))
+        p["n_worker_servers"] = min(n - 1, max(1, round(n * frac)))
         p["n_ps_servers"] = n - p["n_worker_servers"]
     else:
-        p["n_worker_servers"] = _int_param(params, "n_worker_servers", 1, limits.MAX_SERVERS)
-        p["n_ps_servers"] = _int_param(params, "n_ps_servers", 1, limits.MAX_SERVERS)
+        for key in ("n_worker_servers", "n_ps_servers"):
+            if params[key] is None:
+                raise InputError("must be set when n_servers is not", field=key, value=None)
+            p[key] = int(params[key])
     cells = p["horizon"] * (p["n_worker_servers"] + p["n_ps_servers"]) * len(DEFAULT_RESOURCES)
     if cells > limits.MAX_CELLS:
         raise InputError(f"horizon x servers x resources = {cells:,} is above the limit "
                          f"{limits.MAX_CELLS:,} (see mlopt.limits)", field="horizon",
                          value=p["horizon"])
-    if not isinstance(params["roles"], str) or params["roles"] not in ROLE_ASSIGNMENTS:
-        raise InputError(f"unknown role assignment (known: {', '.join(ROLE_ASSIGNMENTS)})",
-                         field="roles", value=params["roles"])
     p["roles"] = params["roles"]
     for key in ("worker_types", "ps_types"):
-        v = params[key]
-        if v is not None and (isinstance(v, str) or not isinstance(v, (tuple, list))):
-            raise InputError("must be a list of instance type names or null", field=key, value=v)
-        p[key] = None if v is None else tuple(v)
-    p["storage_gb"] = _positive(params, "storage_gb")
-    p["nic_gbps"] = _range(params, "nic_gbps", strict=True)
+        p[key] = None if params[key] is None else tuple(params[key])
+    p["storage_gb"] = float(params["storage_gb"])
+    p["nic_gbps"] = tuple(float(v) for v in params["nic_gbps"])
 
     T = p["horizon"]
     window, rate = params["arrival_window"], params["arrival_rate"]
@@ -315,40 +315,29 @@ def _check(params: dict) -> dict[str, Any]:
         raise InputError("give either arrival_window or arrival_rate", field="arrival_rate",
                          value=rate)
     if rate is not None:
-        window = p["n_jobs"] / _positive(params, "arrival_rate")
+        window = p["n_jobs"] / float(rate)
         if window > T:
             raise InputError(f"too low: {p['n_jobs']} jobs at this rate arrive after the horizon "
                              f"T={T} (need rate >= n_jobs / T = {p['n_jobs'] / T:g})",
                              field="arrival_rate", value=rate)
-    elif window is not None:
-        window = _positive(params, "arrival_window")
-        if window > T:
-            raise InputError(f"must be <= the horizon T={T}", field="arrival_window", value=window)
+    elif window is not None and float(window) > T:
+        raise InputError(f"must be <= the horizon T={T}", field="arrival_window", value=window)
     p["arrival_window"] = float(window if window is not None else T)
 
-    for key in ("epochs", "chunks", "minibatches"):
-        p[key] = _range(params, key, integer=True, minimum=1)
-    p["minibatch_seconds"] = _range(params, "minibatch_seconds")
-    p["gradient_mb"] = _range(params, "gradient_mb")
+    for key in ("epochs", "chunks", "minibatches", "worker_gpu", "worker_cpu", "worker_memory_gb",
+                "worker_storage_gb", "ps_cpu", "ps_memory_gb", "ps_storage_gb"):
+        p[key] = tuple(int(v) for v in params[key])
+    for key in ("minibatch_seconds", "gradient_mb", "worker_bandwidth_gbps",
+                "ps_bandwidth_gbps", "priority", "target", "decay_sensitive", "decay_critical"):
+        p[key] = tuple(float(v) for v in params[key])
     if p["minibatch_seconds"][1] == 0 and p["gradient_mb"][1] == 0:
         raise InputError("a mini-batch must take time: minibatch_seconds and gradient_mb are "
                          "both 0", field="minibatch_seconds", value=params["minibatch_seconds"])
-    for key in ("worker_gpu", "worker_cpu", "worker_memory_gb", "worker_storage_gb",
-                "ps_cpu", "ps_memory_gb", "ps_storage_gb"):
-        p[key] = _range(params, key, integer=True)
-    p["worker_bandwidth_gbps"] = _range(params, "worker_bandwidth_gbps", strict=True)
-    p["ps_bandwidth_gbps"] = _range(params, "ps_bandwidth_gbps", strict=True)
-    p["priority"] = _range(params, "priority")
-    p["target"] = _range(params, "target")
-    p["decay_sensitive"] = _range(params, "decay_sensitive")
-    p["decay_critical"] = _range(params, "decay_critical")
-    split = params["class_split"]
-    if (not isinstance(split, (tuple, list)) or len(split) != 3
-            or not all(_is_num(s) and float(s) >= 0 for s in split)
-            or abs(sum(float(s) for s in split) - 1.0) > 1e-9):
+    split = tuple(float(v) for v in params["class_split"])
+    if abs(sum(split) - 1.0) > 1e-9:
         raise InputError("must be 3 non-negative shares (insensitive, sensitive, critical) "
-                         "summing to 1", field="class_split", value=split)
-    p["class_split"] = tuple(float(s) for s in split)
+                         "summing to 1", field="class_split", value=params["class_split"])
+    p["class_split"] = split
     return p
 
 
@@ -450,10 +439,20 @@ def _jsonable(value):
 
 
 def check_params(preset: str, params: dict) -> None:
-    """Validate a preset's parameter overrides without drawing anything (spec loading): the
-    relations between parameters (one way of sizing the cluster, arrivals within T, class
-    shares summing to 1, ...); kinds and ranges are the schema's (:func:`params`)."""
-    _check(_resolve(preset, params))
+    """Validate a preset's parameter overrides without drawing anything (spec loading): every
+    value against :data:`SCHEMA` (kinds, ranges; ``Family.generate`` has done this already),
+    then the relations between parameters (:func:`_check`)."""
+    _check(_checked(preset, params))
+
+
+def _checked(preset: str, overrides: dict) -> dict[str, Any]:
+    """Preset + overrides, every override checked against the preset's declared parameters."""
+    if preset not in PRESETS:
+        raise InputError(f"unknown OASiS preset (known: {', '.join(PRESETS)})", field="preset",
+                         value=preset)
+    check_values(params(preset), overrides, where=f"preset {preset!r} of family oasis",
+                 reserved={"seed": "the seed is --seed, not a parameter"})
+    return _resolve(preset, overrides)
 
 
 def generate(preset: str = "paper-default", seed: int = 0, **overrides) -> Workload:
@@ -461,8 +460,7 @@ def generate(preset: str = "paper-default", seed: int = 0, **overrides) -> Workl
     :data:`DEFAULTS`).  Bad preset, parameter name or value -> :class:`InputError`."""
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise InputError("must be an integer >= 0", field="seed", value=seed)
-    params = _resolve(preset, overrides)
-    p = _check(params)
+    p = _check(_checked(preset, overrides))
     servers, jobs, redraws = _draw(p, int(seed))
     meta = {
         "family": "oasis", "generator": "oasis", "paper": "000_1db5ded823e0cb57 (OASiS, Sec. V-A)",
