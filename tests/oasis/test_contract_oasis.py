@@ -139,7 +139,9 @@ def test_every_preset_declares_its_parameters_with_its_own_defaults(preset):
     if values["n_servers"] is not None:  # one way of sizing the cluster at a time
         explicit.pop("n_worker_servers"), explicit.pop("n_ps_servers")
     else:
-        explicit.pop("n_servers")
+        explicit.pop("n_servers"), explicit.pop("worker_server_fraction")
+    if values["worker_types"] is not None and values["ps_types"] is not None:
+        explicit.pop("roles")
     if preset == "tiny":
         assert FAM.generate(preset, seed=1, **explicit).content_hash() == \
             FAM.generate(preset, seed=1).content_hash()
@@ -179,6 +181,18 @@ def test_arrival_rate_replaces_the_presets_window():
     assert w.meta["params"]["arrival_window"] == 1.0 and w.meta["arrival_rate"] == 3.0
     with pytest.raises(InputError, match="arrival_rate"):
         FAM.generate("tiny", seed=0, arrival_rate=3.0, arrival_window=1.0)
+
+
+def test_a_parameter_without_effect_is_refused_not_ignored():
+    """tiny sets both types lists, so roles changed nothing; worker_server_fraction without
+    n_servers changed nothing either."""
+    with pytest.raises(InputError, match="roles"):
+        FAM.generate("tiny", seed=0, roles="paper-v-a")
+    with pytest.raises(InputError, match="worker_server_fraction"):
+        FAM.generate("tiny", seed=0, worker_server_fraction=0.3)
+    a = FAM.generate("tiny", seed=0, roles="paper-v-a", worker_types=None, worker_gpu=[0, 0])
+    assert a.content_hash() != FAM.generate("tiny", seed=0, worker_gpu=[0, 0]).content_hash()
+    FAM.generate("tiny", seed=0, n_servers=4, worker_server_fraction=0.25)
 
 
 def test_cross_parameter_checks_stay_in_check_params():

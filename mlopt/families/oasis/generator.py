@@ -190,7 +190,9 @@ def params(preset: str) -> dict[str, Param]:
     Every preset takes every parameter: the two ways of sizing the cluster (``n_servers`` with
     ``worker_server_fraction``, or ``n_worker_servers`` / ``n_ps_servers``) and of spreading
     arrivals (``arrival_window`` or ``arrival_rate``) replace each other, and ``roles`` applies
-    when a types list is null.  Relations between parameters are :func:`check_params`'s."""
+    when a types list is null.  Relations between parameters are :func:`check_params`'s; a
+    parameter given where it would have no effect (``roles`` with both types lists set,
+    ``worker_server_fraction`` without ``n_servers``) is refused, never silently ignored."""
     if preset not in PRESETS:
         raise InputError(f"unknown OASiS preset (known: {', '.join(PRESETS)})", field="preset",
                          value=preset)
@@ -452,7 +454,18 @@ def _checked(preset: str, overrides: dict) -> dict[str, Any]:
                          value=preset)
     check_values(params(preset), overrides, where=f"preset {preset!r} of family oasis",
                  reserved={"seed": "the seed is --seed, not a parameter"})
-    return _resolve(preset, overrides)
+    resolved = _resolve(preset, overrides)
+    # a parameter given but without effect is an error, never silently ignored
+    if "roles" in overrides and resolved["worker_types"] is not None \
+            and resolved["ps_types"] is not None:
+        raise InputError("has no effect: worker_types and ps_types are both set (give "
+                         "worker_types=null or ps_types=null to draw those from roles)",
+                         field="roles", value=overrides["roles"])
+    if "worker_server_fraction" in overrides and resolved["n_servers"] is None:
+        raise InputError("has no effect without n_servers (it splits n_servers into worker and "
+                         "PS servers)", field="worker_server_fraction",
+                         value=overrides["worker_server_fraction"])
+    return resolved
 
 
 def generate(preset: str = "paper-default", seed: int = 0, **overrides) -> Workload:
