@@ -24,9 +24,12 @@ FAMILY = Family(
                               "mlopt.models.pdors:extract_schedule")],
     default_model="dmlrs_milp",
     algorithms_=[
-        Algorithm("pdors", f"{P}.online:run_pdors", diagnostics=f"{P}.theory:pdors_diagnostics"),
-        Algorithm("pdors_no_internal", f"{P}.online:run_pdors_no_internal", role="reference"),
-        *(Algorithm(name, f"{P}.baselines:BASELINES.{name}", role="baseline")
+        Algorithm("pdors", f"{P}.online:run_pdors", options=f"{P}.online:OPTIONS",
+                  diagnostics=f"{P}.theory:pdors_diagnostics"),
+        Algorithm("pdors_no_internal", f"{P}.online:run_pdors_no_internal",
+                  options=f"{P}.online:OPTIONS_NO_INTERNAL", role="reference"),
+        *(Algorithm(name, f"{P}.baselines:BASELINES.{name}", role="baseline",
+                    options=f"{P}.baselines:OPTIONS.{name}")
           for name in ("fifo", "drf", "dorm", "oasis")),
     ],
     bounds_=[Bound("job_sum", f"{P}.theory:job_sum_bound"),
