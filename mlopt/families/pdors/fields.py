@@ -43,6 +43,9 @@ FIELDS = ("samples", "batch", "ps_ratio", "sample_seconds", "param_mb", "bw_inte
           "bw_external_gbps")
 _INTEGER = {"samples", "batch", "ps_ratio"}
 _STRICT = {"bw_internal_gbps", "bw_external_gbps"}
+#: least work a job may need, in worker-slots (1e-12: 3.6 ns of one worker at 1-hour slots);
+#: with at most MAX_COUNT workers a slot then does a finite w / n^m of the job
+MIN_WORK = 1.0 / limits.MAX_VALUE
 
 
 #: the bandwidth capacity of every generated machine: bandwidth is no PD-ORS resource (it only
@@ -83,9 +86,10 @@ def validate_pdors(workload: Workload) -> None:
       refused rather than modelled (no paper setting has it);
     * at least one job: an empty job list has nothing to schedule (the MILP would have no
       variables, the online algorithm no decision); refused, not answered with objective 0;
-    * the work n_i^m of each mode is a positive, finite number of worker-slots <= MAX_VALUE and
-      the speed-up n_i^ext / n_i^int (a MILP coefficient) is <= MAX_VALUE: each field may be in
-      range while a product under- or overflows.
+    * the work n_i^m of each mode is in [:data:`MIN_WORK`, MAX_VALUE] worker-slots and the
+      speed-up n_i^ext / n_i^int (a MILP coefficient) is <= MAX_VALUE: each field may be in
+      range while a product under- or overflows (a subnormal work made w / n^m overflow in the
+      checker, and the per-slot worker counts round to 0).
     Utilities need no check here: every utility kind is non-negative and non-increasing in the
     duration (:mod:`mlopt.utility`), which ``job_sum`` relies on.
     """
@@ -124,11 +128,11 @@ def validate_pdors(workload: Workload) -> None:
         # parameter size): the work n_i^m must stay a finite, representable number of slots
         for mode in ("int", "ext"):
             work = worker_slots(workload, job, mode)
-            if not 0 < work <= limits.MAX_VALUE:
-                raise InputError(f"the job's work is {work:g} worker-slots, not in (0, "
+            if not MIN_WORK <= work <= limits.MAX_VALUE:
+                raise InputError(f"the job's work is {work:g} worker-slots, not in [{MIN_WORK:g}, "
                                  f"{limits.MAX_VALUE:g}]: check samples, sample_seconds, "
-                                 f"param_mb and the bandwidths", field=f"{where}.samples",
-                                 value=job.extra["samples"])
+                                 f"param_mb, the bandwidths and slot_seconds",
+                                 field=f"{where}.samples", value=job.extra["samples"])
         speedup = worker_slots(workload, job, "ext") / worker_slots(workload, job, "int")
         if not speedup <= limits.MAX_VALUE:
             raise InputError(f"co-location would make the job {speedup:g} times faster, more "

@@ -28,6 +28,7 @@ from __future__ import annotations
 from typing import Callable
 
 from mlopt import limits
+from mlopt.errors import InputError
 from mlopt.families.pdors.fields import validate_pdors
 from mlopt.families.pdors.oasis_adapted import from_oasis, to_oasis
 from mlopt.params import Param, Schema
@@ -96,6 +97,7 @@ def _adapted(name: str) -> Callable[..., Schedule]:
         # Family.run checked the options against OPTIONS[name]; a direct call is checked here
         # the same way (nothing is forwarded unchecked)
         opts = _check(name, options)
+        _check_size(workload)
         view = to_oasis(workload)
         schedule = get_family("oasis").algorithm(name)(view, seed=seed, **opts)
         schedule = from_oasis(schedule, workload)
@@ -107,6 +109,23 @@ def _adapted(name: str) -> Callable[..., Schedule]:
     run.__qualname__ = run.__name__
     run.__doc__ = f"OASiS's {name} on the OASiS-adapted view (see the module docstring)."
     return run
+
+
+#: largest horizon x batch of one job on the adapted view: OASiS's subroutine prices every slot
+#: x worker count in dense tables (T x N_i, N_i = F_i here) of about 50 bytes a cell (measured:
+#: 2e6 cells ~ 100 MB); a tenth of mlopt.limits.MAX_CELLS, far above the paper's T F_i <= 16,000
+MAX_TABLE_CELLS = limits.MAX_CELLS // 10
+
+
+def _check_size(workload: Workload) -> None:
+    """Refuse a job whose T x F_i table would exceed :data:`MAX_TABLE_CELLS`."""
+    for n, job in enumerate(workload.jobs):
+        cells = workload.horizon * int(job.extra["batch"])
+        if cells > MAX_TABLE_CELLS:
+            raise InputError(f"the OASiS-adapted baselines size a horizon x batch table per job: "
+                             f"{cells:,} cells is above the limit {MAX_TABLE_CELLS:,}",
+                             field=f"jobs[{n}].extra.batch",
+                             value=job.extra["batch"])
 
 
 def _check(name: str, options: dict) -> dict:
