@@ -29,7 +29,6 @@ ran entirely in mode m; a slot with w workers in mode m does the fraction ``w / 
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
