@@ -5,7 +5,13 @@ The registration only: job fields and validation (:mod:`.fields`), generator pre
 (:mod:`.generator`), the independent checker (:mod:`.checker`), the exact DMLRS MILP
 (:mod:`mlopt.models.pdors`), the online algorithm (:mod:`.online`: prices :mod:`.prices`, DP
 :mod:`.dp`, per-slot oracle :mod:`.oracle`), the baselines on the OASiS-adapted view
-(:mod:`.baselines`) and the bounds (:mod:`.theory`, :mod:`.colgen`).
+(:mod:`.baselines`, one machine included) and the bounds (:mod:`.theory`, :mod:`.colgen`).
+
+Every algorithm declares its options: ``pdors`` / ``pdors_no_internal`` in
+:data:`.online.OPTIONS`, the adapted baselines the options of the OASiS code they run
+(:data:`.baselines.OPTIONS`).  The field check (:func:`.fields.validate_pdors`) also refuses
+every workload the exact model and the bounds are not exact / valid for (b^(i) < b^(e), no
+jobs, degenerate work): see its docstring.
 """
 from __future__ import annotations
 
