@@ -196,6 +196,8 @@ def test_generator_refuses_bad_sizes_at_once(name, value):
     ({"worker_gpu": [0, 1], "worker_cpu": [0, 1], "worker_memory_gb": [0, 1],
       "worker_storage_gb": [0, 1]}, "worker_cpu"),
     ({"param_mb": [0.0, 0.0], "sample_seconds": [0.0, 0.0]}, "sample_seconds"),
+    ({"param_mb": [0.0, 1.0], "sample_seconds": [0.0, 1e-4]}, "sample_seconds"),  # work 0
+    ({"bw_external_gbps": [1e-6, 1.0], "bw_internal_gbps": 1e12}, "bw_internal_gbps"),
 ])
 def test_generator_cross_parameter_relations(over, field):
     with pytest.raises(InputError) as err:

@@ -39,8 +39,8 @@ import numpy as np
 from mlopt import limits
 from mlopt.clusters import INSTANCE_TYPES, STORAGE_GB
 from mlopt.errors import InputError
-from mlopt.families.pdors.fields import FREE_BANDWIDTH_GBPS, core_fields, validate_pdors, \
-    worker_slots
+from mlopt.families.pdors.fields import FREE_BANDWIDTH_GBPS, MIN_WORK, core_fields, \
+    validate_pdors, worker_slots
 from mlopt.genparams import as_float_range, as_int_range, count_range, integers, real_range, \
     uniform6
 from mlopt.params import Param, Schema, check_values
@@ -193,6 +193,18 @@ def check_params(preset: str, overrides: dict) -> dict[str, Any]:
                          f"than {limits.MAX_VALUE:g}: narrow epochs, samples, sample_seconds, "
                          "param_mb, ps_ratio, batch, bw_external_gbps or raise slot_seconds",
                          field="samples", value=q["samples"])
+    # ... and the smallest one at least MIN_WORK (internal speed, the lowest ends)
+    comm = 16.0 * p["param_mb"][0] * p["ps_ratio"][0] / (1000.0 * p["batch"][1]
+                                                         * p["bw_internal_gbps"])
+    work = p["epochs"][0] * p["samples"][0] * (p["sample_seconds"][0] + comm) \
+        / p["slot_seconds"]
+    if not work >= MIN_WORK:
+        raise InputError(f"the smallest job these ranges allow needs {work:g} worker-slots, less "
+                         f"than {MIN_WORK:g}: raise the low end of sample_seconds or param_mb",
+                         field="sample_seconds", value=q["sample_seconds"])
+    if not p["bw_internal_gbps"] / p["bw_external_gbps"][0] <= limits.MAX_VALUE:
+        raise InputError(f"co-location may not speed a job up more than {limits.MAX_VALUE:g} "
+                         "times", field="bw_internal_gbps", value=q["bw_internal_gbps"])
     # the order the workload's meta.params lists them in (unchanged since the first instances)
     order = ("n_jobs", "horizon", "n_machines", "slot_seconds", "machine_types",
              "arrival_window") + COUNT_RANGES + DEMAND_RANGES + (
