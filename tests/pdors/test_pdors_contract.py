@@ -132,19 +132,20 @@ def test_subnormal_work_is_refused():
 
 
 def test_a_tiny_job_gets_at_least_one_worker():
-    """One sample of 1e-5 s (3e-9 worker-slots, above MIN_WORK): PD-ORS's per-slot demand
-    rounded to 0 workers and the schedule did no work (checker: c3_work)."""
+    """One sample of 1e-6 s (2.8e-10 worker-slots, above MIN_WORK): PD-ORS's per-slot demand
+    ceil(j n / grid) rounded to 0 workers (float slack 1e-9) and the schedule did no work."""
     def one_sample(d):
         d["jobs"][0]["epochs"] = 1
-        d["jobs"][0]["extra"].update(samples=1, sample_seconds=1e-5, param_mb=0.0)
+        d["jobs"][0]["extra"].update(samples=1, sample_seconds=1e-6, param_mb=0.0)
     w = _mutated(_tiny(), one_sample)
     validate_pdors(w)
-    assert 1e-5 / 3600 > MIN_WORK
+    assert MIN_WORK < 1e-6 / 3600 < 1e-9
     for alg in ("pdors", "pdors_no_internal"):
         s = FAM.run(alg, w, seed=0)
         res = FAM.check(w, s)
         assert res.feasible, res.summary()
         assert "j001" in s.admitted
+        assert s.allocations.query("job == 'j001' and role == 'worker'")["count"].sum() >= 1
 
 
 # ---- 2. adapted baselines on one machine ------------------------------------------------------
