@@ -77,12 +77,9 @@ def _options() -> dict[str, Schema]:
     from mlopt.families import get_family
 
     oasis = get_family("oasis")
-    fallback = _fallback()
-    out = {}
-    for name in ADAPTED:
-        declared = oasis.option_schema(name)
-        out[name] = dict(declared) if declared is not None else fallback[name]
-    return out
+    declared = {name: oasis.option_schema(name) for name in ADAPTED}
+    fallback = _fallback() if any(d is None for d in declared.values()) else {}
+    return {name: dict(d) if d is not None else fallback[name] for name, d in declared.items()}
 
 
 #: name -> declared options of the adapted baseline (resolved when the family first needs them)
