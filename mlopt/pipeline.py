@@ -4,7 +4,7 @@ Both always pass the resulting schedule through the family's independent checker
 verdict and recomputed objective are what get reported.
 
 >>> from mlopt import Workload, pipeline
->>> w = Workload.load("instances/oasis-tiny/oasis-tiny-0.json")           # doctest: +SKIP
+>>> w = Workload.load("instances/tiny/oasis-tiny-0.json")           # doctest: +SKIP
 >>> off = pipeline.solve_offline(w, time_limit=60)                  # doctest: +SKIP
 >>> alg = pipeline.run_algorithm(w, "oasis")                        # doctest: +SKIP
 >>> off.check.objective / alg.check.objective                       # doctest: +SKIP
@@ -18,7 +18,6 @@ from typing import Any
 from mlopt.check import CheckResult
 from mlopt.errors import InputError
 from mlopt.families import get_family
-from mlopt.families.base import check_seed
 from mlopt.harness.ratios import close
 from mlopt.schedule import Schedule
 from mlopt.solve import SolveResult, Status, Verification, relative_gap, solve
@@ -186,14 +185,14 @@ def verify_offline(fam, name: str, m, workload: Workload, res: SolveResult, veri
 
 
 def run_algorithm(workload: Workload, algorithm: str, *, family: str = "oasis", seed: int = 0,
-                  **options) -> AlgorithmResult:
+                  options: dict | None = None, **more_options) -> AlgorithmResult:
+    """Run ``algorithm`` through :meth:`Family.run` (seed and options checked first: ``seed`` as
+    an option or an unknown name is an InputError) and check its schedule."""
     fam = get_family(family)
     fam.validate(workload)
-    check_seed(seed)
-    opts = fam.validate_options(algorithm, options)  # declared options, before any work
-    fn = fam.algorithm(algorithm)
+    options = {**dict(options or {}), **more_options}
     t0 = time.perf_counter()
-    schedule = fn(workload, seed=seed, **opts)
+    schedule = fam.run(algorithm, workload, seed=seed, options=options)
     runtime = time.perf_counter() - t0
     schedule.meta.setdefault("producer", algorithm)
     return AlgorithmResult(algorithm, schedule, fam.check(workload, schedule), runtime,

@@ -108,13 +108,9 @@ def _run_args(p):
 def _run(args) -> int:
     from mlopt.pipeline import run_algorithm
 
-    from mlopt.families import get_family
-
     workload = Workload.load(args.file)
-    family = _family_of(workload, args.family)
-    options = parse_kv(args.option, "--option")
-    get_family(family).validate_options(args.algorithm, options)  # e.g. seed: --seed
-    res = run_algorithm(workload, args.algorithm, family=family, seed=args.seed, **options)
+    res = run_algorithm(workload, args.algorithm, family=_family_of(workload, args.family),
+                        seed=args.seed, options=parse_kv(args.option, "--option"))
     if args.output:
         res.schedule.save(args.output)
     d = res.to_dict()
