@@ -36,7 +36,6 @@ demands are drawn conditional on fitting.  ``meta["demand_redraws"]`` counts the
 """
 from __future__ import annotations
 
-import math
 from dataclasses import replace
 from functools import partial
 from typing import Any, Callable
@@ -201,54 +200,6 @@ def params(preset: str) -> dict[str, Param]:
 
 
 # ---- parameter checking ----------------------------------------------------------------------
-# Value checks of a parameter dict (the schema above is what OASiS itself uses); other
-# generators built on the OASiS conventions import these (mlopt.families.pdors.generator).
-def _is_num(x) -> bool:
-    return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool) \
-        and math.isfinite(float(x))
-
-
-def _range(params: dict, key: str, *, integer: bool = False, minimum: float = 0.0,
-           strict: bool = False) -> tuple:
-    value = params[key]
-    ok = (isinstance(value, (tuple, list)) and len(value) == 2 and all(_is_num(v) for v in value))
-    if ok and integer:
-        ok = all(float(v).is_integer() for v in value)
-    if not ok:
-        kind = "integers" if integer else "numbers"
-        raise InputError(f"must be a range [low, high] of finite {kind}", field=key, value=value)
-    lo, hi = (int(v) for v in value) if integer else (float(v) for v in value)
-    top = limits.MAX_COUNT if integer else limits.MAX_VALUE
-    if hi > top:
-        raise InputError(f"above the limit {top:,} (see mlopt.limits)", field=key, value=value)
-    if lo > hi:
-        raise InputError("low must be <= high", field=key, value=value)
-    if lo < minimum or (strict and lo <= minimum):
-        raise InputError(f"low must be {'>' if strict else '>='} {minimum:g}", field=key,
-                         value=value)
-    return lo, hi
-
-
-def _int_param(params: dict, key: str, minimum: int, maximum: int | None = None) -> int:
-    value = params[key]
-    if not _is_num(value) or not float(value).is_integer() or int(value) < minimum:
-        raise InputError(f"must be an integer >= {minimum}", field=key, value=value)
-    if maximum is not None and int(value) > maximum:
-        raise InputError(f"above the limit {maximum:,} (see mlopt.limits)", field=key,
-                         value=value)
-    return int(value)
-
-
-def _positive(params: dict, key: str) -> float:
-    value = params[key]
-    if not _is_num(value) or float(value) <= 0:
-        raise InputError("must be a finite number > 0", field=key, value=value)
-    if float(value) > limits.MAX_VALUE:
-        raise InputError(f"above the limit {limits.MAX_VALUE:,} (see mlopt.limits)", field=key,
-                         value=value)
-    return float(value)
-
-
 def _resolve(preset: str, overrides: dict) -> dict[str, Any]:
     """Preset + overrides -> full parameter dict, with the server-count shorthand resolved."""
     if preset not in PRESETS:
