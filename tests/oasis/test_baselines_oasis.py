@@ -7,12 +7,12 @@ The GPU count of the single worker server therefore sets how many workers run at
 """
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from mlopt.testing import assert_golden_lp
 from mlopt.families.oasis.baselines import BASELINES, run_dorm, run_drf, run_fifo, run_rrh
 from mlopt.families.oasis.baselines._simulate import min_ps
 from mlopt.families.oasis.baselines.dorm import fair_shares
@@ -408,14 +408,9 @@ def test_dorm_model_solves_to_the_fair_split():
     assert solve(_tiny_dorm_model(max_adjust=0), time_limit=10).status == Status.INFEASIBLE
 
 
-def test_dorm_golden_lp(tmp_path):
-    out = tmp_path / "dorm.lp"
-    _tiny_dorm_model(max_adjust=1).write(str(out), io_options={"symbolic_solver_labels": True})
-    text = out.read_text()
-    if os.environ.get("MLOPT_UPDATE_GOLDEN") == "1":
-        GOLDEN.write_text(text)
-    assert GOLDEN.exists(), "golden file missing: run with MLOPT_UPDATE_GOLDEN=1"
-    assert text == GOLDEN.read_text(), "model changed: review, then MLOPT_UPDATE_GOLDEN=1"
+def test_dorm_golden_lp():
+    assert_golden_lp(_tiny_dorm_model(max_adjust=1), GOLDEN.name)
+    text = GOLDEN.read_text()
     for name in ("c3_max_workers(0)", "c4c5_capacity(0_gpu)", "c4c5_capacity(2_cpu)",
                  "c6_ps_bandwidth(0)", "c7_ps_le_workers(1)", "fair_lower(1)", "fair_upper(0)",
                  "keep_workers_off(0)", "keep_workers_down(0_0)", "keep_workers_up(0_0)",

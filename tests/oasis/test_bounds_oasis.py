@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import os
 from pathlib import Path
 
 import numpy as np
 import pytest
+from mlopt.testing import assert_golden_lp
 from mlopt.models.oasis import build_utility_ilp
 from mlopt.models.oasis.master import (
     Column,
@@ -279,15 +279,10 @@ def golden_columns():
     return wl, [c1, c2]
 
 
-def test_golden_lp_file(tmp_path):
+def test_golden_lp_file():
     wl, cols = golden_columns()
-    out = tmp_path / "master.lp"
-    build_master(wl, cols).write(str(out), io_options={"symbolic_solver_labels": True})
-    text = out.read_text()
-    if os.environ.get("MLOPT_UPDATE_GOLDEN") == "1":
-        GOLDEN.write_text(text)
-    assert GOLDEN.exists(), "golden file missing: run with MLOPT_UPDATE_GOLDEN=1"
-    assert text == GOLDEN.read_text(), "model changed: review, then MLOPT_UPDATE_GOLDEN=1"
+    assert_golden_lp(build_master(wl, cols), GOLDEN.name)
+    text = GOLDEN.read_text()
     for name in ("obj14", "c15_worker_capacity(w1_1_cpu)", "c16_ps_capacity(p1_2_bandwidth_gbps)",
                  "c17_one_schedule_per_job(a)", "x(a_0)", "x(a_1)"):
         assert name in text, name

@@ -15,7 +15,6 @@ and W_i = E_i * N_i worker-slots exactly.
 from __future__ import annotations
 
 import math
-import os
 from pathlib import Path
 
 import numpy as np
@@ -24,6 +23,7 @@ import pyomo.environ as pyo
 import pytest
 
 import mlopt
+from mlopt.testing import assert_golden_lp
 from mlopt.families.oasis.checker import check_oasis
 from mlopt.errors import InputError
 from mlopt.schedule import Schedule
@@ -123,15 +123,8 @@ def golden_workload() -> Workload:
     ], name="golden")
 
 
-def test_golden_lp_file(tmp_path):
-    out = tmp_path / "model.lp"
-    build_utility_ilp(golden_workload()).write(
-        str(out), io_options={"symbolic_solver_labels": True})
-    text = out.read_text()
-    if os.environ.get("MLOPT_UPDATE_GOLDEN") == "1":
-        GOLDEN.write_text(text)
-    assert GOLDEN.exists(), "golden file missing: run with MLOPT_UPDATE_GOLDEN=1"
-    assert text == GOLDEN.read_text(), "model changed: review, then MLOPT_UPDATE_GOLDEN=1"
+def test_golden_lp_file():
+    assert_golden_lp(build_utility_ilp(golden_workload()), GOLDEN.name)
 
 
 def test_golden_lp_contents_are_the_papers_rows():

@@ -8,7 +8,6 @@
 """
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import numpy as np
@@ -16,6 +15,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import mlopt.families.oasis.subroutine as sub
+from mlopt.testing import assert_golden_lp
 from mlopt.families.oasis.reference import best_schedule_reference
 from mlopt.families.oasis.subroutine import (
     Market, SubJob, _prefix_costs, best_schedule, schedule_cost, unit_capacity)
@@ -303,21 +303,15 @@ def test_bad_market_is_input_error():
 GOLDEN = Path(__file__).resolve().parents[1] / "data" / "golden" / "oasis_subproblem_tiny.lp"
 
 
-def test_golden_lp_file(tmp_path):
+def test_golden_lp_file():
     """Variant (b) of (27) on a 2-slot job; refresh after an intended change with
     MLOPT_UPDATE_GOLDEN=1 python -m pytest tests/oasis/test_oasis_subroutine.py -k golden
     and review the .lp diff like code."""
     job = SubJob(1, 2, 2, 0.5, np.array([1.0]), np.array([1.0]), 1.0, 2.0, Linear(20.0, 4.0))
     market = Market(np.array([[[1.0]], [[2.0]]]), np.array([[[0.5]], [[0.25]]]),
                     np.full((2, 1, 1), 2.0), np.ones((2, 1, 1)))
-    out = tmp_path / "sub.lp"
-    build_subproblem(job, market, chunk_integral=True).write(
-        str(out), io_options={"symbolic_solver_labels": True})
-    text = out.read_text()
-    if os.environ.get("MLOPT_UPDATE_GOLDEN") == "1":
-        GOLDEN.write_text(text)
-    assert GOLDEN.exists(), "golden file missing: run with MLOPT_UPDATE_GOLDEN=1"
-    assert text == GOLDEN.read_text(), "model changed: review, then MLOPT_UPDATE_GOLDEN=1"
+    assert_golden_lp(build_subproblem(job, market, chunk_integral=True), GOLDEN.name)
+    text = GOLDEN.read_text()
     for row in ("c2_work_covered", "c3_max_workers", "c6_ps_bandwidth", "c7_ps_at_most_workers",
                 "c8_one_completion", "c27_worker_capacity", "c27_ps_capacity",
                 "cb_chunks_per_slot", "cb_chunks_total"):
