@@ -285,3 +285,21 @@ def test_utility_ilp_too_large_to_build_is_refused_at_once(tmp_path, tiny_file):
     with pytest.raises(InputError, match="too large to build"):
         FAM.model()(w)
     assert time.perf_counter() - t0 < 5
+
+
+def test_unreachable_work_is_rejected_without_allocating_for_it(tmp_path, tiny_file):
+    """With work_unit=worker_slot the DP kept rows over ceil(W_i) worker-slots: a job with
+    W_i ~ 1.3e8 (minibatches = 1e9, within the limits) allocated ~2 GB and ran ~10 s although it
+    can never finish in T = 3 slots."""
+    def edit(d):
+        d["jobs"][0]["minibatches"] = 10 ** 9
+        d["jobs"][0]["utility"] = {"kind": "sigmoid", "gamma1": 1e12, "gamma2": 0.0,
+                                   "gamma3": 1.0}
+
+    w = Workload.load(_mutated(tiny_file, tmp_path, edit))
+    job = w.jobs[0].id
+    for unit in ("chunk", "worker_slot"):
+        t0 = time.perf_counter()
+        s = FAM.run("oasis", w, options={"work_unit": unit})
+        assert time.perf_counter() - t0 < 3
+        assert job not in s.admitted and FAM.check(w, s).feasible

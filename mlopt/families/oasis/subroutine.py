@@ -320,6 +320,10 @@ def best_schedule(job: SubJob, market: Market, *, unit: str = "chunk") -> JobSch
     if t_max < 0:
         return result
     cmax_suffix = np.concatenate([np.cumsum(cmax[::-1])[::-1], [0]])  # sum_{s >= t} cmax_s
+    if cmax_suffix[0] - cmax_suffix[t_max + 1] < D:
+        # D is out of reach by t_max even at the most chunks every slot: no end slot completes
+        # (the DP below would find none either), and its rows would need memory of order D
+        return result
 
     # --- forward DP over slots, C_t[d] on a window [lo, hi] ------------------------------------
     # Two buffers C[pad + d] alternate as previous / current row; entries below the pad stand
