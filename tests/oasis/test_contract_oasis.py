@@ -303,3 +303,23 @@ def test_unreachable_work_is_rejected_without_allocating_for_it(tmp_path, tiny_f
         s = FAM.run("oasis", w, options={"work_unit": unit})
         assert time.perf_counter() - t0 < 3
         assert job not in s.admitted and FAM.check(w, s).feasible
+
+
+def test_reference_subroutine_refuses_sizes_it_cannot_run(tmp_path, tiny_file):
+    """subroutine=reference recursed once per slot (T up to 100,000: a C-stack overflow) and
+    loops T D^2 / 2 times per job: refused up front, the fast subroutine runs the same DP."""
+    w = FAM.generate("tiny", seed=0)
+    ref, fast = FAM.run("oasis", w, options={"subroutine": "reference"}), FAM.run("oasis", w)
+    assert ref.admitted == fast.admitted and ref.allocations.equals(fast.allocations)
+    for field, value in (("horizon", 100_000), ("epochs", 5_000)):
+        def edit(d, field=field, value=value):
+            if field == "horizon":
+                d["horizon"] = value
+            else:
+                d["jobs"][0][field] = value
+
+        big = Workload.load(_mutated(tiny_file, tmp_path, edit, name=f"{field}.json"))
+        t0 = time.perf_counter()
+        with pytest.raises(InputError, match="subroutine=fast"):
+            FAM.run("oasis", big, options={"subroutine": "reference"})
+        assert time.perf_counter() - t0 < 5

@@ -74,6 +74,25 @@ def _check_workload(workload: Workload) -> None:
                          value=shared[0])
 
 
+#: the plain-Python reference DP (:mod:`.reference`) recurses once per slot and loops
+#: ~ (slots) x (chunks)^2 / 2 times per job: beyond these it would overflow the stack or run for
+#: hours, so it is refused up front (the fast subroutine solves the same DP exactly)
+MAX_REFERENCE_SLOTS = 5_000
+MAX_REFERENCE_STEPS = 200_000_000
+
+
+def _check_reference_size(workload: Workload) -> None:
+    T = workload.horizon
+    for job in workload.jobs:
+        span, D = T - job.arrival + 1, job.epochs * job.chunks
+        if span > MAX_REFERENCE_SLOTS or span * (D + 1) ** 2 // 2 > MAX_REFERENCE_STEPS:
+            raise InputError(f"job {job.id}: the reference subroutine (plain-Python Alg. 2, "
+                             f"O(T D^2)) is limited to {MAX_REFERENCE_SLOTS:,} slots and "
+                             f"{MAX_REFERENCE_STEPS:,} DP steps per job ({span:,} slots, "
+                             f"D = {D:,} chunks here); use subroutine=fast (the same DP, exact)",
+                             field="subroutine", value="reference")
+
+
 def _summary(x: np.ndarray, floor: float) -> dict:
     if x.size == 0:
         return {}
@@ -101,6 +120,8 @@ def oasis_online(workload: Workload, params: PriceParams | None = None, *,
         raise InputError(f"unknown OASiS subroutine (known: {', '.join(SUBROUTINES)})",
                          field="subroutine", value=subroutine)
     solve_job = SUBROUTINES[subroutine]
+    if subroutine == "reference":
+        _check_reference_size(workload)
     if not isinstance(work_unit, str) or work_unit not in WORK_UNITS:
         raise InputError(f"unknown work unit (known: {', '.join(WORK_UNITS)})",
                          field="work_unit", value=work_unit)
