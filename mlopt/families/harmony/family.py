@@ -2,7 +2,7 @@
 
 The registration only: the ground-truth speed model (:mod:`.speed`, parameters in
 ``speed_model.toml``), generator presets (:mod:`.generator`), the placement simulator
-(:mod:`.state`), the independent checker (:mod:`.checker`), the DRL policy (:mod:`.drl`), the
+(:mod:`.state`), the independent checker (:mod:`.checker`), the DRL policy (:mod:`.agent`; its training: :mod:`.training`), the
 paper's baselines (:mod:`.baselines`) and the placement MILPs (:mod:`mlopt.models.harmony`).
 """
 from __future__ import annotations
@@ -16,7 +16,7 @@ FAMILY = Family(
     paper="seeds/002 Harmony (Bao, Peng, Wu; INFOCOM'19)",
     sense="min",
     checker=f"{P}.checker:check_harmony",
-    fields=f"{P}.validate:validate_harmony",
+    fields=f"{P}.fields:validate_harmony",
     generator=f"{P}.generator",
     formulations=[
         Formulation("placement_milp", "mlopt.models.harmony.placement:build_placement_milp",
@@ -27,12 +27,12 @@ FAMILY = Family(
     ],
     default_model="placement_milp",
     algorithms_=[
-        Algorithm("harmony", f"{P}.drl:run_harmony"),
+        Algorithm("harmony", f"{P}.agent:run_harmony"),
         Algorithm("milp_greedy", f"{P}.milp_greedy:run_milp_greedy", role="reference"),
         *(Algorithm(name, f"{P}.baselines:BASELINES.{name}", role="baseline")
           for name in ("lb", "tetris", "lif_line", "lif_quad")),
     ],
-    trainers_={"policy": f"{P}.drl:train_policy",
+    trainers_={"policy": f"{P}.training:train_policy",
                "reward_model": f"{P}.reward_model:train_reward_model"},
     from_trace_=f"{P}.from_trace:harmony_from_trace",
 )

@@ -1,5 +1,5 @@
 """Training parameters (``mlopt train harmony -p KEY=VALUE``) -> a trainer's config dataclass,
-one place for the DRL policy (:class:`.drl.TrainConfig`) and the reward model
+one place for the DRL policy (:class:`.agent.TrainConfig`) and the reward model
 (:class:`.reward_model.RewardConfig`)."""
 from __future__ import annotations
 

@@ -7,7 +7,8 @@ import pytest
 
 from mlopt.cli import main
 from mlopt.errors import InputError
-from mlopt.families.harmony.drl import TrainConfig, train_policy
+from mlopt.families.harmony.agent import TrainConfig
+from mlopt.families.harmony.training import train_policy
 from mlopt.families.harmony.reward_model import RewardConfig, train_reward_model
 from mlopt.families.harmony.train_params import config_from_params
 
