@@ -212,7 +212,7 @@ def load_checkpoint(path) -> tuple[Agent, dict]:
     return agent, meta
 
 
-def run_harmony(workload, *, seed: int = 0, policy: str | None = None, **options):
+def run_harmony(workload, *, seed: int = 0, policy: str | None = None):
     """Place with a trained policy (greedy). ``policy``: a checkpoint path (default: the
     committed ``checkpoints/harmony_mini.npz``)."""
     from mlopt.families.harmony.speed import model_of

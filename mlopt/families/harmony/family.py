@@ -8,8 +8,18 @@ paper's baselines (:mod:`.baselines`) and the placement MILPs (:mod:`mlopt.model
 from __future__ import annotations
 
 from mlopt.families.base import Algorithm, Family, Formulation
+from mlopt.params import Param
 
 P = "mlopt.families.harmony"
+
+#: milp_greedy: at most this many queued jobs per interval enter the per-interval MILP (far
+#: above the DRL's N' = 5; its size grows with it, a larger cap only slows HiGHS down)
+MAX_NEW = 1_000
+#: LIF profiling scenarios per model type (300 by default: ~0.04 s; 10,000: ~1.5 s)
+MAX_PROFILE = 10_000
+
+LIF_OPTIONS = {"n_profile": Param.int(300, low=10, high=MAX_PROFILE,
+                                      doc="profiling scenarios per model type for the fit")}
 
 FAMILY = Family(
     name="harmony",
@@ -27,10 +37,19 @@ FAMILY = Family(
     ],
     default_model="placement_milp",
     algorithms_=[
-        Algorithm("harmony", f"{P}.agent:run_harmony"),
-        Algorithm("milp_greedy", f"{P}.milp_greedy:run_milp_greedy", role="reference"),
-        *(Algorithm(name, f"{P}.baselines:BASELINES.{name}", role="baseline")
-          for name in ("lb", "tetris", "lif_line", "lif_quad")),
+        Algorithm("harmony", f"{P}.agent:run_harmony", options={
+            "policy": Param.path(None, doc="a policy checkpoint (.npz, mlopt train harmony "
+                                 "--target policy); default: the committed harmony_mini.npz")}),
+        Algorithm("milp_greedy", f"{P}.milp_greedy:run_milp_greedy", role="reference",
+                  options={
+                      "max_new": Param.int(5, low=1, high=MAX_NEW,
+                                           doc="queued jobs (FIFO) per interval in the MILP"),
+                      "time_limit": Param.float(10.0, low=0.0, low_open=True, high=86_400.0,
+                                                doc="HiGHS seconds per interval")}),
+        *(Algorithm(name, f"{P}.baselines:BASELINES.{name}", role="baseline", options={})
+          for name in ("lb", "tetris")),
+        *(Algorithm(name, f"{P}.baselines:BASELINES.{name}", role="baseline",
+                    options=LIF_OPTIONS) for name in ("lif_line", "lif_quad")),
     ],
     trainers_={"policy": f"{P}.training:train_policy",
                "reward_model": f"{P}.reward_model:train_reward_model"},

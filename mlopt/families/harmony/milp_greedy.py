@@ -16,8 +16,7 @@ from mlopt.models.harmony.interval import build_interval_milp
 from mlopt.solve import solve
 
 
-def run_milp_greedy(workload, *, seed: int = 0, max_new: int = 5, time_limit: float = 10.0,
-                    **options):
+def run_milp_greedy(workload, *, seed: int = 0, max_new: int = 5, time_limit: float = 10.0):
     st = ClusterState(workload)
     solves = 0
     while st.t <= workload.horizon and not st.all_done():
