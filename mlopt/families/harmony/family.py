@@ -1,9 +1,10 @@
 """Harmony (seed 002, Bao, Peng, Wu; INFOCOM'19): interference-aware placement of PS jobs.
 
-The registration only: the ground-truth speed model (:mod:`.speed`, parameters in
-``speed_model.toml``), generator presets (:mod:`.generator`), the placement simulator
-(:mod:`.state`), the independent checker (:mod:`.checker`), the DRL policy (:mod:`.agent`; its training: :mod:`.training`), the
-paper's baselines (:mod:`.baselines`) and the placement MILPs (:mod:`mlopt.models.harmony`).
+The registration only: the workload fields (:mod:`.fields`), the ground-truth speed model
+(:mod:`.speed`, parameters in ``speed_model.toml``), generator presets and their parameters
+(:mod:`.generator`), the placement simulator (:mod:`.state`), the independent checker
+(:mod:`.checker`), the DRL policy (:mod:`.agent`; its training: :mod:`.training`), the paper's
+baselines (:mod:`.baselines`) and the placement MILPs (:mod:`mlopt.models.harmony`).
 """
 from __future__ import annotations
 
