@@ -292,3 +292,24 @@ def test_an_instance_without_jobs_solves_to_zero(capsys, tmp_path):
     code, out, err = run_cli(capsys, "solve", path, "-o", tmp_path / "s.json")  # was a
     assert code == 0, err  # ZeroDivisionError building the MILP
     assert "optimal" in out and "checked-feasible True" in out
+
+
+def test_milp_greedy_without_an_incumbent_still_places_every_job():
+    """time_limit=1e-9 stopped HiGHS before any incumbent: nothing was ever placed."""
+    w = FAM.generate("small", seed=0)
+    sched = FAM.run("milp_greedy", w, options={"time_limit": 1e-9})
+    res = FAM.check(w, sched)
+    assert res.feasible, res.summary()
+    assert sched.meta["fallback_intervals"] >= 1
+    assert "fallback_intervals" not in FAM.run("milp_greedy", w).meta
+
+
+def test_a_spec_with_a_huge_n_servers_is_refused_at_once():
+    from mlopt.harness.spec import parse_spec
+
+    t0 = time.perf_counter()
+    text = ('name = "t"\nfamily = "harmony"\n[[instances]]\npreset = "uniform"\nseeds = [0]\n'
+            'params = { n_servers = 4611686018427387904 }\n[[algorithms]]\nname = "lb"\n')
+    with pytest.raises(InputError, match="n_servers"):
+        parse_spec(text)
+    assert time.perf_counter() - t0 < 5
