@@ -313,3 +313,12 @@ def test_a_spec_with_a_huge_n_servers_is_refused_at_once():
     with pytest.raises(InputError, match="n_servers"):
         parse_spec(text)
     assert time.perf_counter() - t0 < 5
+
+
+def test_a_server_without_capacity_of_a_resource_is_refused():
+    """The DRL state and LB/Tetris divide by capacities: 0 made NaN features and loads."""
+    d = tiny().to_dict()
+    d["servers"][1]["capacity"]["gpu"] = 0.0
+    with pytest.raises(InputError) as err:
+        FAM.validate(Workload.from_dict(d))
+    assert err.value.field == "servers[1].capacity.gpu"

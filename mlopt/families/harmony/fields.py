@@ -44,6 +44,12 @@ def validate_harmony(workload) -> None:
     if missing:
         raise InputError("a Harmony workload needs these resources", field="resources",
                          value=missing)
+    # the DRL state, LB's and Tetris' loads are fractions of each server's capacity
+    for m, server in enumerate(workload.servers):
+        for r in RESOURCES:
+            if not server.capacity[r] > 0:
+                raise InputError("a Harmony server needs a positive capacity of every resource",
+                                 field=f"servers[{m}].capacity.{r}", value=server.capacity[r])
     for n, job in enumerate(workload.jobs):
         where = f"jobs[{n}].extra"
         for key in ("model", "workers", "ps"):
