@@ -322,3 +322,17 @@ def test_a_server_without_capacity_of_a_resource_is_refused():
     with pytest.raises(InputError) as err:
         FAM.validate(Workload.from_dict(d))
     assert err.value.field == "servers[1].capacity.gpu"
+
+
+def test_formulation_options_are_the_builder_keywords():
+    import inspect
+
+    from mlopt.families.base import resolve
+
+    assert set(FAM.algorithms_) == set(FAM.formulations["interval_milp"].options["replay"].choices)
+    for name, f in FAM.formulations.items():
+        sig = inspect.signature(resolve(f.build)).parameters
+        taken = {k for k, p in sig.items() if p.kind is p.KEYWORD_ONLY}
+        assert set(f.options) == taken, name
+        for key, param in f.options.items():
+            assert sig[key].default == param.default, (name, key)

@@ -8,6 +8,7 @@ baselines (:mod:`.baselines`) and the placement MILPs (:mod:`mlopt.models.harmon
 """
 from __future__ import annotations
 
+from mlopt import limits
 from mlopt.families.base import Algorithm, Family, Formulation
 from mlopt.params import Param
 
@@ -19,6 +20,7 @@ MAX_NEW = 1_000
 #: LIF profiling scenarios per model type (300 by default: ~0.04 s; 10,000: ~1.5 s)
 MAX_PROFILE = 10_000
 
+ALGORITHMS = ("harmony", "milp_greedy", "lb", "tetris", "lif_line", "lif_quad")
 LIF_OPTIONS = {"n_profile": Param.int(300, low=10, high=MAX_PROFILE,
                                       doc="profiling scenarios per model type for the fit")}
 
@@ -34,7 +36,14 @@ FAMILY = Family(
                     "mlopt.models.harmony.placement:extract_schedule"),
         # milp_greedy's per-interval model, for export (it has no full schedule)
         Formulation("interval_milp", "mlopt.models.harmony.interval:build_interval_milp_at",
-                    role="export"),
+                    role="export", options={
+                        "interval": Param.int(None, low=1, high=limits.MAX_HORIZON,
+                                              nullable=True,
+                                              doc="the interval (default: the first arrival)"),
+                        "replay": Param.choice("milp_greedy", ALGORITHMS,
+                                               doc="the algorithm that placed the jobs before"),
+                        "max_new": Param.int(5, low=1, high=MAX_NEW,
+                                             doc="queued jobs (FIFO) in the MILP")}),
     ],
     default_model="placement_milp",
     algorithms_=[
