@@ -336,3 +336,12 @@ def test_formulation_options_are_the_builder_keywords():
         assert set(f.options) == taken, name
         for key, param in f.options.items():
             assert sig[key].default == param.default, (name, key)
+
+
+def test_a_speed_model_server_without_capacity_is_refused():
+    """The DRL state and LIF's profile divide demands by it: 0 made inf/NaN features."""
+    d = tiny().to_dict()
+    d["extra"]["speed_model"]["server"]["gpu"] = 0
+    with pytest.raises(InputError) as err:
+        FAM.validate(Workload.from_dict(d))
+    assert err.value.field == "extra.speed_model.server.gpu"

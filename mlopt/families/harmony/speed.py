@@ -112,6 +112,9 @@ class SpeedModel:
         srv = need(p, "server", where)
         server = np.array([num(need(srv, r, f"{where}.server"), f"{where}.server.{r}")
                            for r in RESOURCES])
+        for r, x in zip(RESOURCES, server):  # demands are normalized by it (DRL state, LIF)
+            if not x > 0:
+                raise InputError("must be > 0", field=f"{where}.server.{r}", value=float(x))
         return cls(
             models=names, channels=tuple(channels), channel_weight=np.array(cw),
             pressure=np.array(pres), sensitivity=np.array(sens), comm_penalty=np.array(kap),
