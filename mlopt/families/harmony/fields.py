@@ -6,7 +6,9 @@ Size caps (DECISION, documented limits beyond :mod:`mlopt.limits`): the placemen
 keeps a few jobs x servers tables and recomputes them every interval (about 80 bytes a cell), so
 jobs x servers is capped at :data:`MAX_JOB_SERVER_CELLS` (~160 MB; the paper's scale is a few
 hundred jobs on 6-12 servers); the DRL state has N (``max_jobs``) job rows of 2 x servers
-cells each, so N and N' are capped at :data:`MAX_STATE_JOBS`. An instance without jobs is
+cells each, so N and N' are capped at :data:`MAX_STATE_JOBS`. Measured: 20,000 jobs on 12
+servers (the speed model no longer builds a jobs x jobs matrix, 3.2 GB there) peak at 280 MB
+and take about 200 s of CPU for ``run harmony`` plus the checker. An instance without jobs is
 valid (every schedule is empty, the average JCT is 0).
 """
 from __future__ import annotations
