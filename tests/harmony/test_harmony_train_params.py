@@ -40,3 +40,53 @@ def test_cli_one_line_exit_2(tmp_path, capsys):
                  "-o", str(tmp_path / "x.npz")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "'nope'" in err
+
+
+@pytest.mark.parametrize("params, field", [
+    ({"episodes": 1e308}, "episodes"),  # crashed (exit 3)
+    ({"episodes": -1}, "episodes"),  # wrote an untrained checkpoint
+    ({"lr": float("nan")}, "lr"),  # trained NaN weights
+    ({"hidden": [0]}, "hidden[0]"),  # ZeroDivisionError
+    ({"batch": 0}, "batch"),
+    ({"workers": 2.0}, "workers"),
+    ({"replay_size": 10**9}, "replay_size"),
+    ({"max_servers": 10**6}, "max_servers"),
+    ({"reward": "fake"}, "reward"),
+    ({"reward": "model"}, "reward_model"),
+    ({"init": "/nonexistent/pol.npz"}, "init"),
+    ({"preset": "nope"}, "preset"),
+    ({"preset_params": {"n_servers": 2**62}}, "n_servers"),
+    ({"preset_params": {"poisson_rate": 3}}, "poisson_rate"),  # mini ignores it
+    ({"preset_params": 5}, "preset_params"),
+])
+def test_policy_training_parameters_are_checked_before_training(tmp_path, params, field):
+    out = tmp_path / "x.npz"
+    with pytest.raises(InputError) as err:
+        train_policy(out, params)
+    assert err.value.field == field
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("params, field", [
+    ({"samples": 1e308}, "samples"), ({"test_fraction": float("nan")}, "test_fraction"),
+    ({"hidden": [0]}, "hidden[0]"), ({"epochs": 0}, "epochs"), ({"n_servers": 10**6}, "n_servers"),
+])
+def test_reward_model_parameters_are_checked_before_training(tmp_path, params, field):
+    out = tmp_path / "x.npz"
+    with pytest.raises(InputError) as err:
+        train_reward_model(out, params)
+    assert err.value.field == field
+    assert not out.exists()
+
+
+def test_declared_training_parameters_are_the_config_fields_and_defaults():
+    from dataclasses import fields
+
+    from mlopt.families.harmony.train_params import POLICY_PARAMS, REWARD_PARAMS
+
+    for cls, schema in ((TrainConfig, POLICY_PARAMS), (RewardConfig, REWARD_PARAMS)):
+        defaults = {f.name: (f.default_factory() if f.default_factory is not f.default
+                             and callable(f.default_factory) else f.default) for f in fields(cls)}
+        assert set(schema) == set(defaults), cls
+        for name, param in schema.items():
+            assert param.default == defaults[name], (cls, name)

@@ -18,7 +18,7 @@ from mlopt.families.harmony.experience import (ReplayBuffer, anneal, collect_epi
                                                replay_updates, reward_fn_of)
 from mlopt.families.harmony.nn import one_thread
 from mlopt.families.harmony.parallel import train_parallel
-from mlopt.families.harmony.train_params import config_from_params
+from mlopt.families.harmony.train_params import POLICY_PARAMS, config_from_params
 
 
 def train(cfg: TrainConfig, *, progress: bool = False, log=None,
@@ -73,12 +73,19 @@ def _train(cfg: TrainConfig, *, progress: bool = False, log=None, env_cls=Placem
 
 def train_policy(out_path, params: dict, *, progress: bool = False) -> dict:
     """``mlopt train harmony --target policy``: train and write a checkpoint (.npz)."""
-    cfg = config_from_params(TrainConfig, params)
+    from mlopt.families import get_family
+
+    cfg = config_from_params(TrainConfig, params, POLICY_PARAMS)
+    preset_params = cfg.preset_params
+    if not isinstance(preset_params, dict):
+        raise InputError("must be a table of generator parameters", field="preset_params",
+                         value=preset_params)
+    get_family("harmony").validate_params(cfg.preset, preset_params)
+    if cfg.reward == "model" and cfg.reward_model is None:
+        raise InputError("reward = model needs a reward_model checkpoint", field="reward_model")
     t0 = time.perf_counter()
     agent, history = train(cfg, progress=progress)
     seconds = time.perf_counter() - t0
-    from mlopt.families import get_family
-
     gen = get_family("harmony").preset(cfg.preset)
     w0 = gen(seed=cfg.seed, **cfg.preset_params)
     env = PlacementEnv(w0, max_servers=cfg.max_servers)
