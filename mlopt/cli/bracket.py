@@ -112,7 +112,7 @@ def _bound_args(p):
 
 
 def _bound(args) -> int:
-    from mlopt.bracket import _call_bound, run_boxed
+    from mlopt.bracket import call_bound, run_boxed
     from mlopt.families.base import family_of
     from mlopt.harness.tasks import _bound_value, lp_relaxation_bound
     from mlopt.workload import Workload
@@ -131,8 +131,8 @@ def _bound(args) -> int:
                                        threads=args.threads, solver_options={})
         if options:
             return fn(workload, **options)
-        return _call_bound(fn, workload, time_limit=args.time_limit, threads=args.threads,
-                           solver=args.solver)
+        return call_bound(fn, workload, time_limit=args.time_limit, threads=args.threads,
+                          solver=args.solver)
 
     t0 = time.perf_counter()
     kind, ret = run_boxed(args.time_limit + 5.0, work)
