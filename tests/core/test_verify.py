@@ -27,7 +27,7 @@ from mlopt.solve import (Agreement, SolveResult, Status, VERIFY_REL_TOL, agree, 
 from mlopt.solvers import BACKENDS
 from mlopt.solvers.highs import HighsBackend
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SCIP = BACKENDS["scip"].available()
 
 

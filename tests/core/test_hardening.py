@@ -323,7 +323,7 @@ def test_workers_die_with_a_killed_parent(tmp_path):
     import sys
     from pathlib import Path
 
-    here = Path(__file__).resolve().parent
+    here = Path(__file__).resolve().parents[1] / "harness"  # test_harness_toyfamily
     spec = tmp_path / "slow.toml"
     spec.write_text(ORPHAN_SPEC)
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(here), os.environ.get("PYTHONPATH",
@@ -578,7 +578,7 @@ def test_schemas_accept_mlopt_files_and_reject_mutations(files, capsys):
     jsonschema.validate(s, ss)
     from pathlib import Path
 
-    for inst in sorted((Path(__file__).resolve().parents[1] / "instances").glob("*/*.json"))[:20]:
+    for inst in sorted((Path(__file__).resolve().parents[2] / "instances").glob("*/*.json"))[:20]:
         jsonschema.validate(json.loads(inst.read_text()), ws)
     bad = copy.deepcopy(w)
     bad["jobs"][0]["epochs"] = "5"
@@ -602,7 +602,7 @@ def test_packaged_specs_match_the_spec_schema():
     from mlopt.formats import json_schema
 
     schema = json_schema("spec")
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     checked = 0
     for spec in sorted(root.glob("mlopt/specs/*.toml")) + sorted(root.glob("benchmarks/*/*.toml")):
         data = load_toml(spec)

@@ -17,7 +17,7 @@ def packaged_families():
     return {n: f for n, f in all_families().items()
             if f.check.__module__.startswith("mlopt.families.")}
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _readme_layout_paths() -> list[str]:
