@@ -7,12 +7,21 @@ naming the file.
   (NaN / Infinity literals parse, and the formats reject them where a number is expected, naming
   the field);
 * TOML with the parser's message.
+
+Writing goes through :func:`atomic_output` / :func:`write_text`: the output's folder is checked
+first (missing, not a folder, not writable, or the target is a folder: one InputError before any
+work), the data goes to a temporary file next to the target and is renamed over it only when
+complete, so a full device or a crash never leaves a partial file behind.
 """
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
+import os
+import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 try:  # Python >= 3.11
     import tomllib
@@ -93,3 +102,87 @@ def depth(obj: Any, limit: int = limits.MAX_DEPTH) -> int:
             return d
         stack.extend((x, d + 1) for x in o)
     return deepest
+
+
+# ---- writing ------------------------------------------------------------------------------------
+#: errors of the machine, not of mlopt: reported as one line naming the file (exit 2)
+ENVIRONMENT_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EACCES, errno.EPERM, errno.EROFS,
+                      errno.ENOENT, errno.ENOTDIR, errno.EISDIR, errno.EFBIG, errno.ENAMETOOLONG,
+                      errno.EEXIST, errno.ENOTEMPTY, errno.EMFILE, errno.ENFILE, errno.ELOOP,
+                      errno.EIO}
+
+
+def os_error(err: OSError, path: str | Path | None = None, doing: str = "write") -> InputError:
+    """An OSError of the machine (full device, read-only folder, ...) as one InputError."""
+    where = path if path is not None else err.filename
+    return InputError(f"cannot {doing} ({err.strerror or err})",
+                      file=None if where is None else str(where))
+
+
+def check_output(path: str | Path, *, folder: bool = False) -> Path:
+    """Fail fast, before any work, when ``path`` cannot be written: its folder is missing or
+    not a folder or not writable, or (``folder`` False) ``path`` itself is a folder."""
+    if not isinstance(path, (str, Path)) or not str(path):
+        raise InputError("must be a file name", field="output", value=path)
+    path = Path(path)
+    parent = path.parent if str(path.parent) else Path(".")
+    if not folder and path.is_dir():
+        raise InputError("is a folder, not a file name", file=str(path))
+    if folder and path.exists() and not path.is_dir():
+        raise InputError("exists and is not a folder", file=str(path))
+    if not parent.exists():
+        raise InputError(f"folder {str(parent)!r} does not exist", file=str(path))
+    if not parent.is_dir():
+        raise InputError(f"{str(parent)!r} is not a folder", file=str(path))
+    target = path if folder and path.is_dir() else parent
+    if not os.access(target, os.W_OK | os.X_OK):
+        raise InputError(f"folder {str(target)!r} is not writable", file=str(path))
+    return path
+
+
+@contextlib.contextmanager
+def atomic_output(path: str | Path) -> Iterator[Path]:
+    """``with atomic_output("out.json") as tmp: obj.save(tmp)``: the data is written to a
+    temporary file in the same folder and renamed to ``path`` when the block ends without an
+    error; on any error the temporary file is removed and ``path`` is left as it was.  An
+    OSError of the machine (full device, read-only folder) becomes one InputError."""
+    path = check_output(path)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp",
+                                   dir=str(path.parent) if str(path.parent) else ".")
+        os.close(fd)
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp's 0600 -> what open() would have made
+    except OSError as err:
+        raise os_error(err, path) from None
+    try:
+        yield Path(tmp)
+        os.replace(tmp, path)
+    except OSError as err:
+        _remove(tmp)
+        if err.errno in ENVIRONMENT_ERRNOS:
+            raise os_error(err, path) from None
+        raise
+    except BaseException:
+        _remove(tmp)
+        raise
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _remove(tmp: str) -> None:
+    with contextlib.suppress(OSError):
+        os.unlink(tmp)
+
+
+def write_text(path: str | Path, text: str) -> Path:
+    """Write ``text`` to ``path`` atomically (see :func:`atomic_output`)."""
+    with atomic_output(path) as tmp:
+        with open(tmp, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+    return Path(path)

@@ -147,15 +147,20 @@ def _require_rows(table, report) -> None:
 
 
 def _write(workload, report, output) -> int:
-    workload.save(output)
+    from mlopt.fileio import atomic_output
+
+    with atomic_output(output) as tmp:
+        workload.save(tmp)
     print(f"wrote {output}: {len(workload.jobs)} jobs, T={workload.horizon}; {report.summary()}",
           file=sys.stderr)
     return 0
 
 
 def _from_trace(args) -> int:
+    from mlopt.fileio import check_output
     from mlopt.traces import load_trace
 
+    check_output(args.output)
     table, report = load_trace(args.trace, args.path, strict=args.strict)
     _require_rows(table, report)
     w = _convert(table, report, args, args.path)
@@ -178,8 +183,10 @@ def _convert(table, report, args, source):
 
 
 def _from_csv(args) -> int:
+    from mlopt.fileio import check_output
     from mlopt.traces.csv_generic import load_csv
 
+    check_output(args.output)
     table, report = load_csv(args.path, args.map, arrival_unit=args.arrival_unit,
                              duration_unit=args.duration_unit,
                              timestamp_format=args.timestamp_format, strict=args.strict)

@@ -48,7 +48,8 @@ def _bench(args) -> int:
 def _export_args(p):
     p.add_argument("file")
     p.add_argument("--model", default=None, help="formulation (default: the family's)")
-    p.add_argument("--family", default=None, help="default: the workload's meta.family or oasis")
+    p.add_argument("--family", default=None, help="the workload's family, for a workload without "
+                   "meta.family")
     p.add_argument("-o", "--output", required=True, help="OUT.mps or OUT.lp")
     p.add_argument("--option", action="append", metavar="KEY=VALUE",
                    help="model builder option (value parsed as JSON), e.g. harmony's "
@@ -59,9 +60,9 @@ def _export_args(p):
 def _export(args) -> int:
     from mlopt.cli import parse_kv
     from mlopt.export import export_workload
-    from mlopt.workload import Workload
+    from mlopt.fileio import check_output
 
-    family = args.family or Workload.load(args.file).meta.get("family", "oasis")
-    print(export_workload(args.file, args.model, args.output, family=family,
+    check_output(args.output)
+    print(export_workload(args.file, args.model, args.output, family=args.family,
                           **parse_kv(args.option, "--option")))
     return 0

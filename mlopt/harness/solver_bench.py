@@ -3,7 +3,7 @@
 Spec (TOML)::
 
     name = "oasis-fig5"              # required
-    family = "oasis"                 # default "oasis"
+    family = "oasis"                 # required: a registered family (never guessed)
     model = "utility_ilp"            # default: the family's default formulation
     solvers = ["highs", "scip", "cpsat"]
     time_limits = [60.0]             # seconds, > 0
@@ -95,11 +95,26 @@ class BenchSpec:
     time_limits: list[float]
     threads: list[int]
     instances: list[BenchInstance]
-    family: str = "oasis"
+    family: str  # required in the spec: never guessed
     model: str | None = None
     mip_gap: float = 0.0
     output: Path = Path("results")
     file: str | None = None
+
+
+def _check_solve_params(time_limits, threads, gap, file: str | None) -> None:
+    """The solve layer's own ranges (:data:`mlopt.solve.SOLVE_PARAMS`): NaN, absurd time
+    limits, thread counts beyond what any machine has, a gap above 1."""
+    from mlopt.params import check_values
+    from mlopt.solve import SOLVE_PARAMS
+
+    for key, values in (("time_limits", time_limits), ("threads", threads), ("mip_gap", [gap])):
+        param = SOLVE_PARAMS[{"time_limits": "time_limit"}.get(key, key)]
+        for v in values:
+            try:
+                check_values({key: param}, {key: v})
+            except InputError as err:
+                raise InputError(err.message, file=file, field=key, value=v) from None
 
 
 def _need(data: dict, key: str, file: str | None):
@@ -139,7 +154,7 @@ def parse_spec(data: dict, file: str | None = None, base_dir: Path | None = None
     name = _need(data, "name", file)
     if not isinstance(name, str) or not name.strip():
         raise InputError("must be a non-empty string", file=file, field="name", value=name)
-    family = data.get("family", "oasis")
+    family = _need(data, "family", file)
     if not isinstance(family, str):
         raise InputError("must be a string", file=file, field="family", value=family)
     model = data.get("model")
@@ -157,6 +172,7 @@ def parse_spec(data: dict, file: str | None = None, base_dir: Path | None = None
     gap = data.get("mip_gap", 0.0)
     if not _is_num(gap) or gap < 0:
         raise InputError("must be a number >= 0", file=file, field="mip_gap", value=gap)
+    _check_solve_params(tls, threads, gap, file)
     output = data.get("output", f"results/{name}")
     if not isinstance(output, str):
         raise InputError("must be a path string", file=file, field="output", value=output)
