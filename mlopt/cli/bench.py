@@ -37,7 +37,7 @@ def _run(args) -> int:
         print(f"report: {write_report(out)}")
     if summary.interrupted:
         return 130
-    return 0 if summary.ok else 1
+    return 0 if summary.ok and not summary.errors else 1  # error rows: a failed run
 
 
 def _report(args) -> int:

@@ -1,6 +1,8 @@
 """``mlopt solvers list|bench`` and ``mlopt export``."""
 from __future__ import annotations
 
+import sys
+
 from pathlib import Path
 
 from mlopt.cli import command
@@ -40,7 +42,10 @@ def _bench(args) -> int:
     else:
         df = run_bench(spec, out, resume=not args.fresh)
     print(f"wrote {write_report(df, out, title=f'Solver benchmark: {spec.name}')}")
-    return 0
+    failed = int((df["status"] == "error").sum()) if "status" in df else 0
+    if failed:
+        print(f"{failed} runs ended with status error", file=sys.stderr)
+    return 1 if failed else 0
 
 
 @command("export", "write a formulation of a workload as MPS or LP: mlopt export w.json "

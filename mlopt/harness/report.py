@@ -37,6 +37,7 @@ def _frame(source):
     from mlopt.harness.runner import STORE_NAME
 
     if isinstance(source, ResultStore):
+        _check_store(source)
         return source.to_frame(), {"spec_name": source.get_meta("spec_name")}
     path = Path(source)
     if path.is_dir():
@@ -46,7 +47,21 @@ def _frame(source):
 
         raise InputError("no results store here", file=str(path))
     with ResultStore(path) as store:
+        _check_store(store)
         return store.to_frame(), {"spec_name": store.get_meta("spec_name")}
+
+
+def _check_store(store: ResultStore) -> None:
+    """Never report from a damaged store or from rows a task did not write."""
+    from mlopt.errors import InputError
+
+    store.check_integrity()
+    bad = store.malformed()
+    if bad:
+        first = min(bad)
+        raise InputError(f"{len(bad)} malformed result rows (row {first}: {bad[first][1]}); "
+                         "resume the run (mlopt bench run SPEC -o DIR --resume) to re-run "
+                         "their tasks", file=str(store.path))
 
 
 # ---- formatting --------------------------------------------------------------------------------

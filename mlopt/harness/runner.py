@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Callable
 
 from mlopt.errors import InputError
+from mlopt.fileio import write_text
 from mlopt.harness.spec import InstanceSpec, Spec, canonical_json, load_spec
 from mlopt.harness.store import ResultStore
 from mlopt.harness.tasks import family_module, resolve_family, run_task
@@ -59,6 +60,7 @@ class RunSummary:
     completed: int  # finished and stored in this run
     failed: list[tuple[str, str]] = field(default_factory=list)  # (instance_id, error)
     errors: int = 0  # stored rows with status 'error' written in this run
+    repaired: int = 0  # tasks whose stored rows were missing or malformed: run again
     interrupted: bool = False
     elapsed_s: float = 0.0
 
@@ -70,6 +72,8 @@ class RunSummary:
         state = "interrupted" if self.interrupted else "done"
         text = (f"{self.spec}: {state}: {self.completed} tasks run, {self.skipped} resumed, "
                 f"{len(self.failed)} failed, {self.errors} error rows, of {self.total}, "
+                + (f"{self.repaired} re-run (missing or malformed rows in the store), "
+                   if self.repaired else "") +
                 f"in {self.elapsed_s:.1f}s on {self.executor}; results in {self.store}")
         return text
 
@@ -115,6 +119,8 @@ def open_store(out_dir: str | Path, spec: Spec, resume: bool) -> ResultStore:
     existed = path.exists()
     store = ResultStore(path)
     try:
+        if existed:  # never write into (or resume from) a damaged file
+            store.check_integrity()
         old = store.get_meta("fingerprint")
         if existed and (old is not None or len(store)):
             if not resume:
@@ -131,8 +137,48 @@ def open_store(out_dir: str | Path, spec: Spec, resume: bool) -> ResultStore:
     except BaseException:
         store.close()
         raise
-    (out / SPEC_COPY).write_text(spec.source)
+    try:
+        write_text(out / SPEC_COPY, spec.source)
+    except BaseException:
+        store.close()
+        raise
     return store
+
+
+def expected_rows(task: dict) -> tuple[set[str], set[str]]:
+    """The row keys a finished task has: (all methods, the generator-error row alone)."""
+    tk = task["task_key"]
+    rows = {f"{tk}/algorithm/{a['label']}" for a in task["algorithms"]}
+    rows |= {f"{tk}/bound/{b['name']}" for b in task["bounds"]}
+    off = task["offline"]
+    if off["method"] == "exact":
+        rows.add(f"{tk}/offline/{off['model']}")
+    return rows, {f"{tk}/instance/{task['preset']}"}
+
+
+def stored_tasks(store: ResultStore, tasks: list[dict]) -> tuple[set[str], int]:
+    """The tasks ``store`` really holds, checked: (their keys, how many had damaged rows).
+
+    The file must pass SQLite's integrity check (else one InputError saying what to do);
+    malformed rows are deleted; a task counts as done only when its stored rows are exactly
+    the rows it writes (every method, or the one generator-error row)."""
+    store.check_integrity()
+    bad = store.malformed()
+    damaged = {tk for tk, _ in bad.values() if tk is not None}
+    store.delete_rows(bad)
+    stored = store.stored_methods()
+    done, repaired = set(), 0
+    for t in tasks:
+        have = stored.get(t["task_key"])
+        if not have:
+            repaired += t["task_key"] in damaged
+            continue
+        full, failed = expected_rows(t)
+        if have == full or have == failed:
+            done.add(t["task_key"])
+        else:
+            repaired += 1
+    return done, repaired
 
 
 def run_spec(spec_path: str | Path, out_dir: str | Path, workers: int = 1,
@@ -149,12 +195,12 @@ def run_spec(spec_path: str | Path, out_dir: str | Path, workers: int = 1,
     start = time.perf_counter()
     store = open_store(out_dir, spec, resume)
     try:
-        done = store.keys()
+        done, repaired = stored_tasks(store, tasks)
         todo = [t for t in tasks if t["task_key"] not in done]
         executor = (scheduler if scheduler else
                     "inline" if workers == 0 else f"local[{min(workers, max(len(todo), 1))}]")
         summary = RunSummary(spec.name, Path(out_dir), store.path, executor, len(tasks),
-                             len(tasks) - len(todo), 0)
+                             len(tasks) - len(todo), 0, repaired=repaired)
         bar = _progress(progress, len(tasks), summary.skipped, spec.name)
 
         def on_result(result: dict) -> None:
