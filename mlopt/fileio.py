@@ -19,6 +19,7 @@ import contextlib
 import errno
 import json
 import os
+import re
 import tempfile
 from pathlib import Path
 from typing import Any, Iterator
@@ -71,8 +72,31 @@ def parse_json(text: str, file: str | None = None) -> Any:
         raise InputError("malformed JSON: nested too deeply", file=file) from None
 
 
+#: most ``"id"`` keys a workload or schedule file may hold: one per job and per server
+MAX_ID_KEYS = limits.MAX_JOBS + limits.MAX_SERVERS
+_ID_KEY = re.compile(r'"id"\s*:')
+
+
+def count_records(text: str, file: str | None = None) -> None:
+    """Refuse, before parsing, a file with more ``"id"`` keys (jobs + servers) than the limits
+    allow: parsing a million servers costs seconds and a gigabyte before the per-list limits
+    (:func:`mlopt.formats.validate`) can refuse them.  A string can hold ``"id"`` only with its
+    quotes escaped, so the unescaped token is a key (or the string value "id")."""
+    if text.count('"id"') <= MAX_ID_KEYS:  # fast path: C-speed substring count
+        return
+    n = text.count('"id":') + text.count('"id" :')  # how JSON writers spell a key
+    if n <= MAX_ID_KEYS:  # other spacing: the exact count
+        n = sum(1 for _ in _ID_KEY.finditer(text))
+    if n > MAX_ID_KEYS:
+        raise InputError(f"{n:,} records with an id: more than the {limits.MAX_JOBS:,} jobs + "
+                         f"{limits.MAX_SERVERS:,} servers a workload may have (see "
+                         "mlopt.limits)", file=file)
+
+
 def load_json(path: str | Path, max_bytes: int = limits.MAX_JSON_BYTES) -> Any:
-    return parse_json(read_text(path, max_bytes), str(path))
+    text = read_text(path, max_bytes)
+    count_records(text, str(path))
+    return parse_json(text, str(path))
 
 
 def parse_toml(text: str, file: str | None = None) -> dict:
