@@ -54,3 +54,36 @@ class CheckResult:
         return {"feasible": self.feasible, "objective": self.reported_objective,
                 "partial_objective": self.partial_objective, "sense": self.sense,
                 "violations": [v.__dict__ for v in self.violations]}
+
+
+def structural_violations(workload, schedule, *, max_slot: int) -> list[Violation]:
+    """What no family's schedule may contain, checked the same way for all of them before the
+    family's own checker runs (:meth:`mlopt.families.base.Family.check`): ids the workload does
+    not have (admitted or in a row), slots outside 1..``max_slot``, two rows with the same key
+    (every column but ``count``: a duplicated row), and counts that are not positive finite
+    numbers."""
+    import numpy as np
+
+    ids = {j.id for j in workload.jobs}
+    out = [Violation("unknown_job", f"admitted job {j!r} is not in the workload", job=j)
+           for j in sorted(schedule.admitted - ids)]
+    a = schedule.allocations
+    if a.empty:
+        return out
+    for j in sorted(set(a["job"]) - ids):
+        out.append(Violation("unknown_job", f"rows for job {j!r}, not in the workload", job=j))
+    slots = a["slot"].to_numpy()
+    for i in np.flatnonzero((slots < 1) | (slots > max_slot))[:20]:
+        out.append(Violation("slot_range", f"slot {int(slots[i])} outside 1..{max_slot}",
+                             job=str(a["job"].iat[i]), slot=int(slots[i])))
+    keys = [c for c in a.columns if c != "count"]
+    dup = a.duplicated(keys, keep="first").to_numpy()
+    for i in np.flatnonzero(dup)[:20]:
+        out.append(Violation("duplicate_row", "two rows with the same " + ", ".join(keys),
+                             job=str(a["job"].iat[i]), slot=int(slots[i]),
+                             server=str(a["server"].iat[i])))
+    counts = pd.to_numeric(a["count"], errors="coerce").to_numpy(dtype=float)
+    for i in np.flatnonzero(~np.isfinite(counts) | (counts <= 0))[:20]:
+        out.append(Violation("count", f"count {a['count'].iat[i]!r} is not a positive number",
+                             job=str(a["job"].iat[i]), slot=int(slots[i])))
+    return out

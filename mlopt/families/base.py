@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from functools import cached_property, partial
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
+from mlopt import limits
 from mlopt.errors import InputError
 from mlopt.params import Param, Schema, check_values
 
@@ -133,6 +134,8 @@ class Family:
     algorithms_: Any = ()  # Algorithm records (or a dict of them)
     bounds_: Any = ()  # Bound records (or a dict of them)
     probe_preset: str = "tiny"
+    # True where T bounds arrivals, not completions (schedules may use slots after T)
+    slots_past_horizon: bool = False
     # learned components (``mlopt train FAMILY --target NAME``): name ->
     # fn(out_path, params: dict, *, progress: bool) -> JSON-able summary
     trainers_: Mapping[str, Ref] = field(default_factory=dict)
@@ -161,8 +164,30 @@ class Family:
         """The family's own fields and every assumption its models and bounds rely on."""
         resolve(self.fields)(workload)
 
-    def check(self, workload: "Workload", schedule: "Schedule") -> "CheckResult":
-        return resolve(self.checker)(workload, schedule)
+    def max_slot(self, workload: "Workload") -> int:
+        """The last slot a schedule may use: the horizon, unless the family lets jobs run past
+        it (``slots_past_horizon``: T bounds arrivals, not completions)."""
+        return limits.MAX_HORIZON if self.slots_past_horizon else workload.horizon
+
+    def check(self, workload: "Workload", schedule: "Schedule", **options) -> "CheckResult":
+        """The family's independent checker, after the checks no schedule of any family may
+        fail (:func:`mlopt.check.structural_violations`); a schedule failing those is
+        infeasible without reaching the family's checker."""
+        from mlopt.check import CheckResult, structural_violations
+
+        broken = structural_violations(workload, schedule, max_slot=self.max_slot(workload))
+        if not broken:
+            return resolve(self.checker)(workload, schedule, **options)
+        try:  # the family's checker on what is left, for its partial objective and findings
+            ids = {j.id for j in workload.jobs}
+            rows = schedule.allocations
+            rest = type(schedule)(schedule.admitted & ids, rows[rows["job"].isin(ids)],
+                                  dict(schedule.meta))
+            own = resolve(self.checker)(workload, rest, **options)
+            return CheckResult(False, own.objective, self.sense, broken + own.violations,
+                               own.per_job)
+        except Exception:  # noqa: BLE001  (the schedule is infeasible either way)
+            return CheckResult(False, float("nan"), self.sense, broken)
 
     # ---- generator ---------------------------------------------------------------------------
     @cached_property
@@ -297,10 +322,12 @@ class Family:
         return dict(options)
 
     def run(self, algorithm: str, workload: "Workload", *, seed: int = 0,
-            **options) -> "Schedule":
-        """Run ``algorithm`` on ``workload`` (its options and seed checked first)."""
+            options: Mapping[str, Any] | None = None, **more_options) -> "Schedule":
+        """Run ``algorithm`` on ``workload`` with ``options`` (a dict, as a user gave them, and/or
+        keyword options): the seed and every option are checked first, so ``options={"seed":
+        0}`` or an unknown name is an InputError before the algorithm starts."""
         check_seed(seed)
-        opts = self.validate_options(algorithm, options)
+        opts = self.validate_options(algorithm, {**dict(options or {}), **more_options})
         return self.algorithm(algorithm)(workload, seed=seed, **opts)
 
     @property

@@ -18,6 +18,7 @@ FAMILY = Family(
     name="edgecloud",
     paper="seeds/001 edge-cloud JCT, A_online (Wang, Zhou, Jiao, Zhang, Li, Li; JSAC'22)",
     sense="min",
+    slots_past_horizon=True,  # T bounds arrivals; jobs may run past it
     checker=f"{P}.checker:check_edgecloud",
     fields=f"{P}.instance:validate",
     generator=f"{P}.generator",

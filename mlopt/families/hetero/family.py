@@ -24,6 +24,7 @@ FAMILY = Family(
     name="hetero",
     paper="seeds/003 heterogeneous weighted completion (Zhou et al., TCC'22)",
     sense="min",
+    slots_past_horizon=True,  # T bounds arrivals; jobs may run past it
     checker=f"{P}.checker:check_hetero",
     fields=f"{P}.data:validate_hetero",
     generator=f"{P}.generator",
