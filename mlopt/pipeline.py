@@ -194,14 +194,23 @@ def verify_offline(fam, name: str, m, workload: Workload, res: SolveResult, veri
 
 
 def run_algorithm(workload: Workload, algorithm: str, *, family: str | None = None,
-                  seed: int = 0, **options) -> AlgorithmResult:
+                  seed: int = 0, options: dict[str, Any] | None = None,
+                  **more_options) -> AlgorithmResult:
     """Run ``algorithm`` of the workload's family through :meth:`Family.run` (the seed and
-    every option checked against the algorithm's declaration first) and check the schedule."""
+    every option checked against the algorithm's declaration first) and check the schedule.
+
+    ``options``: the algorithm's options as a dict (as a user gave them: a ``seed`` or a
+    ``family`` in it is an option name, refused unless declared); keyword options are merged
+    in."""
+    if options is not None and not isinstance(options, dict):
+        raise InputError("must be a table of algorithm options", field="options",
+                         value=options)
+    options = {**(options or {}), **more_options}
     fam = family_of(workload, family)
     fam.validate(workload)
     fam.algorithm_record(algorithm)  # an unknown name: one InputError listing the known ones
     t0 = time.perf_counter()
-    schedule = fam.run(algorithm, workload, seed=seed, **options)
+    schedule = fam.run(algorithm, workload, seed=seed, options=options)
     runtime = time.perf_counter() - t0
     schedule.meta.setdefault("producer", algorithm)
     return AlgorithmResult(algorithm, schedule, fam.check(workload, schedule), runtime,

@@ -142,7 +142,7 @@ def _run(args) -> int:
         check_output(args.output)
     workload = Workload.load(args.file)
     res = run_algorithm(workload, args.algorithm, family=args.family, seed=args.seed,
-                        **options)
+                        options=options)
     if args.output:
         with atomic_output(args.output) as tmp:
             res.schedule.save(tmp)

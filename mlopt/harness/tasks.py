@@ -407,7 +407,7 @@ def _run_algorithm(family, workload, a: dict, seed: int) -> dict:
     try:
         t0 = time.perf_counter()
         if hasattr(family, "run"):  # seed and options checked against the declaration
-            schedule = family.run(a["name"], workload, seed=seed, **a["options"])
+            schedule = family.run(a["name"], workload, seed=seed, options=a["options"])
         else:  # a family-like object without the contract's hooks
             schedule = family.algorithm(a["name"])(workload, seed=seed, **a["options"])
         t1 = time.perf_counter()

@@ -97,6 +97,12 @@ def test_run_algorithm_checks_options_and_seed_through_family_run(tiny_file, mon
         pipeline.run_algorithm(w, "fifo", **{"seed_": 1, "seed": 1.5})
 
 
+@pytest.mark.parametrize("option", ["seed=1", "family=\"hetero\"", "bogus=1"])
+def test_cli_option_never_sets_the_seed_or_the_family(capsys, tiny_file, option):
+    line = one_line_error(capsys, "run", "fifo", tiny_file, "--option", option)
+    assert option.split("=")[0] in line
+
+
 def test_solver_bench_spec_must_name_its_family():
     from mlopt.harness import solver_bench
 
