@@ -154,6 +154,8 @@ def check_output(path: str | Path, *, folder: bool = False) -> Path:
         raise InputError("is a folder, not a file name", file=str(path))
     if folder and path.exists() and not path.is_dir():
         raise InputError("exists and is not a folder", file=str(path))
+    if not folder and path.exists() and not path.is_file():
+        return path  # a device or a pipe: written in place (see atomic_output)
     if not parent.exists():
         raise InputError(f"folder {str(parent)!r} does not exist", file=str(path))
     if not parent.is_dir():
@@ -171,6 +173,17 @@ def atomic_output(path: str | Path) -> Iterator[Path]:
     error; on any error the temporary file is removed and ``path`` is left as it was.  An
     OSError of the machine (full device, read-only folder) becomes one InputError."""
     path = check_output(path)
+    real = Path(os.path.realpath(path))  # a symlink: replace its target, not the link
+    if real.exists() and not real.is_file():
+        # a device or a pipe (/dev/stdout, /dev/full): written in place, never renamed over
+        try:
+            yield real
+        except OSError as err:
+            if err.errno in ENVIRONMENT_ERRNOS:
+                raise os_error(err, path) from None
+            raise
+        return
+    path = real
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp",
                                    dir=str(path.parent) if str(path.parent) else ".")

@@ -212,6 +212,25 @@ def test_output_on_a_full_device_leaves_no_partial_file(capsys, tiny_file, monke
     assert sorted(p.name for p in tiny_file.parent.iterdir()) == ["w.json"]
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
+def test_output_onto_dev_full_is_one_line_and_keeps_the_device(capsys, tiny_file):
+    import stat
+
+    line = one_line_error(capsys, "run", "fifo", tiny_file, "-o", "/dev/full")
+    assert "No space left" in line
+    assert stat.S_ISCHR(os.stat("/dev/full").st_mode)  # written into, never renamed over
+
+
+def test_output_through_a_symlink_replaces_its_target(tmp_path):
+    from mlopt.fileio import write_text
+
+    target = write_text(tmp_path / "real.txt", "old")
+    link = tmp_path / "link.txt"
+    link.symlink_to(target)
+    write_text(link, "new")
+    assert link.is_symlink() and target.read_text() == "new"
+
+
 def test_atomic_output_keeps_the_old_file_on_failure(tmp_path):
     from mlopt.fileio import atomic_output, write_text
 
