@@ -45,9 +45,9 @@ def _args(p):
                    help="trace CSV file (default: the shared copy, where there is one)")
     t.add_argument("--seed", type=int, default=0)
     t.add_argument("--strict", action="store_true", help="reject bad rows instead of skipping")
-    t.add_argument("--family", default="oasis",
-                   help="convert for this family (default oasis: OASiS-style jobs; harmony, "
-                        "hetero)")
+    t.add_argument("--family", required=True,
+                   help="the family to convert for (oasis: OASiS-style jobs; harmony, hetero, "
+                        "...: the families with a trace conversion); never guessed")
     t.add_argument("-p", "--param", action="append", metavar="KEY=VALUE",
                    help="conversion convention override (JSON value); repeatable")
     t.add_argument("-o", "--output", required=True)
@@ -63,7 +63,7 @@ def _args(p):
                    help="strftime format of a date-time arrival column (default: inferred)")
     c.add_argument("--seed", type=int, default=0)
     c.add_argument("--strict", action="store_true")
-    c.add_argument("--family", default="oasis", help="as for from-trace")
+    c.add_argument("--family", required=True, help="as for from-trace")
     c.add_argument("-p", "--param", action="append", metavar="KEY=VALUE")
     c.add_argument("-o", "--output", required=True)
     c.set_defaults(handler=_from_csv)

@@ -272,11 +272,22 @@ def test_unwritable_output_folder_is_one_line(capsys, tiny_file, monkeypatch):
                                             tiny_file.with_name("s.json"))
 
 
+def test_from_trace_and_from_csv_name_their_family(capsys, tmp_path):
+    src = tmp_path / "c.csv"
+    src.write_text("a,g,d\n1,1,10\n2,2,20\n")
+    line = one_line_error(capsys, "instances", "from-csv", src, "--map",
+                          "arrival=a,gpus=g,duration=d", "-o", tmp_path / "o.json")
+    assert "--family" in line
+    line = one_line_error(capsys, "instances", "from-trace", "philly", src, "-o",
+                          tmp_path / "o.json")
+    assert "--family" in line
+
+
 def test_from_csv_bad_timestamp_format_is_exit_2(capsys, tmp_path):
     src = tmp_path / "c.csv"
     src.write_text("a,g,d\n2020-01-01 00:00:00,1,10\n2020-01-01 00:10:00,2,20\n")
     for fmt in ("%Q", "%", "no-directive"):
-        line = one_line_error(capsys, "instances", "from-csv", src, "--map",
+        line = one_line_error(capsys, "instances", "from-csv", src, "--family", "oasis", "--map",
                               "arrival=a,gpus=g,duration=d", "--arrival-unit", "datetime",
                               "--timestamp-format", fmt, "-o", tmp_path / "o.json")
         assert "timestamp_format" in line

@@ -527,7 +527,7 @@ def test_from_csv_too_large_values_are_counted_rows(tmp_path, capsys):
     src = tmp_path / "t.csv"
     src.write_text(CSV)
     out = tmp_path / "w.json"
-    code, _, err = run_cli(capsys, "instances", "from-csv", src, "--map",
+    code, _, err = run_cli(capsys, "instances", "from-csv", src, "--family", "oasis", "--map",
                            "arrival=submit,gpus=gpus,duration=runtime", "-o", out)
     assert code == 0, err
     assert "too_large: 2" in err and "'1e308'" in err
@@ -537,7 +537,7 @@ def test_from_csv_too_large_values_are_counted_rows(tmp_path, capsys):
 def test_from_csv_strict_names_file_row_column(tmp_path, capsys):
     src = tmp_path / "t.csv"
     src.write_text(CSV)
-    expect_error(capsys, ["instances", "from-csv", src, "--map",
+    expect_error(capsys, ["instances", "from-csv", src, "--family", "oasis", "--map",
                           "arrival=submit,gpus=gpus,duration=runtime", "--strict", "-o",
                           tmp_path / "w.json"], "t.csv", "line 3", "'runtime'", "1e308",
                  "too_large")
@@ -546,13 +546,13 @@ def test_from_csv_strict_names_file_row_column(tmp_path, capsys):
 def test_from_csv_numbers_as_datetimes(tmp_path, capsys):
     src = tmp_path / "t.csv"
     src.write_text("submit,gpus,runtime\n1000,1,3600\n2000,2,60\n")
-    expect_error(capsys, ["instances", "from-csv", src, "--map",
+    expect_error(capsys, ["instances", "from-csv", src, "--family", "oasis", "--map",
                           "arrival=submit,gpus=gpus,duration=runtime", "--arrival-unit",
                           "datetime", "-o", tmp_path / "w.json"], "t.csv", "'submit'", "1000",
                  "--arrival-unit")
     # real timestamps still work
     src.write_text("submit,gpus,runtime\n2024-01-01 00:00:00,1,3600\n2024-01-01 01:00:00,2,60\n")
-    code, _, err = run_cli(capsys, "instances", "from-csv", src, "--map",
+    code, _, err = run_cli(capsys, "instances", "from-csv", src, "--family", "oasis", "--map",
                            "arrival=submit,gpus=gpus,duration=runtime", "--arrival-unit",
                            "datetime", "-o", tmp_path / "w.json")
     assert code == 0, err
