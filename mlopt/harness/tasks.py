@@ -49,6 +49,7 @@ import platform
 import socket
 import time
 import traceback
+import warnings
 from typing import Any, Callable
 
 from mlopt.errors import InputError
@@ -182,7 +183,17 @@ def run_task(task: dict) -> dict:
     Exceptions raised by the generator, the solver, an algorithm, a checker or a bound method are
     results (rows with status ``error``); only infrastructure problems (the family cannot be
     found, the worker dies) escape, and then nothing is recorded for the task.
+
+    Warnings behave as in a fresh worker process wherever the task runs: the CLI turns NumPy's
+    RuntimeWarning into an error (bad input is one line), which must not turn a warning inside
+    an algorithm into an error row when a spec runs in the calling process (``--workers 0``).
     """
+    with warnings.catch_warnings():
+        warnings.simplefilter("default", RuntimeWarning)
+        return _run_task(task)
+
+
+def _run_task(task: dict) -> dict:
     t_start, c_start = time.perf_counter(), time.process_time()
     family = resolve_family(task["family"], task.get("family_module"))
     env = environment()

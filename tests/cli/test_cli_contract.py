@@ -343,6 +343,32 @@ def test_runtime_warning_from_bad_input_is_one_line_exit_2(capsys, tiny_file, mo
     assert "RuntimeWarning" in line and "divide by zero" in line
 
 
+def test_a_warning_inside_an_inline_task_is_no_error_row(tmp_path, monkeypatch, capsys):
+    """The CLI's RuntimeWarning-as-error applies to the command, not to tasks run inline:
+    ``--workers 0`` gives the same rows as worker processes."""
+    import numpy as np
+
+    from mlopt.families import get_family
+    from mlopt.harness import ResultStore
+
+    fam = get_family("oasis")
+    real = type(fam).run
+
+    def noisy(self, *a, **k):
+        np.float64(1.0) / np.float64(0.0)  # a harmless RuntimeWarning inside the algorithm
+        return real(self, *a, **k)
+
+    monkeypatch.setattr(type(fam), "run", noisy)
+    spec = tmp_path / "s.toml"
+    spec.write_text('name = "s"\nfamily = "oasis"\n[[instances]]\npreset = "tiny"\n'
+                    'seeds = [0]\n[[algorithms]]\nname = "fifo"\n[offline]\nmethod = "none"\n')
+    code, _, _ = run_cli(capsys, "bench", "run", spec, "-o", tmp_path / "o", "--workers", "0",
+                         "--no-report")
+    assert code == 0
+    with ResultStore(tmp_path / "o" / "results.sqlite") as store:
+        assert [r["status"] for r in store.rows()] == ["feasible"]
+
+
 # ---- 8. no import cycle ---------------------------------------------------------------------------
 def test_solvers_do_not_import_the_solve_module():
     code = ("import sys, mlopt.solvers, mlopt.solvers.highs, mlopt.solvers.scip; "
