@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 import sys
 
-from mlopt.cli import command, parse_kv
+from mlopt.cli import SOLVE_EXIT, command, parse_kv
 from mlopt.errors import InputError
 
 
@@ -99,6 +99,7 @@ def _solve(args) -> int:
     from mlopt.pipeline import verifier_name
 
     verifier_name(args.verify)  # an unknown name is an input error before anything runs
+    _check_time_limit(args.time_limit, args.solver)
     rows = solve_set(load_set(args.set), solver=args.solver, time_limit=args.time_limit,
                      update_solu=args.update_solu, progress=True, verify=args.verify)
     if args.json:
@@ -118,7 +119,20 @@ def _solve(args) -> int:
     if disputed:
         print(f"disputed optima{' (not recorded)' if args.update_solu else ''}: "
               f"{', '.join(disputed)}", file=sys.stderr)
-    return 1 if disputed else 0
+    failed = [r["instance"] for r in rows if r["status"] in SOLVE_EXIT]
+    return 1 if disputed or failed else 0
+
+
+def _check_time_limit(time_limit, solver: str | None) -> None:
+    """``--time-limit`` (and ``--solver``) with the solve layer's own ranges, before any work."""
+    from mlopt.solve import check_settings
+
+    try:
+        check_settings(time_limit=time_limit, solver=None if solver in (None, "auto")
+                       else solver)
+    except InputError as err:
+        field = "--time-limit" if err.field == "time_limit" else err.field
+        raise InputError(err.message, field=field, value=err.value) from None
 
 
 def _verify(args) -> int:
@@ -126,6 +140,7 @@ def _verify(args) -> int:
     from mlopt.pipeline import verifier_name
 
     verifier_name(args.solver)
+    _check_time_limit(args.time_limit, args.solver)
     rows = verify_set(load_set(args.set), solver=args.solver, time_limit=args.time_limit,
                       update_solu=args.update_solu, progress=True)
     if args.json:

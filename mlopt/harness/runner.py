@@ -46,6 +46,8 @@ from mlopt.harness.store import ResultStore
 from mlopt.harness.tasks import family_module, resolve_family, run_task
 
 STORE_NAME = "results.sqlite"
+#: most local worker processes a run may start (``--workers 100000`` is refused, not forked)
+MAX_WORKERS = 1024
 SPEC_COPY = "spec.toml"
 
 
@@ -185,8 +187,10 @@ def run_spec(spec_path: str | Path, out_dir: str | Path, workers: int = 1,
              scheduler: str | None = None, resume: bool = False,
              progress: bool = True) -> RunSummary:
     """Run every task of the spec not yet in ``out_dir``'s store; see the module docstring."""
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 0:
-        raise InputError("must be an integer >= 0", field="workers", value=workers)
+    if isinstance(workers, bool) or not isinstance(workers, int) or not \
+            0 <= workers <= MAX_WORKERS:
+        raise InputError(f"must be an integer in [0, {MAX_WORKERS}]", field="workers",
+                         value=workers)
     if scheduler is not None and (not isinstance(scheduler, str) or not scheduler):
         raise InputError("must be a scheduler address like tcp://host:port", field="scheduler",
                          value=scheduler)

@@ -159,6 +159,18 @@ def test_spec_refuses_bad_solver_settings_and_unknown_model_options():
         assert err.value.field == field, (extra, err.value)
 
 
+def test_instances_solve_time_limit_and_bench_workers_checked(capsys, tmp_path):
+    line = one_line_error(capsys, "instances", "solve", "tiny", "--time-limit", "-5")
+    assert "--time-limit" in line
+    line = one_line_error(capsys, "instances", "verify", "tiny", "--time-limit", "nan")
+    assert "--time-limit" in line
+    spec = tmp_path / "s.toml"
+    spec.write_text('name = "s"\nfamily = "oasis"\n[[instances]]\npreset = "tiny"\n'
+                    'seeds = [0]\n[[algorithms]]\nname = "fifo"\n[offline]\nmethod = "none"\n')
+    assert "workers" in one_line_error(capsys, "bench", "run", spec, "-o", tmp_path / "o",
+                                       "--workers", "100000")
+
+
 # ---- 3. a failed result exits non-zero -----------------------------------------------------------
 @pytest.mark.parametrize("status", ["error", "infeasible", "unbounded"])
 def test_solve_with_a_failed_status_exits_1(capsys, tiny_file, monkeypatch, status):
