@@ -128,7 +128,7 @@ def _main(argv: list[str] | None) -> int:
         if err.file is None and str(err.field or "").startswith(("jobs[", "servers[")) \
                 and isinstance(getattr(args, "file", None), str):
             err = err.with_file(args.file)
-        _say(f"mlopt: error: {err}")
+        _say(f"mlopt: error: {' '.join(str(err).split())}")  # one line, whatever it quotes
         return 2
     except KeyboardInterrupt:
         _say(INTERRUPTED)

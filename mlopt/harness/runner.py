@@ -10,7 +10,10 @@
   in).
 
 Only this (parent) process writes ``out_dir/results.sqlite``: each finished task in its own
-transaction.  ``resume=True`` skips the tasks already stored; the stored method configuration
+transaction.  ``resume=True`` skips the tasks already stored -- after checking them
+(:func:`stored_tasks`: SQLite's integrity check, every row a task writes present and well
+formed; a task with a missing or malformed row runs again, a damaged file is an InputError
+saying what to do); the stored method configuration
 (family, algorithms, offline method, bounds, solver — see :meth:`Spec.method_config`) must equal
 the spec's, while the instance set may grow (more seeds, a wider grid).
 

@@ -240,7 +240,9 @@ class ResultStore:
         except sqlite3.DatabaseError as err:
             found = [str(err)]
         if found != ["ok"]:
-            raise InputError(f"the results database is damaged ({'; '.join(found[:2])}); "
+            what = " ".join(" ".join(map(str, found[:3])).split())
+            what = what if len(what) <= 200 else what[:197] + "..."
+            raise InputError(f"the results database is damaged ({what}); "
                              f"{REPAIR_HINT}", file=str(self.path))
 
     def malformed(self) -> dict[int, tuple[str | None, str]]:
