@@ -65,7 +65,7 @@ class OfflineResult:
             "runtime_s": s.runtime_s, "build_s": self.build_s,
             "feasible": None if self.check is None else self.check.feasible,
             "solver": s.solver, "solver_version": s.solver_version, "model": self.model,
-            "termination": s.termination,
+            "termination": s.termination, "message": s.message,
             "violations": [] if self.check is None else
             [v.__dict__ for v in self.check.violations[:20]],
             "verified": self.verified, "verified_by": self.verified_by,

@@ -114,8 +114,8 @@ def _solve(args) -> int:
                      f"{_fmt(v.second['bound'])} ({v.reason})")
         else:
             text += f"\nnot verified ({v.solver}): {v.reason}"
-    if d["status"] in SOLVE_EXIT:
-        text += f"\n{res.solve.message}" if res.solve.message and not args.json else ""
+    if d["status"] in SOLVE_EXIT and res.solve.message:
+        text += f"\n{res.solve.message}"
     emit(d, args.json, text)
     return SOLVE_EXIT.get(d["status"], 0) if d["feasible"] is not False else 1
 

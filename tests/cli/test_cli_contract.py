@@ -181,6 +181,9 @@ def test_solve_with_a_failed_status_exits_1(capsys, tiny_file, monkeypatch, stat
         Status(status), None, None, None, 0.0, "highs", "x", "max", "forced", {}, "forced"))
     code, out, _ = run_cli(capsys, "solve", tiny_file, "--json")
     assert code == 1 and json.loads(out)["status"] == status
+    assert json.loads(out)["message"] == "forced"
+    code, out, _ = run_cli(capsys, "solve", tiny_file)
+    assert code == 1 and f"status {status}" in out and "forced" in out
 
 
 def test_bench_run_with_error_rows_exits_1(capsys, tmp_path, monkeypatch):
