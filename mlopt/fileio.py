@@ -41,7 +41,8 @@ def read_bytes(path: str | Path, max_bytes: int) -> bytes:
             raise InputError("is a directory, not a file", file=str(path))
         if size > max_bytes:
             raise InputError(f"file too large ({size} bytes; limit {max_bytes})", file=str(path))
-        data = path.read_bytes()
+        with open(path, "rb") as fh:  # at most one byte past the cap: /dev/zero never ends
+            data = fh.read(max_bytes + 1)
     except OSError as err:
         raise InputError(f"cannot read ({err.strerror or err})", file=str(path)) from None
     if len(data) > max_bytes:  # grew while reading (a pipe, a device)

@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 from mlopt.cli import command
+from mlopt.errors import InputError
 
 
 @command("solvers", "solver backends: list them, or benchmark them on a spec (TOML)")
@@ -39,6 +40,10 @@ def _bench(args) -> int:
     out = Path(args.out) if args.out else spec.output
     if args.report_only:
         df = read_results(out / "results.csv")
+        if df.attrs.get("malformed"):
+            raise InputError(f"{df.attrs['malformed']} malformed result lines: run the "
+                             "benchmark again without --report-only (it resumes and re-runs "
+                             "them)", file=str(out / "results.csv"))
     else:
         df = run_bench(spec, out, resume=not args.fresh)
     print(f"wrote {write_report(df, out, title=f'Solver benchmark: {spec.name}')}")

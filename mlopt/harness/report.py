@@ -23,6 +23,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from mlopt.fileio import write_text
 from mlopt.harness.ratios import shifted_geometric_mean
 from mlopt.harness.store import ResultStore
 
@@ -378,7 +379,5 @@ def write_report(out_dir: str | Path) -> Path:
     out = Path(out_dir)
     text = report(out, figures_dir=out / FIGURES)
     path = out / REPORT_NAME
-    tmp = path.with_suffix(".md.tmp")
-    tmp.write_text(text)
-    os.replace(tmp, path)
+    write_text(path, text)  # atomic: never a half-written report
     return path

@@ -357,7 +357,7 @@ def read_results(path: Path) -> pd.DataFrame:
     if not rows or tuple(rows[0]) != COLUMNS:
         raise InputError("not a solver-benchmark results table (header differs)",
                          file=str(path))
-    good = [r for r in rows[1:] if len(r) == len(COLUMNS)]
+    good = [r for r in rows[1:] if len(r) == len(COLUMNS) and _well_formed(r)]
     df = pd.DataFrame(good, columns=list(COLUMNS))
     for c in ("n_vars", "n_cons", "threads"):
         df[c] = pd.to_numeric(df[c]).astype(int)
@@ -365,7 +365,34 @@ def read_results(path: Path) -> pd.DataFrame:
               "build_s", "check_objective"):
         df[c] = pd.to_numeric(df[c].replace("", np.nan)).astype(float)
     df["check_feasible"] = df["check_feasible"].map({"True": True, "False": False})
+    # rows a run did not write (garbled, cut short): dropped here, so a resumed run runs them
+    # again; how many, for a report that must not pass over them silently
+    df.attrs["malformed"] = len(rows) - 1 - len(good)
     return df
+
+
+_INTS = ("n_vars", "n_cons", "threads")
+_FLOATS = ("time_limit", "mip_gap", "objective", "bound", "gap", "runtime_s", "solve_s",
+           "build_s", "check_objective")
+_STATUSES = {"optimal", "feasible", "no_solution", "infeasible", "unbounded", "error",
+             "disputed"}
+
+
+def _well_formed(row: list[str]) -> bool:
+    """A results line as :class:`_CsvSink` writes it (numbers where numbers belong, a known
+    status, a boolean verdict)."""
+    r = dict(zip(COLUMNS, row))
+    try:
+        for c in _INTS:
+            int(r[c])
+        for c in _FLOATS:
+            if r[c] != "":
+                float(r[c])
+        float(r["time_limit"]), float(r["mip_gap"])
+    except ValueError:
+        return False
+    return (r["status"] in _STATUSES and r["check_feasible"] in ("True", "False", "")
+            and all(r[c] for c in ("instance", "content_hash", "solver")))
 
 
 class _CsvSink:
@@ -374,13 +401,17 @@ class _CsvSink:
         if not path.exists() or path.stat().st_size == 0:
             with path.open("w", newline="") as fh:
                 csv.writer(fh).writerow(COLUMNS)
-        else:  # rewrite without a truncated last line, if any
+        else:  # rewrite without a truncated or malformed line, if any (atomically: a Ctrl-C
+            # here keeps the old file)
+            from mlopt.fileio import atomic_output
+
             df = read_results(path)
-            with path.open("w", newline="") as fh:
-                w = csv.writer(fh)
-                w.writerow(COLUMNS)
-                for r in df.to_dict("records"):
-                    w.writerow([_fmt(r[c]) for c in COLUMNS])
+            with atomic_output(path) as tmp:
+                with tmp.open("w", newline="") as fh:
+                    w = csv.writer(fh)
+                    w.writerow(COLUMNS)
+                    for r in df.to_dict("records"):
+                        w.writerow([_fmt(r[c]) for c in COLUMNS])
 
     def add(self, row: dict) -> None:
         with self.path.open("a", newline="") as fh:

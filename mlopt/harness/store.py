@@ -308,18 +308,22 @@ class ResultStore:
         return df
 
     def export_csv(self, path: str | Path) -> Path:
-        path = Path(path)
-        self.to_frame().to_csv(path, index=False)
-        return path
+        from mlopt.fileio import atomic_output
+
+        with atomic_output(path) as tmp:  # never a partial file (full device, Ctrl-C)
+            self.to_frame().to_csv(tmp, index=False)
+        return Path(path)
 
     def export_parquet(self, path: str | Path) -> Path:
-        path = Path(path)
-        try:
-            self.to_frame().to_parquet(path, index=False)
-        except ImportError as err:
-            raise InputError(f"Parquet export needs pyarrow ({err}); pip install mlopt[parquet]",
-                             file=str(path)) from None
-        return path
+        from mlopt.fileio import atomic_output
+
+        with atomic_output(path) as tmp:
+            try:
+                self.to_frame().to_parquet(tmp, index=False)
+            except ImportError as err:
+                raise InputError(f"Parquet export needs pyarrow ({err}); pip install "
+                                 "mlopt[parquet]", file=str(path)) from None
+        return Path(path)
 
     # -- lifecycle --------------------------------------------------------------------------------
     def close(self) -> None:

@@ -384,6 +384,16 @@ def test_a_warning_inside_an_inline_task_is_no_error_row(tmp_path, monkeypatch, 
         assert [r["status"] for r in store.rows()] == ["feasible"]
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero")
+def test_endless_input_file_is_refused_at_the_size_cap(monkeypatch):
+    from mlopt import fileio
+
+    t0 = time.perf_counter()
+    with pytest.raises(InputError, match="too large"):
+        fileio.read_bytes("/dev/zero", 1 << 20)
+    assert time.perf_counter() - t0 < 10
+
+
 # ---- 8. no import cycle ---------------------------------------------------------------------------
 def test_solvers_do_not_import_the_solve_module():
     code = ("import sys, mlopt.solvers, mlopt.solvers.highs, mlopt.solvers.scip; "

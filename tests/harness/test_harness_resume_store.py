@@ -104,3 +104,29 @@ def test_check_integrity_passes_on_a_good_store(tmp_path):
     with ResultStore(db) as s:
         s.check_integrity()
         assert s.malformed() == {}
+
+
+def test_solver_bench_resume_reruns_a_garbled_result_line(tmp_path, capsys):
+    """The solver benchmark's results.csv: a garbled line is dropped (never a crash, exit 3),
+    run again on resume, and --report-only refuses to report over it."""
+    from mlopt.harness import solver_bench as bench
+
+    spec_path = tmp_path / "b.toml"
+    spec_path.write_text('name = "b"\nfamily = "oasis"\nsolvers = ["highs"]\n'
+                         'time_limits = [20]\noutput = "out"\n'
+                         '[[instances]]\npreset = "tiny"\nseeds = [0, 1]\n')
+    spec = bench.load_spec(spec_path)
+    df = bench.run_bench(spec, log=None)
+    assert len(df) == 2 and df.attrs["malformed"] == 0
+    csv_path = tmp_path / "out" / "results.csv"
+    lines = csv_path.read_text().splitlines()
+    cells = lines[1].split(",")
+    cells[bench.COLUMNS.index("objective")] = "garbage"
+    csv_path.write_text("\n".join([lines[0], ",".join(cells), *lines[2:]]) + "\n")
+    assert bench.read_results(csv_path).attrs["malformed"] == 1
+    capsys.readouterr()
+    assert main(["solvers", "bench", str(spec_path), "--report-only"]) == 2
+    assert "malformed" in capsys.readouterr().err
+    df2 = bench.run_bench(spec, log=None)  # resume: the garbled run is run again
+    assert len(df2) == 2 and df2.attrs["malformed"] == 0
+    assert sorted(df2["instance"]) == sorted(df["instance"])
