@@ -73,8 +73,9 @@ def parse_json(text: str, file: str | None = None) -> Any:
         raise InputError("malformed JSON: nested too deeply", file=file) from None
 
 
-#: most ``"id"`` keys a workload or schedule file may hold: one per job and per server
-MAX_ID_KEYS = limits.MAX_JOBS + limits.MAX_SERVERS
+#: most ``"id"`` keys a workload or schedule file may hold: one per job and per server, twice
+#: over (a family's own records with ids -- worker types, per-job entries -- fit in the slack)
+MAX_ID_KEYS = 2 * (limits.MAX_JOBS + limits.MAX_SERVERS)
 _ID_KEY = re.compile(r'"id"\s*:')
 
 
@@ -89,9 +90,9 @@ def count_records(text: str, file: str | None = None) -> None:
     if n <= MAX_ID_KEYS:  # other spacing: the exact count
         n = sum(1 for _ in _ID_KEY.finditer(text))
     if n > MAX_ID_KEYS:
-        raise InputError(f"{n:,} records with an id: more than the {limits.MAX_JOBS:,} jobs + "
-                         f"{limits.MAX_SERVERS:,} servers a workload may have (see "
-                         "mlopt.limits)", file=file)
+        raise InputError(f"{n:,} records with an id: far more than the {limits.MAX_JOBS:,} "
+                         f"jobs + {limits.MAX_SERVERS:,} servers a workload may have (at most "
+                         f"{MAX_ID_KEYS:,} ids; see mlopt.limits)", file=file)
 
 
 def load_json(path: str | Path, max_bytes: int = limits.MAX_JSON_BYTES) -> Any:
