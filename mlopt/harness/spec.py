@@ -276,9 +276,12 @@ def _solve_param(name: str, value: Any, full: str) -> None:
 
 
 def _check_model_options(family, model: str | None, builder: Callable, options: dict) -> None:
-    """``[offline] model_options``: the formulation's declared options (kind and range), else
-    the builder's keyword names; a builder that takes ``**kwargs`` without declaring its
-    options accepts none (an unknown option is never silently passed on)."""
+    """``[offline] model_options``: the formulation's declared options (kind and range);
+    otherwise the builder's keyword names and, by building the model once on the family's
+    small probe preset, the values (a wrong type or range is an InputError here, not an error
+    row in every task)."""
+    if not options:
+        return
     formulation = None
     if hasattr(family, "formulation"):
         try:
@@ -294,17 +297,19 @@ def _check_model_options(family, model: str | None, builder: Callable, options: 
         except InputError as err:
             raise _within(err, "offline.model_options") from None
         return
-    takes_any = False
-    try:
-        takes_any = any(p.kind is inspect.Parameter.VAR_KEYWORD
-                        for p in inspect.signature(builder).parameters.values())
-    except (TypeError, ValueError):
-        pass
-    if takes_any and options:
-        name = sorted(options)[0]
-        raise InputError("the model builder declares no options", field=f"offline."
-                         f"model_options.{name}", value=options[name])
     _check_kwargs(builder, options, "offline.model_options", "the model builder")
+    preset = getattr(family, "probe_preset", None)
+    if not preset or not hasattr(family, "generate") or \
+            preset not in getattr(family, "preset_names", ()):
+        return
+    from mlopt.families.base import _probe
+
+    workload = family.generate(preset, seed=0)
+    try:
+        _probe(lambda: builder(workload, **options),
+               f"building the model with these options on preset {preset!r}")
+    except InputError as err:
+        raise InputError(err.message, field="offline.model_options", value=options) from None
 
 
 def _within(err: InputError, prefix: str) -> InputError:
