@@ -119,6 +119,18 @@ def stamp() -> str:
 
 # ---- the report --------------------------------------------------------------------------------
 def report(store_or_dir, figures_dir: str | Path | None = None) -> str:
+    """Markdown summary of a store (a :class:`ResultStore`, its directory or its file); see
+    :func:`_report`.  Aggregates over missing values (a method with no feasible run) are
+    expected here and shown as "–": NumPy's RuntimeWarning about them is no error, even under
+    the CLI (which makes it one for the input of a command)."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return _report(store_or_dir, figures_dir)
+
+
+def _report(store_or_dir, figures_dir: str | Path | None = None) -> str:
     """Markdown summary of a store (a :class:`ResultStore`, its directory or its file).
 
     With ``figures_dir``, PNG figures are written there and linked (relative to its parent).

@@ -653,6 +653,17 @@ def _md_table(df: pd.DataFrame) -> str:
 
 def write_report(df: pd.DataFrame, out_dir: str | Path, *, title: str = "Solver benchmark",
                  stamp: dict | None = None) -> Path:
+    """``report.md`` + one performance-profile PNG per (time limit, threads) setting
+    (aggregates over missing values are expected: their RuntimeWarning is no error here)."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return _write_report(df, out_dir, title=title, stamp=stamp)
+
+
+def _write_report(df: pd.DataFrame, out_dir: str | Path, *, title: str = "Solver benchmark",
+                  stamp: dict | None = None) -> Path:
     """``report.md`` + one performance-profile PNG per (time limit, threads) setting."""
     out = Path(out_dir)
     if stamp is None:  # the machine and date of the run, not of this rewrite
