@@ -26,7 +26,7 @@ and a source that runs out of memory takes only its child down.
 DECISION (order and budget split): algorithms are cheap and run first (each is stopped at a
 quarter of the time left); then the family's bounds share half of what is left (a bound that
 meets a checked schedule closes the interval with a proof, and most bounds are fast); then the
-exact model gets 60% of the rest (it finds schedules and bounds, and proves small instances
+exact model gets 80% of the rest (it finds schedules and bounds, and proves small instances
 outright); the LP relaxation of the exact model takes what remains when the solver gave no
 bound.  Building a model counts against the budget: ``time_limit`` is wall-clock for everything.
 """
@@ -211,7 +211,7 @@ def bracket(workload, *, family: str | None = None, time_limit: float = 60.0,
     exact_res = None
     if exact and fam.formulations and fam.default_model and not st.closed():
         exact_res = _run_exact(st, fam, workload, solver, threads,
-                               share=left() * (0.6 if not st.closed() else 1.0), verify=verify)
+                               share=left() * 0.8, verify=verify)
     if not st.closed() and (exact_res is None or exact_res.get("bound") is None):
         _run_bound(st, fam, workload, "lp_relaxation", solver, threads, share=left())
     proof, status = None, "interval"
@@ -314,7 +314,8 @@ def _run_exact(st: _State, fam, workload, solver: str, threads: int, share: floa
         t0 = time.perf_counter()
         model = fam.model(form.name)(workload)
         build_s = time.perf_counter() - t0
-        limit = deadline - time.perf_counter() - 0.5
+        left = deadline - time.perf_counter()
+        limit = left - max(1.0, 0.1 * left)  # room to extract, check and report
         if limit <= 0.5:
             return {"build_s": build_s, "solved": False}
         res = solve(model, solver, time_limit=limit, mip_gap=0.0, threads=threads)
