@@ -67,6 +67,10 @@ def _bracket(args) -> int:
 
     if args.threads < 1 or args.threads > 256:
         raise InputError("must be between 1 and 256", field="--threads", value=args.threads)
+    if args.output:  # a missing folder is an error now, not after the whole budget
+        from mlopt.fileio import check_output
+
+        check_output(args.output)
     workload = Workload.load(args.file)
     update, close = _progress(not args.json and sys.stderr.isatty())
     try:
@@ -79,7 +83,10 @@ def _bracket(args) -> int:
         if res.schedule is None:
             raise InputError("no checked schedule was found within the budget: nothing to "
                              "write", field="--output", value=args.output)
-        res.schedule.save(args.output)
+        from mlopt.fileio import atomic_output
+
+        with atomic_output(args.output) as tmp:
+            res.schedule.save(tmp)
     d = res.to_dict()
     lines = [f"{res.family} ({'max' if res.sense == 'max' else 'min'}): OPT in "
              f"[{_fmt(res.low)}, {_fmt(res.high)}]  gap {_fmt(res.gap)}  status {res.status}"

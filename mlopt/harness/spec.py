@@ -264,6 +264,54 @@ def _check_kwargs(fn: Callable, names, where: str, what: str) -> None:
                              field=f"{where}.{name}" if where else name)
 
 
+def _solve_param(name: str, value: Any, full: str) -> None:
+    """The solve layer's range for ``name`` (:data:`mlopt.solve.SOLVE_PARAMS`)."""
+    from mlopt.params import check_values
+    from mlopt.solve import SOLVE_PARAMS
+
+    try:
+        check_values({name: SOLVE_PARAMS[name]}, {name: value})
+    except InputError as err:
+        raise InputError(err.message, field=full, value=value) from None
+
+
+def _check_model_options(family, model: str | None, builder: Callable, options: dict) -> None:
+    """``[offline] model_options``: the formulation's declared options (kind and range);
+    otherwise the builder's keyword names and, by building the model once on the family's
+    small probe preset, the values (a wrong type or range is an InputError here, not an error
+    row in every task)."""
+    if not options:
+        return
+    formulation = None
+    if hasattr(family, "formulation"):
+        try:
+            formulation = family.formulation(model)
+        except InputError:
+            formulation = None
+    declared = getattr(formulation, "options", None)
+    if declared:
+        from mlopt.params import check_values
+
+        try:
+            check_values(declared, options, where=f"model {formulation.name!r}")
+        except InputError as err:
+            raise _within(err, "offline.model_options") from None
+        return
+    _check_kwargs(builder, options, "offline.model_options", "the model builder")
+    preset = getattr(family, "probe_preset", None)
+    if not preset or not hasattr(family, "generate") or \
+            preset not in getattr(family, "preset_names", ()):
+        return
+    from mlopt.families.base import _probe
+
+    workload = family.generate(preset, seed=0)
+    try:
+        _probe(lambda: builder(workload, **options),
+               f"building the model with these options on preset {preset!r}")
+    except InputError as err:
+        raise InputError(err.message, field="offline.model_options", value=options) from None
+
+
 def _within(err: InputError, prefix: str) -> InputError:
     """``err`` with its field placed inside ``prefix`` (``n_jobs`` -> ``instances[0].params.n_jobs``)."""
     field = f"{prefix}.{err.field}" if err.field else prefix
@@ -385,6 +433,7 @@ def _parse(data: dict, default_name: str) -> Spec:
     _unknown_keys(sv, ("name", "threads", "options"), "solver")
     solver = _string(sv, "name", "solver", "highs")
     threads = _int(sv["threads"], "solver.threads", 1) if "threads" in sv else 1
+    _solve_param("threads", threads, "solver.threads")
     solver_options = _table(sv, "options", "solver")
     _json_value(solver_options, "solver.options")
 
@@ -403,6 +452,7 @@ def _parse(data: dict, default_name: str) -> Spec:
                   if "time_limit" in off else 60.0)
     mip_gap = (_float(off["mip_gap"], "offline.mip_gap", below=1.0) if "mip_gap" in off
                else 0.0)
+    _solve_param("time_limit", time_limit, "offline.time_limit")
     bounds = _bounds(off.get("bounds", []), family, BUILTIN_BOUNDS)
     verify = _verify(off.get("verify", False), method)
 
@@ -415,13 +465,13 @@ def _parse(data: dict, default_name: str) -> Spec:
         except InputError as err:
             raise InputError(err.message, field="offline.model",
                              value=model or family.default_model) from None
-        _check_kwargs(builder, model_options, "offline.model_options", "the model builder")
+        _check_model_options(family, model, builder, model_options)
         mname = model or family.default_model
         if method == "exact" and mname not in family.extract:
             raise InputError(f"family {family.name} has no schedule extractor for this model",
                              field="offline.model", value=mname)
         model = mname
-    if method == "exact" or bounds:
+    if method == "exact" or bounds or solver_options:  # options of no solve: still refused
         from mlopt.solvers import get_backend
 
         try:

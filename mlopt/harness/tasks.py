@@ -49,6 +49,7 @@ import platform
 import socket
 import time
 import traceback
+import warnings
 from typing import Any, Callable
 
 from mlopt.errors import InputError
@@ -182,7 +183,17 @@ def run_task(task: dict) -> dict:
     Exceptions raised by the generator, the solver, an algorithm, a checker or a bound method are
     results (rows with status ``error``); only infrastructure problems (the family cannot be
     found, the worker dies) escape, and then nothing is recorded for the task.
+
+    Warnings behave as in a fresh worker process wherever the task runs: the CLI turns NumPy's
+    RuntimeWarning into an error (bad input is one line), which must not turn a warning inside
+    an algorithm into an error row when a spec runs in the calling process (``--workers 0``).
     """
+    with warnings.catch_warnings():
+        warnings.simplefilter("default", RuntimeWarning)
+        return _run_task(task)
+
+
+def _run_task(task: dict) -> dict:
     t_start, c_start = time.perf_counter(), time.process_time()
     family = resolve_family(task["family"], task.get("family_module"))
     env = environment()
@@ -405,9 +416,11 @@ def _run_algorithm(family, workload, a: dict, seed: int) -> dict:
            "runtime_s": None, "extra": {"algorithm": a["name"], "options": a["options"]},
            "timing": {}}
     try:
-        fn = family.algorithm(a["name"])
         t0 = time.perf_counter()
-        schedule = fn(workload, seed=seed, **a["options"])
+        if hasattr(family, "run"):  # seed and options checked against the declaration
+            schedule = family.run(a["name"], workload, seed=seed, options=a["options"])
+        else:  # a family-like object without the contract's hooks
+            schedule = family.algorithm(a["name"])(workload, seed=seed, **a["options"])
         t1 = time.perf_counter()
         check = family.check(workload, schedule)
         t2 = time.perf_counter()
