@@ -15,9 +15,12 @@ ever run under a guessed family.
 """
 from __future__ import annotations
 
+import signal
+import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from mlopt.check import CheckResult
 from mlopt.errors import InputError
@@ -137,9 +140,13 @@ def solve_offline(workload: Workload, *, family: str | None = None, model: str |
     name = fam.exact_formulation(model).name  # a bound / export-only model is an error
     build = fam.model(name)
     t0 = time.perf_counter()
-    m = build(workload)
+    with build_deadline(time_limit, lambda: _too_slow_to_build(fam, name, workload,
+                                                               time_limit)):
+        m = build(workload)
     build_s = time.perf_counter() - t0
-    res = solve(m, solver, time_limit=time_limit, mip_gap=mip_gap, threads=threads,
+    # the time limit is wall clock for the whole call: the solver gets what the build left
+    solve_limit = None if time_limit is None else max(0.01, time_limit - build_s)
+    res = solve(m, solver, time_limit=solve_limit, mip_gap=mip_gap, threads=threads,
                 options=options)
     schedule = check = None
     if res.has_solution:
@@ -161,6 +168,44 @@ def solve_offline(workload: Workload, *, family: str | None = None, model: str |
         verification = verify_offline(fam, name, m, workload, res, verifier, time_limit,
                                       threads)
     return OfflineResult(res, schedule, check, build_s, name, verification)
+
+
+class _BuildTimeout(BaseException):
+    """Raised into a model build that overran the time limit (a BaseException, so that no
+    ``except Exception`` in a builder or in Pyomo logs and swallows it)."""
+
+
+@contextmanager
+def build_deadline(seconds: float | None, refuse: Callable[[], InputError]):
+    """Stop a model build (pure Python: it stops at the next bytecode) after ``seconds`` of
+    wall clock and raise ``refuse()`` instead.  Only in the main thread (signals); elsewhere,
+    e.g. in a Dask worker thread, the build is not limited."""
+    if seconds is None or not hasattr(signal, "SIGALRM") \
+            or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def _stop(signum, frame):
+        raise _BuildTimeout()
+
+    old = signal.signal(signal.SIGALRM, _stop)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    except _BuildTimeout:
+        raise refuse() from None
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def _too_slow_to_build(fam, model: str, workload: Workload, time_limit: float) -> InputError:
+    bounds = ", ".join(sorted(fam.bounds_)) or "lp_relaxation"
+    return InputError(
+        f"building {model} did not finish within the time limit ({len(workload.jobs)} jobs, "
+        f"{len(workload.servers)} servers, {workload.horizon} slots; the time limit covers the "
+        f"build): use 'mlopt bracket FILE --time-limit {time_limit:g}' for a certified "
+        f"interval, or a bound ({bounds})", field="time_limit", value=time_limit)
 
 
 def verify_offline(fam, name: str, m, workload: Workload, res: SolveResult, verifier: str,
