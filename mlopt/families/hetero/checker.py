@@ -33,7 +33,7 @@ import numpy as np
 import pandas as pd
 
 from mlopt.check import CheckResult, Violation
-from mlopt.families.hetero.data import hetero_data
+from mlopt.families.hetero.fields import hetero_data
 from mlopt.schedule import Schedule
 from mlopt.workload import Workload
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mlopt.families.hetero.data import _CEIL_EPS, HeteroData
+from mlopt.families.hetero.fields import _CEIL_EPS, HeteroData
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,7 @@ import numpy as np
 
 from mlopt.errors import InputError
 from mlopt.families.hetero.configs import fits_alone, job_config_arrays, job_configs
-from mlopt.families.hetero.data import HeteroData, hetero_data
+from mlopt.families.hetero.fields import HeteroData, hetero_data
 from mlopt.families.hetero.maxweight import a_maxweight, default_F, lam_of
 from mlopt.families.hetero.mincost import Placement, Searcher
 from mlopt.schedule import COLUMNS, SCHEDULE_SCHEMA_VERSION, Schedule

@@ -23,7 +23,7 @@ import math
 import numpy as np
 
 from mlopt.families.hetero.checker import check_hetero
-from mlopt.families.hetero.data import hetero_data
+from mlopt.families.hetero.fields import hetero_data
 from mlopt.families.hetero.maxweight import dual_value, theorem3_ratio
 from mlopt.families.hetero.mincost import Searcher
 from mlopt.families.hetero.online import a_online, placements_to_schedule

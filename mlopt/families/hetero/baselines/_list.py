@@ -29,7 +29,7 @@ from typing import Callable
 import numpy as np
 
 from mlopt.families.hetero.configs import fits_alone, job_configs
-from mlopt.families.hetero.data import HeteroData
+from mlopt.families.hetero.fields import HeteroData
 from mlopt.families.hetero.mincost import Placement
 
 _EPS = 1e-9

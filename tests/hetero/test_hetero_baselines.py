@@ -10,7 +10,7 @@ from mlopt.families.hetero.baselines._list import Profile, fit_count, ideal_conf
 from mlopt.families.hetero.baselines.jain import jain_greedy
 from mlopt.families.hetero.checker import check_hetero
 from mlopt.families.hetero.configs import Config, fits_alone
-from mlopt.families.hetero.data import hetero_data
+from mlopt.families.hetero.fields import hetero_data
 from mlopt.families.hetero.generator import generate
 from mlopt.families.hetero.maxweight import a_maxweight, default_F, lam_of
 from mlopt.families.hetero.online import placements_to_schedule

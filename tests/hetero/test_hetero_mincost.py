@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from mlopt.families.hetero.configs import job_configs
-from mlopt.families.hetero.data import hetero_data
+from mlopt.families.hetero.fields import hetero_data
 from mlopt.families.hetero.generator import generate
 from mlopt.families.hetero.mincost import Searcher, Window
 from mlopt.models.hetero import build_mincost13

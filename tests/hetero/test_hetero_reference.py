@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from mlopt.families.hetero.data import hetero_data
+from mlopt.families.hetero.fields import hetero_data
 from mlopt.families.hetero.generator import generate
 from mlopt.families.hetero.mincost import Placement, Searcher, Window
 from mlopt.families.hetero.online import a_online

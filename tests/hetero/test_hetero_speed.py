@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from mlopt.families.hetero.configs import Config, job_configs
-from mlopt.families.hetero.data import hetero_data
+from mlopt.families.hetero.fields import hetero_data
 from mlopt.families.hetero.generator import generate
 from mlopt.families.hetero.mincost import _EPS, Searcher, Window, _g_limit, _units_before
 
