@@ -31,6 +31,14 @@ HORIZON (exact, not a guess).  Starts after T are allowed (as for online algorit
 weighted completion time of a sequential schedule (each job alone at its fastest configuration
 that fits the empty cluster, in arrival order).  A schedule at least as good as UB has, for every
 j, w_j c_j <= UB - sum_{k != j} w_k (a_k + dmin_k), so c_j <= Cmax_j; starts beyond are cut.
+That cap grows as 1 / w_j (a weight of 0.01 next to weights of 1000 made the model run out of
+memory), so Cmax_j is also capped by slots alone: in an optimal schedule no run of dmin_j
+consecutive empty-cluster slots lies in [a_j, t_j) (moving j there at its fastest configuration
+would complete it earlier, and w_j > 0); such runs are separated by the at most J - 1 busy
+stretches of the other jobs, so t_j - a_j <= sum_{k != j} dmax_k + J (dmin_j - 1) and
+c_j <= a_j + sum_k dmax_k + J (dmin_j - 1) (dmax_k: the longest configuration of k that fits).
+Cmax_j is the smaller of the two.  SIZE: the model's variables are counted before building
+(:func:`model_size`); beyond :data:`MAX_MODEL_VARS` it is refused with one InputError.
 """
 from __future__ import annotations
 
@@ -46,6 +54,9 @@ from mlopt.schedule import COLUMNS, SCHEDULE_SCHEMA_VERSION, Schedule
 from mlopt.workload import Workload
 
 INTEGRALITY_TOL = 1e-6
+#: largest exact model (variables, estimated before building: :func:`model_size`) that
+#: ``build_wct_milp`` builds; a few hundred MB of Pyomo objects and minutes of building
+MAX_MODEL_VARS = 2_000_000
 
 
 def sequential_bound(data: HeteroData) -> tuple[float, np.ndarray, dict[int, Config]]:
@@ -63,6 +74,46 @@ def sequential_bound(data: HeteroData) -> tuple[float, np.ndarray, dict[int, Con
     return ub, dmin, fastest
 
 
+def completion_caps(data: HeteroData, J: list[int], cfg: dict[int, list[Config]]
+                    ) -> dict[int, int]:
+    """Per job, Cmax_j >= c_j of every optimal schedule (module docstring, HORIZON): the
+    smaller of the weighted cap and the slot-count cap (which does not depend on weights)."""
+    ub, dmin, _ = sequential_bound(data)
+    rest = float(sum(data.weight[k] * (data.arrival[k] + dmin[k]) for k in J))
+    dmax = {j: max(c.d for c in cfg[j]) for j in J}
+    busy = sum(dmax.values())
+    out = {}
+    for j in J:
+        weighted = (ub - rest + data.weight[j] * (data.arrival[j] + dmin[j])) / data.weight[j]
+        slots = int(data.arrival[j]) + busy + len(J) * (int(dmin[j]) - 1)
+        out[j] = int(min(slots, math.floor(min(weighted, 2.0 ** 62) + 1e-9)))
+    return out
+
+
+def model_size(data: HeteroData, J: list[int], cfg: dict[int, list[Config]],
+               first: dict[int, int], cmax: dict[int, int]) -> int:
+    """Variables of the exact model, counted before building it: z (one per configuration and
+    start), Y / S (one per job, running slot, server and type)."""
+    H = len(data.cap)
+    types = len(data.e) + len(data.z)
+    n = 0
+    for j in J:
+        n += sum(max(0, cmax[j] - c.d - first[j] + 1) for c in cfg[j])
+        n += max(0, cmax[j] - first[j]) * H * types
+    return n
+
+
+def check_model_size(data: HeteroData, J: list[int], cfg: dict[int, list[Config]],
+                     first: dict[int, int], cmax: dict[int, int]) -> None:
+    """InputError (one line) when the exact model would exceed :data:`MAX_MODEL_VARS`."""
+    n = model_size(data, J, cfg, first, cmax)
+    if n > MAX_MODEL_VARS:
+        raise InputError(f"the exact model would have about {n:,} variables (> {MAX_MODEL_VARS:,}"
+                         ", mlopt.models.hetero.wct_milp.MAX_MODEL_VARS): too large to build; "
+                         "use the lower_bound bound or an online algorithm", field="jobs",
+                         value=len(J))
+
+
 def _s_bar(data: HeteroData, j: int, p: int) -> int:
     return int(max(max(1, math.ceil(data.chunks[j] * b / data.B[p] - 1e-9)) for b in data.b))
 
@@ -78,11 +129,9 @@ def build_wct_milp(workload: Workload, *, deadline: int | None = None,
     m_ = pyo.ConcreteModel(name="hetero_wct_milp" if deadline is None else "hetero_maxweight")
     cfg = {j: [c for c in job_configs(data, j) if fits_alone(data, c)] for j in J}
     if deadline is None:
-        ub, dmin, _ = sequential_bound(data)
-        rest = float(sum(data.weight[k] * (data.arrival[k] + dmin[k]) for k in J))
-        cmax = {j: int(math.floor((ub - rest + data.weight[j] * (data.arrival[j] + dmin[j]))
-                                  / data.weight[j] + 1e-9)) for j in J}
+        cmax = completion_caps(data, J, cfg)
         first = {j: int(data.arrival[j]) for j in J}
+        check_model_size(data, J, cfg, first, cmax)
     else:
         if deadline < 2:
             raise InputError("must be >= 2", field="deadline", value=deadline)

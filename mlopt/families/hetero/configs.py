@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mlopt.families.hetero.fields import _CEIL_EPS, HeteroData
+from mlopt.families.hetero.fields import _CEIL_EPS, MAX_DURATION, HeteroData
 
 
 @dataclass(frozen=True)
@@ -56,7 +56,9 @@ def job_config_arrays(data: HeteroData, j: int, *, worker_types: Collection[int]
                 else:  # (14): depends on Phi = N
                     f = (nn - 1) / nn
                     rate = 1.0 / (v + data.u_ra[j] * f + (0.0 if q else comm * f))
-                d = np.maximum(1, np.ceil(work / (nn * rate) - _CEIL_EPS)).astype(int)
+                with np.errstate(divide="ignore", over="ignore"):
+                    d = np.minimum(np.maximum(1, np.ceil(work / (nn * rate) - _CEIL_EPS)),
+                                   MAX_DURATION).astype(np.int64)
                 # the first N reaching each d is the smallest (n ascending)
                 ds, idx = np.unique(d, return_index=True)
                 rows = np.empty((len(ds), 5), dtype=np.int64)

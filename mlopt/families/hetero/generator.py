@@ -40,6 +40,7 @@ import numpy as np
 import pandas as pd
 
 from mlopt.errors import InputError
+from mlopt.families.hetero.fields import parse_fields, fitting_pairs, validate_hetero
 from mlopt.families.hetero.trace import (check_trace_params, epochs_from_duration, trace_rows,
                                          trace_weights)
 from mlopt.utility import utility_from_dict
@@ -289,7 +290,13 @@ def generate(preset: str = "paper-default", seed: int = 0, *, table=None,
     w = Workload(f"hetero-{preset}-{seed}", T, float(params["slot_seconds"]), RESOURCES,
                  tuple(servers), tuple(jobs), meta,
                  {"hetero": {"architecture": arch, "worker_types": wtypes, "ps_types": ptypes}})
-    return validate(w)
+    validate(w)
+    if not fitting_pairs(parse_fields(w, assumptions=False)):
+        raise InputError("no job could be placed: no drawn worker/PS type combination fits the "
+                         "empty cluster (widen server_shapes / capacity_scale or lower the type "
+                         "demand ranges)", field="server_shapes", value=list(shapes))
+    validate_hetero(w)  # every assumption the models rely on (e.g. durations)
+    return w
 
 
 PRESET_FUNCS = {name: partial(generate, name) for name in PRESETS}
