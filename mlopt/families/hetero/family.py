@@ -32,10 +32,12 @@ FAMILY = Family(
                               "mlopt.models.hetero.wct_milp:extract_schedule")],
     default_model="wct_milp",
     algorithms_=[
-        Algorithm("a_online", f"{P}.online:run_a_online", diagnostics=f"{P}.theory:diagnostics"),
-        Algorithm("a_online_ra", f"{P}.online:run_a_online_ra",
+        Algorithm("a_online", f"{P}.online:run_a_online", options=f"{P}.online:OPTIONS",
+                  diagnostics=f"{P}.theory:diagnostics"),
+        Algorithm("a_online_ra", f"{P}.online:run_a_online_ra", options=f"{P}.online:OPTIONS",
                   diagnostics=f"{P}.theory:diagnostics", preset="tiny-ra"),
-        *(Algorithm(name, f"{P}.baselines:BASELINES.{name}", role="baseline")
+        *(Algorithm(name, f"{P}.baselines:BASELINES.{name}",
+                    options=f"{P}.baselines:OPTIONS.{name}", role="baseline")
           for name in ("fifo", "drf", "antman", "tiresias")),
     ],
     bounds_=[Bound("lower_bound", f"{P}.bounds:lower_bound")],
