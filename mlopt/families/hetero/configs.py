@@ -33,14 +33,15 @@ class Config:
 def job_config_arrays(data: HeteroData, j: int, *, worker_types: Collection[int] | None = None,
                       workers: int | None = None) -> np.ndarray:
     """Every non-dominated configuration of job j as rows (m, p, q, n, d) of an int array,
-    sorted by (d, n, m, p, q = 1 first); optionally only worker types in ``worker_types``
-    (indices) and exactly min(workers, D_j) workers.
+    sorted by (d, n, m, p, q = 1 first), with N up to min(D_j, :func:`cluster_workers`) (more
+    workers fit nowhere); optionally only worker types in ``worker_types`` (indices) and
+    exactly min(workers, D_j) workers.
 
     Vectorized over N with the arithmetic of HeteroData.rate / duration, operation by operation
     (IEEE results are the same elementwise), so durations equal the scalar formulas exactly."""
     parts: list[np.ndarray] = []
     ps = data.architecture == "ps"
-    n = np.arange(1, int(data.chunks[j]) + 1)
+    n = np.arange(1, min(int(data.chunks[j]), cluster_workers(data)) + 1)
     if workers is not None:
         n = np.array([min(int(workers), int(data.chunks[j]))])
     work = data.work[j]
@@ -67,6 +68,29 @@ def job_config_arrays(data: HeteroData, j: int, *, worker_types: Collection[int]
                 parts.append(rows)
     a = np.concatenate(parts) if parts else np.empty((0, 5), dtype=np.int64)
     return a[np.lexsort((-a[:, 2], a[:, 1], a[:, 0], a[:, 3], a[:, 4]))]
+
+
+def cluster_workers(data: HeteroData) -> int:
+    """The most workers of any one type the empty cluster holds: sum_h min_r floor(C_h^r /
+    e_m^r), maximized over m.  No configuration with more workers fits anywhere (fits_alone
+    needs them on the servers), so the enumeration stops there: with D_j far above the cluster
+    (D_j = 10^5 on a 2-server cluster) it stays as small as the cluster."""
+    hit = _WORKERS.get(id(data))
+    if hit is not None and hit[0] is data:
+        return hit[1]
+    best = 0
+    for e in data.e:
+        pos = e > 0
+        per = np.floor(data.cap[:, pos] / e[pos] + 1e-9).min(axis=1) if pos.any() else \
+            np.full(len(data.cap), np.inf)
+        best = max(best, int(min(float(per.sum()), 2.0 ** 62)))
+    if len(_WORKERS) > 64:
+        _WORKERS.clear()
+    _WORKERS[id(data)] = (data, best)
+    return best
+
+
+_WORKERS: dict[int, tuple[HeteroData, int]] = {}
 
 
 def job_configs(data: HeteroData, j: int, **restrict) -> list[Config]:
