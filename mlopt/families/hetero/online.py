@@ -41,7 +41,7 @@ from mlopt.families.hetero.configs import fits_alone, job_config_arrays, job_con
 from mlopt.families.hetero.fields import MAX_TYPES, HeteroData, hetero_data
 from mlopt.families.hetero.maxweight import a_maxweight, default_F, lam_of
 from mlopt.families.hetero.mincost import Placement, Searcher
-from mlopt.limits import MAX_COUNT, MAX_VALUE
+from mlopt.limits import MAX_COUNT, MAX_HORIZON, MAX_VALUE
 from mlopt.params import Param
 from mlopt.schedule import COLUMNS, SCHEDULE_SCHEMA_VERSION, Schedule
 from mlopt.workload import Workload
@@ -188,6 +188,11 @@ def placements_to_schedule(workload: Workload, placed, meta: dict | None = None)
     """Rows (job, slot, server, role, count, type) for absolute starts."""
     data = hetero_data(workload)
     rows = []
+    last = max((start + pl.d - 1 for pl, start in placed), default=0)
+    if last > MAX_HORIZON:
+        raise InputError(f"the schedule runs until slot {last:,}, past the last slot a schedule "
+                         f"may name ({MAX_HORIZON:,}, mlopt.limits.MAX_HORIZON)", field="jobs",
+                         value=len(data.job_ids))
     for pl, start in placed:
         jid = data.job_ids[pl.job]
         wt = data.wtype_ids[pl.m]
