@@ -243,3 +243,14 @@ def test_theorem5_alpha_rule_runs():
     s = FAM.run("a_online", w, alpha_rule="theorem5")
     assert FAM.check(w, s).feasible
     assert s.meta["alpha"] == s.meta["alpha_theorem5"]
+
+
+def test_diagnostics_rerun_with_the_theorem5_rule():
+    """The harness hook re-runs A_online with the run's options: alpha_rule included (else the
+    re-run used alpha = 4 and did not reproduce the checked schedule)."""
+    from mlopt.families.hetero.theory import diagnostics
+
+    w = FAM.generate("small", 0)
+    s = FAM.run("a_online", w, alpha_rule="theorem5")
+    out = diagnostics(w, s, options={"alpha_rule": "theorem5"}, opt_upper=None)
+    assert out["alpha"] == out["alpha_theorem5"]

@@ -122,8 +122,9 @@ def diagnostics(workload, schedule, *, options, opt_upper):
     A_maxweight call (Theorem 3), check it reproduces the checked schedule, then
     :func:`theory_checks` (``opt_upper`` is the OPT side the harness passes: for this
     minimization family the lower end of OPT)."""
-    opts = {k: v for k, v in options.items() if k in ("alpha", "F", "compact", "order",
-                                                   "worker_types", "workers")}
+    from mlopt.families.hetero.online import OPTIONS
+
+    opts = {k: v for k, v in options.items() if k in OPTIONS}
     run, calls = observed_run(workload, **opts)
     again = placements_to_schedule(workload, run.placements.values())
     if not again.allocations.equals(schedule.allocations):
