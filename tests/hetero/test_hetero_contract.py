@@ -254,3 +254,19 @@ def test_diagnostics_rerun_with_the_theorem5_rule():
     s = FAM.run("a_online", w, alpha_rule="theorem5")
     out = diagnostics(w, s, options={"alpha_rule": "theorem5"}, opt_upper=None)
     assert out["alpha"] == out["alpha_theorem5"]
+
+
+@pytest.mark.parametrize("preset", ["tiny", "tiny-ra"])
+def test_field_fuzz_of_both_architectures(preset):
+    """The conformance fuzz (mlopt.testing.fuzz_one) on every field of tiny and tiny-ra with a
+    seeded sample of the replacement values: only InputError or a checked result."""
+    import numpy as np
+
+    from mlopt.testing import _DELETE, _REPLACEMENTS, _leaves, fuzz_one
+
+    base = FAM.generate(preset, 0).to_dict()
+    paths = [p for p in _leaves(base) if p and p[0] not in ("meta", "schema_version", "name")]
+    rng = np.random.default_rng(19)
+    values = list(_REPLACEMENTS) + [_DELETE]
+    for path in paths:
+        fuzz_one(FAM, base, path, values[int(rng.integers(len(values)))])
