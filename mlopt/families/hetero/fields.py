@@ -29,14 +29,15 @@ field and value):
 * every job has a configuration that fits the empty cluster (else no algorithm can place it and
   the exact model is infeasible).  The test is exact and the same for every job: a job has a
   fitting configuration iff some N = 1 configuration fits (q = 1: one worker (+ one PS) on one
-  server; PS q = 0: ceil(b_m / B_p) PSs on one server and the worker on another), since with
+  server; PS q = 0: max(1, ceil(b_m / B_p)) PSs on one server, the worker on another), since with
   N > 1 workers the same placement minus workers (and no more PSs) also fits;
 * every job can finish within :data:`mlopt.limits.MAX_HORIZON` slots at the fastest rate its
   fields allow (E D K min_m (v_jm + min_p U_j^p) / D_j <= MAX_HORIZON): schedules name slots
   up to that limit;
 * sizes: at most :data:`MAX_TYPES` worker and PS types, and per job at most
   :data:`MAX_CONFIG_ROWS` candidate configurations M * max(P, 1) * 2 * D_j (the enumeration of
-  :mod:`.configs` is linear in it; the paper's setting has 8 * 10 * 2 * 50 = 8,000);
+  :mod:`.configs` is linear in M P min(D_j, the workers the cluster holds); the paper's setting
+  has 8 * 10 * 2 * 50 = 8,000);
 * positive amounts: weights, mini-batch times, type bandwidths and every nonzero type demand
   are at least :data:`MIN_POSITIVE`, so reciprocals and ratios stay finite.
 """

@@ -2,6 +2,11 @@
 
 ``generate(preset, seed, **overrides)`` draws servers, worker/PS types and jobs from one
 ``numpy.random.Generator``: same seed and parameters, same workload bit for bit.
+``params(preset)`` declares the parameters each preset takes (with its values as defaults and
+the documented caps below); :meth:`mlopt.families.base.Family.generate` checks them first.  A
+draw in which no job can be placed (no worker/PS type combination fits the empty cluster) is
+refused naming the parameters, and the workload is validated by :mod:`.fields` before it is
+returned.
 
 Paper settings (Sec. 7): T in [100, 300] (default 150), slot = 1 h, H = 150 servers shaped like
 EC2 P3 / P2 / G3, M = 8 worker types (1-4 GPUs, 1-16 vCPUs, 100 Mbps - 5 Gbps), P = 10 PS types
