@@ -53,6 +53,8 @@ def test_workload_where_no_job_fits_is_refused_naming_the_job():
             FAM.run(algorithm, w)
     with pytest.raises(InputError):
         build_wct_milp(w)
+    with pytest.raises(InputError):  # it returned inf
+        FAM.bound("lower_bound")(w)
 
 
 def test_generator_refuses_parameters_that_place_no_job():
