@@ -185,12 +185,14 @@ def verify_offline(fam, name: str, m, workload: Workload, res: SolveResult, veri
 
 
 def run_algorithm(workload: Workload, algorithm: str, *, family: str = "oasis", seed: int = 0,
-                  **options) -> AlgorithmResult:
+                  options: dict | None = None, **more_options) -> AlgorithmResult:
+    """Run ``algorithm`` through :meth:`Family.run` (seed and options checked first: ``seed`` as
+    an option or an unknown name is an InputError) and check its schedule."""
     fam = get_family(family)
     fam.validate(workload)
-    fn = fam.algorithm(algorithm)
+    options = {**dict(options or {}), **more_options}
     t0 = time.perf_counter()
-    schedule = fn(workload, seed=seed, **options)
+    schedule = fam.run(algorithm, workload, seed=seed, options=options)
     runtime = time.perf_counter() - t0
     schedule.meta.setdefault("producer", algorithm)
     return AlgorithmResult(algorithm, schedule, fam.check(workload, schedule), runtime,
