@@ -7,7 +7,6 @@ to job A; refresh after an intended change with
 """
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -18,6 +17,7 @@ from mlopt.families.hetero.bounds import lower_bound
 from mlopt.families.hetero.generator import generate
 from mlopt.models.hetero import build_wct_milp
 from mlopt.solve import Status, solve
+from mlopt.testing import assert_golden_lp
 from tests.hetero_fixtures import OPT, OPT_RA, hand
 
 GOLDEN = Path(__file__).resolve().parent.parent / "data" / "golden"
@@ -28,15 +28,10 @@ def only_a(d):
 
 
 @pytest.mark.parametrize("arch", ["ps", "ra"])
-def test_golden_lp_file(arch, tmp_path):
-    out = tmp_path / "m.lp"
-    build_wct_milp(hand(arch, mutate=only_a)).write(str(out),
-                                                    io_options={"symbolic_solver_labels": True})
-    text = out.read_text()
-    path = GOLDEN / f"hetero_wct_milp_{'tiny' if arch == 'ps' else 'tiny-ra'}.lp"
-    if os.environ.get("MLOPT_UPDATE_GOLDEN") == "1":
-        path.write_text(text)
-    assert text == path.read_text(), "model changed: review, then MLOPT_UPDATE_GOLDEN=1"
+def test_golden_lp_file(arch):
+    name = f"hetero_wct_milp_{'tiny' if arch == 'ps' else 'tiny-ra'}.lp"
+    assert_golden_lp(build_wct_milp(hand(arch, mutate=only_a)), name)
+    text = (GOLDEN / name).read_text()
     for name in ("c2a_once", "c2b_workers", "c2d_pick", "c2h_capacity", "c2h_link_workers"):
         assert name in text
     assert ("c2i_bandwidth" in text) == (arch == "ps")
