@@ -18,8 +18,9 @@ FAMILY_HELP = ("the workload's family, for a workload without meta.family (a dif
 def _solver_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--solver", default="highs", help="solver backend (default: highs)")
     p.add_argument("--time-limit", type=float, default=None,
-                   help="the solver's time limit in seconds, > 0 (model build not included: "
-                        "it is reported as build time)")
+                   help="seconds of wall clock, > 0, for building the model and solving it (a "
+                        "build that overruns it is stopped with a one-line error; build time is "
+                        "reported separately)")
     p.add_argument("--mip-gap", type=float, default=0.0,
                    help="relative gap in [0, 1] at which to stop (status stays 'feasible' "
                         "unless proven)")
