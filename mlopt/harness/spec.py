@@ -21,10 +21,12 @@ Format (every table and key is checked; unknown keys are errors, so typos do not
     options = { price_mode = "estimate", estimate_factor = 0.5 }   # keyword options
 
     [offline]
-    method = "exact"                # "exact": the family's MILP via mlopt.solve; "none": skip
+    method = "exact"                # "exact": the family's MILP via mlopt.solve; "bracket": the
+                                    # best certified interval within time_limit (mlopt.bracket:
+                                    # algorithms, bounds, the exact model, wall clock); "none"
     model = "utility_ilp"           # default: the family's default model
     model_options = {}              # keyword options for the model builder
-    time_limit = 60.0               # seconds per MILP (default 60)
+    time_limit = 60.0               # seconds per MILP, or per bracket (default 60)
     mip_gap = 0.0                   # stop gap; 'optimal' is only reported when proven anyway
     bounds = ["lp_relaxation"]      # extra bounds on OPT, by name (strings or {name, options})
     verify = true                   # re-solve each optimum with a second solver (true: SCIP if
@@ -58,7 +60,7 @@ from typing import Any, Callable
 from mlopt import fileio, formats, limits
 from mlopt.errors import InputError
 
-OFFLINE_METHODS = ("exact", "none")
+OFFLINE_METHODS = ("exact", "bracket", "none")
 MAX_TASKS = limits.MAX_TASKS
 
 
@@ -456,7 +458,7 @@ def _parse(data: dict, default_name: str) -> Spec:
     bounds = _bounds(off.get("bounds", []), family, BUILTIN_BOUNDS)
     verify = _verify(off.get("verify", False), method)
 
-    needs_model = method == "exact" or any(b.name == "lp_relaxation" and
+    needs_model = method in ("exact", "bracket") or any(b.name == "lp_relaxation" and
                                            b.name not in getattr(family, "bounds", {})
                                            for b in bounds)
     if needs_model:
@@ -467,11 +469,11 @@ def _parse(data: dict, default_name: str) -> Spec:
                              value=model or family.default_model) from None
         _check_model_options(family, model, builder, model_options)
         mname = model or family.default_model
-        if method == "exact" and mname not in family.extract:
+        if method in ("exact", "bracket") and mname not in family.extract:
             raise InputError(f"family {family.name} has no schedule extractor for this model",
                              field="offline.model", value=mname)
         model = mname
-    if method == "exact" or bounds or solver_options:  # options of no solve: still refused
+    if method in ("exact", "bracket") or bounds or solver_options:  # options: still refused
         from mlopt.solvers import get_backend
 
         try:
@@ -497,6 +499,9 @@ def _verify(raw: Any, method: str) -> str | None:
     """``[offline] verify``: false (default), true (= "auto") or an installed solver's name."""
     if raw is False:
         return None
+    if method == "bracket":  # a bracket verifies a solver's optimum itself
+        raise InputError("a bracket verifies every optimum it reports (drop offline.verify)",
+                         field="offline.verify", value=raw)
     if method != "exact":
         raise InputError("needs offline.method = \"exact\"", field="offline.verify", value=raw)
     if raw is True:
