@@ -210,7 +210,7 @@ def test_csv_row_with_a_billion_gpus_is_refused_at_import(capsys, tmp_path):
     csv = tmp_path / "big.csv"
     csv.write_text("a,g,d\n0,1,3600\n100,1000000000,7200\n200,2,1800\n")
     t0 = time.perf_counter()
-    code, _, err = run_cli(capsys, "instances", "from-csv", csv, "--map",
+    code, _, err = run_cli(capsys, "instances", "from-csv", csv, "--family", "oasis", "--map",
                            "arrival=a,gpus=g,duration=d", "-o", tmp_path / "w.json")
     assert code == 2 and "1,000,000,000 GPUs" in err and "gpus" in err
     assert time.perf_counter() - t0 < 30
