@@ -188,10 +188,9 @@ def _highs(form, x, given, full_ok, time_limit, mip_gap, threads, options):
 
 
 def _highs_version() -> str:
-    import highspy
+    import importlib.metadata
 
-    h = highspy.Highs()
-    return f"{h.versionMajor()}.{h.versionMinor()}.{h.versionPatch()}"
+    return importlib.metadata.version("highspy")
 
 
 # ---- SCIP -----------------------------------------------------------------------------------
