@@ -10,13 +10,14 @@ its rows allow: max(r_j, the last edge slot, the cloud finish at the chosen mode
 storage extension, ``f[j,w,t]`` = the chunks of j on w finished before t (floor(sum y / p0_j)).
 PS rows are not encoded: the model has no PS variables (every PS in the cloud).
 
-A *full* start for a schedule the checker calls feasible, except where the model cannot
-represent it: a chunk split over several workers (migration; the checker rejects it) or a
-chunk trained in a slot the model has no variable for (after H_j, which only a schedule worse
-than running the job in the cloud uses) -- those jobs' edge variables are left out (partial
-start, completed by the solver).  The objective of the start can be lower than the schedule's
-checked JCT when the schedule's own completion is later than the model's ``c`` (e.g. a
-schedule that keeps a finished chunk's worker busy); it is never higher.
+Always a *full* start.  Where the model cannot represent the schedule's edge placement of a
+job -- a chunk trained in a slot after H_j (the model has no variable there: running the job
+entirely in the cloud finishes it at H_j, earlier) or on a worker the job cannot use by H_j, or a
+chunk split over several workers (migration, which the checker rejects) -- the start runs that
+job entirely in the cloud instead (``k = D_j``, ``zeta = 1``, ``c = H_j``): feasible, and for the
+first two cases that job finishes earlier than in the schedule.  So the objective of the start
+is never higher than the schedule's checked total JCT (it is lower where the schedule finishes a
+job later than the model's ``c``).
 """
 from __future__ import annotations
 
@@ -84,20 +85,22 @@ def encode(model: pyo.ConcreteModel, workload: Workload, schedule: Schedule) -> 
             if used:
                 last = max(last, max(used))
         start[model.c[j]] = float(last)
-        if j in bad:  # migration or a slot without a variable: let the solver decide
+        if j in bad:  # the whole job in the cloud instead: it finishes at H_j, no later
             for (jj, w) in model.JW:
                 if jj == j:
-                    del start[model.n[j, w]]
+                    start[model.n[j, w]] = 0.0
             for (jj, w, t) in model.JWT:
                 if jj == j:
-                    del start[model.y[j, w, t]]
-            del start[model.c[j]]
+                    start[model.y[j, w, t]] = 0.0
+            start[model.k[j]] = float(jv.chunks)
+            start[model.u[j]] = 1.0
+            start[model.zeta[j]] = 1.0
+            start[model.c[j]] = float(ec.horizon_bound(jv))
     if hasattr(model, "f"):
         p0 = {jv.index: jv.p_edge for jv in ec.jobs}
         for (j, w, t) in model.F:
             if j in bad:
-                del start[model.f[j, w, t]]
-                continue
+                continue  # no edge chunk: f stays 0
             done = sum(1 for s in slots_on.get((j, w), ()) if s < t)
             start[model.f[j, w, t]] = float(done // p0[j])
     return start
