@@ -486,8 +486,13 @@ def solve_warm(model: pyo.ConcreteModel, start: dict, solver: str = "highs",
         note["used"] = "start"
     if sol is not None:
         load_solution(form, sol)
-    status, gap = classify(form.sense, obj, bound, proven_optimal=(kind == "optimal"),
-                           limit_reached=(kind == "limit"))
+    if obj is not None and bound is None:
+        # no proven bound (e.g. no time to solve the root): an incumbent, nothing proven
+        # (classify() itself would subtract None there)
+        status, gap = Status.FEASIBLE, math.inf
+    else:
+        status, gap = classify(form.sense, obj, bound, proven_optimal=(kind == "optimal"),
+                               limit_reached=(kind == "limit"))
     msg = start_msg + ("; returned the start (the solver found nothing better)"
                        if note["used"] == "start" else "")
     if status == Status.ERROR:
