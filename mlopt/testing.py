@@ -370,6 +370,28 @@ def check_artifacts(fam: Family) -> None:
     assert not missing, "missing: " + "; ".join(missing)
 
 
+# ---- golden LP files ---------------------------------------------------------------------------
+
+GOLDEN = ROOT / "tests" / "data" / "golden"
+
+
+def assert_golden_lp(model, name: str) -> None:
+    """``model`` written as an LP file (symbolic labels) equals ``tests/data/golden/<name>``;
+    ``MLOPT_UPDATE_GOLDEN=1`` rewrites the file instead (review the diff, then commit it)."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / name
+        model.write(str(out), io_options={"symbolic_solver_labels": True})
+        text = out.read_text()
+    golden = GOLDEN / name
+    if os.environ.get("MLOPT_UPDATE_GOLDEN") == "1":
+        golden.write_text(text)
+    assert golden.exists(), f"golden file {golden} missing: run with MLOPT_UPDATE_GOLDEN=1"
+    assert text == golden.read_text(), (f"model {name} changed: review the difference, then "
+                                        "rerun with MLOPT_UPDATE_GOLDEN=1")
+
+
 # ---- the suite ----------------------------------------------------------------------------------
 
 def check_family(name: str, *, artifacts: bool | None = None) -> list[Check]:
@@ -411,4 +433,5 @@ def failures(name: str, **kwargs) -> dict[str, str]:
     return out
 
 
-__all__ = ["Check", "check_family", "failures", "expect_input_error", "fuzz_one"]
+__all__ = ["Check", "assert_golden_lp", "check_family", "expect_input_error", "failures",
+           "fuzz_one"]

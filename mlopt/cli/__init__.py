@@ -86,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
         return int(args.handler(args) or 0)
     except InputError as err:
         # a family's field check runs after loading: name the workload file it came from
-        if err.file is None and str(err.field or "").startswith(("jobs[", "servers[")) \
+        if err.file is None and str(err.field or "").startswith(("jobs[", "servers[", "extra.")) \
                 and isinstance(getattr(args, "file", None), str):
             err = err.with_file(args.file)
         print(f"mlopt: error: {err}", file=sys.stderr)

@@ -1,5 +1,9 @@
-"""Harmony's DRL scheduler (seed 002 Sec. IV): actor-critic with job-aware epsilon-exploration,
-experience replay and an entropy bonus, trained on the placement environment (:mod:`.env`).
+"""Harmony's DRL scheduler, the agent side (seed 002 Sec. IV): the policy and value networks,
+acting (greedy placement with a trained policy: :func:`run_harmony`) and checkpoints.
+
+Training lives apart (:mod:`.training`, :mod:`.experience`, :mod:`.parallel`): running a policy
+imports none of it. :class:`TrainConfig` is here because a checkpoint carries the config it was
+trained with and :func:`load_checkpoint` rebuilds the agent from it.
 
 Per the paper: policy network -> masked softmax over the 2 M N' actions; value network with the
 same architecture and one linear output; Adam (learning rate 1e-4), gamma = 0.9, hidden layers
@@ -34,10 +38,7 @@ import numpy as np
 
 from mlopt.errors import InputError
 from mlopt.families.harmony.env import PlacementEnv
-from mlopt.families.harmony.experience import (ReplayBuffer, collect_episode, end_of_episode,
-                                               record_episode, replay_updates)
 from mlopt.families.harmony.nn import MLP, Adam, masked_softmax, one_thread
-from mlopt.families.harmony.train_params import config_from_params
 
 CHECKPOINT_DIR = Path(__file__).with_name("checkpoints")
 DEFAULT_CHECKPOINT = CHECKPOINT_DIR / "harmony_mini.npz"
@@ -183,94 +184,6 @@ def heuristic_server(env: PlacementEnv, row: int, role: int, kind: str) -> int:
     return int(feas[np.argmin(load)])
 
 
-def _schedule(cfg: TrainConfig, ep: int) -> tuple[float, float]:
-    frac = min(1.0, ep / max(1, cfg.anneal_fraction * cfg.episodes))
-    eps = cfg.eps_start * (1 - frac) if cfg.exploration else 0.0
-    beta = cfg.beta_start + (cfg.beta_end - cfg.beta_start) * frac
-    return eps, beta
-
-
-def _reward_fn(cfg: TrainConfig):
-    if cfg.reward == "true":
-        return None
-    if cfg.reward == "model":
-        from mlopt.families.harmony.reward_model import RewardModel
-
-        return RewardModel.load(cfg.reward_model).env_reward_fn()
-    raise InputError("must be 'true' or 'model'", field="reward", value=cfg.reward)
-
-
-def train(cfg: TrainConfig, *, progress: bool = False, log=None,
-          env_cls=PlacementEnv) -> tuple[Agent, list[dict]]:
-    """Train (from scratch, or from ``cfg.init``); returns the agent and one record per
-    episode. ``cfg.workers`` >= 2: parallel collection (:mod:`.parallel`). ``env_cls``: the
-    environment implementation (tests train on the plain-Python reference too)."""
-    w = cfg.workers
-    if isinstance(w, bool) or not isinstance(w, int) or w < 1:
-        raise InputError("must be an integer >= 1", field="workers", value=w)
-    _reward_fn(cfg)  # a bad reward setting fails here, not in a worker
-    if w > 1:
-        from mlopt.families.harmony.parallel import train_parallel
-
-        return train_parallel(cfg, progress=progress, log=log, env_cls=env_cls)
-    with one_thread():
-        return _train(cfg, progress=progress, log=log, env_cls=env_cls)
-
-
-def load_initial(agent: Agent, cfg: TrainConfig, obs_dim: int, feat_dim: int) -> None:
-    """Online retraining (the paper retrains "periodically" on new samples): start from the
-    weights of the checkpoint ``cfg.init`` instead of random ones (DECISION: Adam's moments and
-    the exploration schedule start afresh; lower ``eps_start`` / ``beta_start`` to explore
-    less). Its networks must have this run's shapes."""
-    if cfg.init is None:
-        return
-    _, meta = load_checkpoint(cfg.init)
-    if (meta["obs_dim"], meta["feat_dim"]) != (obs_dim, feat_dim) \
-            or tuple(meta["config"]["hidden"]) != tuple(cfg.hidden) \
-            or tuple(meta["config"]["value_hidden"]) != tuple(cfg.value_hidden):
-        raise InputError("the checkpoint's networks differ from this run's (hidden, "
-                         "value_hidden, model types or max_servers)", field="init",
-                         value=str(cfg.init))
-    data = np.load(cfg.init, allow_pickle=False)
-    agent.policy.load_arrays(data, "policy")
-    agent.value.load_arrays(data, "value")
-
-
-def _train(cfg: TrainConfig, *, progress: bool = False, log=None, env_cls=PlacementEnv):
-    from mlopt.families import get_family
-
-    rng = np.random.default_rng(cfg.seed)
-    gen = get_family("harmony").preset(cfg.preset)
-    reward_fn = _reward_fn(cfg)
-    probe = env_cls(gen(seed=cfg.seed, **cfg.preset_params), max_servers=cfg.max_servers)
-    pj, ps_, pp = probe.action_parts()
-    agent = Agent(probe.obs_dim, action_features(pj[None], ps_[None], pp[None]).shape[1], cfg,
-                  rng)
-    load_initial(agent, cfg, probe.obs_dim, agent.policy.sizes[0])
-    buf = ReplayBuffer.for_env(probe, cfg.replay_size)
-    history = []
-    bar = None
-    if progress:
-        from tqdm import tqdm
-
-        bar = tqdm(total=cfg.episodes, desc="train harmony", unit="ep")
-    for ep in range(cfg.episodes):
-        eps, beta = _schedule(cfg, ep)
-        w = gen(seed=cfg.seed + 1 + ep, **cfg.preset_params)
-        env = env_cls(w, max_servers=cfg.max_servers, reward_fn=reward_fn)
-        stats = {}
-
-        def on_close():  # one update per closed interval, inside the episode
-            nonlocal stats
-            stats = replay_updates(agent, cfg, buf, rng, beta) or stats
-        sample = collect_episode(agent, env, rng, eps, on_close=on_close)
-        stats = end_of_episode(agent, cfg, buf, sample, beta) or stats
-        record_episode(history, ep, sample, eps, beta, stats, log=log, bar=bar)
-    if bar is not None:
-        bar.close()
-    return agent, history
-
-
 # ---- checkpoints ---------------------------------------------------------------------------
 def save_checkpoint(agent: Agent, path, *, obs_dim: int, n_actions: int, models, extra=None):
     cfg = asdict(agent.cfg)
@@ -299,7 +212,7 @@ def load_checkpoint(path) -> tuple[Agent, dict]:
     return agent, meta
 
 
-def run_harmony(workload, *, seed: int = 0, policy: str | None = None, **options):
+def run_harmony(workload, *, seed: int = 0, policy: str | None = None):
     """Place with a trained policy (greedy). ``policy``: a checkpoint path (default: the
     committed ``checkpoints/harmony_mini.npz``)."""
     from mlopt.families.harmony.speed import model_of
@@ -347,21 +260,3 @@ def evaluate_policy(agent: Agent, workloads) -> float:
     return float(np.mean(out))
 
 
-def train_policy(out_path, params: dict, *, progress: bool = False) -> dict:
-    """``mlopt train harmony --target policy``: train and write a checkpoint (.npz)."""
-    cfg = config_from_params(TrainConfig, params)
-    t0 = time.perf_counter()
-    agent, history = train(cfg, progress=progress)
-    seconds = time.perf_counter() - t0
-    from mlopt.families import get_family
-
-    gen = get_family("harmony").preset(cfg.preset)
-    w0 = gen(seed=cfg.seed, **cfg.preset_params)
-    env = PlacementEnv(w0, max_servers=cfg.max_servers)
-    last = [h["avg_jct"] for h in history[-max(1, len(history) // 10):]
-            if np.isfinite(h["avg_jct"])] or [float("nan")]
-    summary = {"episodes": cfg.episodes, "train_s": round(seconds, 1),
-               "train_jct_last10pct": round(float(np.nanmean(last)), 4)}
-    save_checkpoint(agent, out_path, obs_dim=env.obs_dim, n_actions=env.n_actions,
-                    models=env.state.sm.models, extra={"summary": summary})
-    return summary

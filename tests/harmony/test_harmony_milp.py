@@ -2,7 +2,7 @@
 with the checker, and no algorithm beating it.
 
 Refresh the golden file after an intended model change with
-    MLOPT_UPDATE_GOLDEN=1 python -m pytest tests/test_harmony_milp.py -k golden
+    MLOPT_UPDATE_GOLDEN=1 python -m pytest tests/harmony/test_harmony_milp.py -k golden
 """
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from mlopt.families.harmony.generator import make_workload
 from mlopt.models.harmony import build_placement_milp, extract_schedule
 from mlopt.solve import Status
 
-GOLDEN = Path(__file__).resolve().parent / "data" / "golden" / "harmony_placement_milp_tiny.lp"
+GOLDEN = Path(__file__).resolve().parents[1] / "data" / "golden" / "harmony_placement_milp_tiny.lp"
 FAM = get_family("harmony")
 ALGS = ("lb", "tetris", "lif_line", "lif_quad")
 

@@ -75,8 +75,13 @@ def test_model_column_is_used_when_known():
 
 @pytest.mark.parametrize("params, field", [
     ({"n_jobs": 151}, "n_jobs"), ({"foo": 1}, "foo"), ({"arrivals": "uniform"}, "arrivals"),
-    ({"window": 0}, "window"), ({"workers": [3, 1]}, "workers"), ({"models": ["bert"]}, "model"),
+    ({"window": 0}, "window"), ({"workers": [3, 1]}, "workers"),
+    ({"models": ["bert"]}, "models[0]"),
     ({"gpus_per_worker": 0}, "gpus_per_worker"),
+    # drain=0 (or any drain below the auto one) left no feasible schedule: refused
+    ({"drain": 0}, "drain"), ({"drain": 2}, "drain"), ({"drain": 2.0}, "drain"),
+    ({"max_new_jobs": 12}, "max_new_jobs"), ({"n_servers": 2**62}, "n_servers"),
+    ({"n_jobs": 20_000, "n_servers": 1_000}, "n_servers"),
 ])
 def test_bad_parameters_name_the_field(philly, params, field):
     with pytest.raises(InputError) as err:

@@ -13,8 +13,9 @@ from mlopt.cli import main
 from mlopt.errors import InputError
 from mlopt.families import get_family
 from mlopt.families.harmony.checker import check_harmony
-from mlopt.families.harmony.drl import (DEFAULT_CHECKPOINT, TrainConfig, evaluate_policy,
-                                        heuristic_server, load_checkpoint, train)
+from mlopt.families.harmony.agent import (DEFAULT_CHECKPOINT, TrainConfig, evaluate_policy,
+                                          heuristic_server, load_checkpoint)
+from mlopt.families.harmony.training import train
 from mlopt.families.harmony.env import PlacementEnv
 from mlopt.solve import Status
 

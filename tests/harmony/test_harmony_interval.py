@@ -3,7 +3,7 @@ models/harmony/interval.py): golden LP file, export through the CLI, the state m
 an algorithm, a hand-computed optimum with a running job, and bad options.
 
 Refresh the golden file after an intended model change with
-    MLOPT_UPDATE_GOLDEN=1 python -m pytest tests/test_harmony_interval.py -k golden
+    MLOPT_UPDATE_GOLDEN=1 python -m pytest tests/harmony/test_harmony_interval.py -k golden
 """
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from mlopt.families.harmony.generator import make_workload
 from mlopt.models.harmony import build_interval_milp_at
 from mlopt.solve import Status, solve
 
-GOLDEN = Path(__file__).resolve().parent / "data" / "golden" / "harmony_interval_milp_tiny.lp"
+GOLDEN = Path(__file__).resolve().parents[1] / "data" / "golden" / "harmony_interval_milp_tiny.lp"
 FAM = get_family("harmony")
 
 

@@ -7,7 +7,8 @@ import pytest
 
 from mlopt.errors import InputError
 from mlopt.families import get_family
-from mlopt.families.harmony.drl import TrainConfig, train
+from mlopt.families.harmony.agent import TrainConfig
+from mlopt.families.harmony.training import train
 from mlopt.families.harmony.env import PlacementEnv
 from mlopt.families.harmony.reward_model import (RewardConfig, RewardModel, lif_relative_errors,
                                                  sample_placements, train_reward_model)

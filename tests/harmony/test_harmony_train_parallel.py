@@ -11,8 +11,8 @@ import pytest
 from mlopt.cli import main
 from mlopt.errors import InputError
 from mlopt.families import get_family
-from mlopt.families.harmony.drl import (TrainConfig, load_checkpoint, save_checkpoint, train,
-                                        train_policy)
+from mlopt.families.harmony.agent import TrainConfig, load_checkpoint, save_checkpoint
+from mlopt.families.harmony.training import train, train_policy
 from mlopt.families.harmony.env import PlacementEnv
 from mlopt.families.harmony.experience import discounted
 
@@ -99,7 +99,7 @@ def test_cli_workers_and_init(tmp_path):
 def test_an_episode_without_decisions():
     """An instance without jobs (the mini preset draws one, seed 540) gives no samples and
     the learner takes it in stride."""
-    from mlopt.families.harmony.drl import Agent
+    from mlopt.families.harmony.agent import Agent
     from mlopt.families.harmony.generator import make_workload
     from mlopt.families.harmony.experience import ReplayBuffer, collect_episode
     from mlopt.families.harmony.parallel import learn_from

@@ -9,8 +9,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from mlopt.families import get_family
-from mlopt.families.harmony.drl import (DEFAULT_CHECKPOINT, TrainConfig, action_features,
-                                        load_checkpoint, train, valid_action_features)
+from mlopt.families.harmony.agent import (DEFAULT_CHECKPOINT, TrainConfig, action_features,
+                                          load_checkpoint, valid_action_features)
+from mlopt.families.harmony.training import train
 from mlopt.families.harmony.env import PlacementEnv
 from mlopt.families.harmony.env_reference import ReferencePlacementEnv
 from mlopt.families.harmony.reward_model import RewardConfig, RewardModel
