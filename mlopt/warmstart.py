@@ -31,6 +31,8 @@ from __future__ import annotations
 
 import importlib
 import math
+import os
+import sys
 import time
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
@@ -118,10 +120,26 @@ _HIGHS_LIMITS = ("kTimeLimit", "kIterationLimit", "kSolutionLimit", "kInterrupt"
                  "kObjectiveBound", "kObjectiveTarget", "kMemoryLimit", "kHighsInterrupt")
 
 
+def _new_highs():
+    """A silent ``highspy.Highs``: its constructor prints a banner on file descriptor 1 (once
+    per process), which would land in the middle of a command's output."""
+    import highspy
+
+    sys.stdout.flush()
+    saved = os.dup(1)
+    try:
+        with open(os.devnull, "w") as null:
+            os.dup2(null.fileno(), 1)
+            return highspy.Highs()
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+
+
 def _highs(form, x, given, full_ok, time_limit, mip_gap, threads, options):
     import highspy
 
-    h = highspy.Highs()
+    h = _new_highs()
     h.setOptionValue("output_flag", False)
     lp = highspy.HighsLp()
     lp.num_col_ = form.n_cols
@@ -550,3 +568,40 @@ def best_start(workload, family: str, algorithms: Iterable[str] | None = None,
         if best is None or _better(fam.sense, float(res.objective), best.objective):
             best = Candidate(name, sched, float(res.objective))
     return best
+
+
+def start_from(workload, family: str, model: pyo.ConcreteModel, source) -> tuple[
+        Mapping, Candidate]:
+    """The start for ``mlopt solve W --warm-start SOURCE``: ``source`` is an algorithm name of
+    the family, ``"best"`` (:func:`best_start` over all of them), a :class:`Schedule`, or the
+    path of a schedule file.  The schedule is checked first; one the checker rejects is an
+    InputError (field ``warm_start``), as is an unknown algorithm or unreadable file.  Returns
+    (start for ``model``, the checked schedule with its objective)."""
+    from mlopt.families import get_family
+    from mlopt.schedule import Schedule
+
+    fam = get_family(family)
+    if isinstance(source, Schedule):
+        sched, label = source, "schedule"
+    elif isinstance(source, str) and source == "best":
+        cand = best_start(workload, family)
+        if cand is None:
+            raise InputError("no algorithm of this family gives a feasible schedule here",
+                             field="warm_start", value=source)
+        return encode_schedule(family, model, workload, cand.schedule), cand
+    elif isinstance(source, str) and source in fam.algorithms_:
+        sched, label = fam.run(source, workload, seed=0), source
+    elif isinstance(source, (str, os.PathLike)) and os.path.isfile(source):
+        sched, label = Schedule.load(source), str(source)
+    else:
+        raise InputError(f"neither an algorithm of family {family} (known: "
+                         f"{', '.join(sorted(fam.algorithms_))}, best) nor a schedule file",
+                         field="warm_start", value=str(source))
+    res = fam.check(workload, sched)
+    if not res.feasible:
+        first = res.violations[0] if res.violations else None
+        raise InputError(f"the warm-start schedule is infeasible ({len(res.violations)} "
+                         f"violations{f', first: {first.constraint}: {first.detail}' if first else ''})",
+                         field="warm_start", value=label)
+    return encode_schedule(family, model, workload, sched), Candidate(label, sched,
+                                                                      float(res.objective))

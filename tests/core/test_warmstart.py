@@ -258,3 +258,51 @@ def test_best_start_is_the_best_checked_schedule():
         res = fam.check(w, sched)
         if res.feasible:
             assert res.objective <= cand.objective + 1e-9
+
+
+# ---- where a start comes from (mlopt solve W --warm-start SOURCE) -------------------------
+def test_start_from_algorithm_best_and_schedule_file(tmp_path):
+    name = "oasis-small-0"
+    w, cand = _best(name)
+    fam = get_family("oasis")
+    model = fam.model()(w)
+    start, got = W.start_from(w, "oasis", model, "best")
+    assert got.objective == cand.objective
+    start, got = W.start_from(w, "oasis", model, "drf")
+    assert got.algorithm == "drf" and W.check_start(compile_linear(model), start)[0].feasible
+    path = tmp_path / "s.json"
+    cand.schedule.save(path)
+    start, got = W.start_from(w, "oasis", model, str(path))
+    assert _close(got.objective, cand.objective)
+    res = W.solve_warm(model, start, "highs", options={"mip_max_nodes": 1})
+    assert _not_worse("max", res.objective, cand.objective)
+
+
+def test_start_from_refuses_an_infeasible_schedule_and_unknown_sources(tmp_path):
+    from mlopt.schedule import Schedule
+
+    w, cand = _best("oasis-small-0")
+    model = get_family("oasis").model()(w)
+    rows = cand.schedule.allocations
+    broken = Schedule(cand.schedule.admitted, rows[rows["role"] != "ps"].copy(),
+                      dict(cand.schedule.meta))
+    path = tmp_path / "broken.json"
+    broken.save(path)
+    for source in (str(path), broken, "no_such_algorithm", str(tmp_path / "missing.json")):
+        with pytest.raises(InputError) as err:
+            W.start_from(w, "oasis", model, source)
+        assert err.value.field == "warm_start"
+
+
+def test_highs_banner_does_not_reach_stdout():
+    import subprocess
+    import sys
+
+    code = ("from mlopt.workload import Workload; from mlopt import warmstart as W; "
+            "from mlopt.families import get_family; from pyomo.common.collections import "
+            f"ComponentMap; w = Workload.load({str(_path('oasis-tiny-0'))!r}); "
+            "m = get_family('oasis').model()(w); W.solve_warm(m, ComponentMap())")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == ""
