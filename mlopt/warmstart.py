@@ -1,6 +1,7 @@
 """Warm starts for every family's exact model from a checked schedule (issue 20, item 3).
 
-A *start* is a mapping ``{VarData: value}`` (a Pyomo ``ComponentMap``: VarData do not hash) for (some of) the variables of a family's exact model,
+A *start* is a mapping ``{VarData: value}`` (a Pyomo ``ComponentMap``: VarData do not hash)
+for (some of) the variables of a family's exact model,
 representing one schedule; each family's encoder (``mlopt.models.<family>.warmstart:encode``)
 builds it, :func:`encode_schedule` finds the encoder, :func:`best_start` produces the schedule
 (the family's algorithms, each schedule checked, the best kept), and :func:`solve_warm` solves the
@@ -26,6 +27,10 @@ incumbent, or a worse one (a solver may drop a start it re-checks with its own t
 start itself is returned as the incumbent (loaded onto the variables) with the solver's bound;
 the status is then ``feasible`` unless that bound closes the gap.  ``warm_start["used"]`` says
 whose incumbent was returned (``"solver"`` or ``"start"``).
+
+For ``mlopt solve W --warm-start SOURCE`` (an algorithm, ``best`` or a schedule file):
+``start, cand = start_from(workload, family, model, SOURCE)`` then
+``solve_warm(model, start, solver, time_limit=..., mip_gap=..., threads=...)``.
 """
 from __future__ import annotations
 
@@ -599,9 +604,10 @@ def start_from(workload, family: str, model: pyo.ConcreteModel, source) -> tuple
                          field="warm_start", value=str(source))
     res = fam.check(workload, sched)
     if not res.feasible:
-        first = res.violations[0] if res.violations else None
+        first = (f", first: {res.violations[0].constraint}: {res.violations[0].detail}"
+                 if res.violations else "")
         raise InputError(f"the warm-start schedule is infeasible ({len(res.violations)} "
-                         f"violations{f', first: {first.constraint}: {first.detail}' if first else ''})",
+                         f"violations{first})",
                          field="warm_start", value=label)
     return encode_schedule(family, model, workload, sched), Candidate(label, sched,
                                                                       float(res.objective))
