@@ -328,3 +328,29 @@ def test_any_part_of_a_start_is_completed_to_the_optimum(data):
     assert chk.given == len(part) and chk.full == all(mask)
     res = W.solve_warm(model, part, "highs", time_limit=60)
     assert res.status == Status.OPTIMAL and _close(res.objective, _solu()[name])
+
+
+# ---- model variants the committed instances do not cover -----------------------------------
+VARIANTS = [("hetero", "tiny-ra", {}, s) for s in range(3)] + \
+    [("edgecloud", "tiny", {"storage_gb": [0.05, 0.3], "chunk_gb_scale": 5.0}, s)
+     for s in range(3)]
+
+
+@pytest.mark.parametrize("family,preset,params,seed", VARIANTS)
+def test_variant_start_is_full_and_warm_optimum_equals_cold(family, preset, params, seed):
+    """Ring-AllReduce hetero (no PS variables) and edge-cloud with binding storage (7)/(8)."""
+    from mlopt.solve import solve
+
+    fam = get_family(family)
+    w = fam.generate(preset, seed=seed, **params)
+    cand = W.best_start(w, family)
+    model = fam.model()(w)
+    start = W.encode_schedule(family, model, w, cand.schedule)
+    chk, _, _ = W.check_start(compile_linear(model), start)
+    assert chk.full and chk.feasible, chk.worst_row
+    assert _not_worse(fam.sense, chk.objective, cand.objective)
+    res = W.solve_warm(model, start, "highs", time_limit=60)
+    _check_incumbent(family, w, model, res)
+    cold = solve(fam.model()(w), "highs", time_limit=60)
+    assert res.status == cold.status == Status.OPTIMAL
+    assert _close(res.objective, cold.objective)
