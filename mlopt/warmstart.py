@@ -37,9 +37,11 @@ from __future__ import annotations
 import importlib
 import math
 import os
+import subprocess
 import sys
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 import numpy as np
@@ -357,47 +359,36 @@ def _cpsat_payload(form: LinearForm, time_limit, mip_gap, threads, options):
     return payload, scale, delta, lb_i, ub_i
 
 
-class _HintWorker:
-    """One child process running :mod:`mlopt._warm_cpsat_worker` (started on first use)."""
-
-    def __init__(self):
-        self.worker = None
-
-    def run(self, payload: dict, time_limit) -> dict:
-        from pathlib import Path
-
-        from mlopt.solvers import cpsat as C
-
-        if self.worker is None:
-            path = Path(__file__).with_name("_warm_cpsat_worker.py")
-
-            class W(C._Worker):
-                def _start(self_inner):  # noqa: N805
-                    import os
-                    import subprocess
-                    import sys
-
-                    if self_inner.owner != os.getpid():
-                        self_inner.proc, self_inner.owner = None, os.getpid()
-                    if self_inner.proc is None or self_inner.proc.poll() is not None:
-                        env = {**os.environ, "MLOPT_PARENT_PID": str(os.getpid())}
-                        self_inner.proc = subprocess.Popen(
-                            [sys.executable, str(path)], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            bufsize=1, env=env)
-                    return self_inner.proc
-
-            self.worker = W()
-        timeout = None if time_limit is None else float(time_limit) * 1.5 + C._GRACE_S
-        return self.worker.run(payload, timeout)
+_HINT_WORKER = Path(__file__).with_name("_warm_cpsat_worker.py")
+_hint_worker = None  # the child process, started on first use and kept for later solves
 
 
-_hint_worker = _HintWorker()
+def _run_hint_worker(payload: dict, time_limit) -> dict:
+    """Solve ``payload`` in the child (:mod:`mlopt._warm_cpsat_worker`), with the process
+    handling of :class:`mlopt.solvers.cpsat._Worker` (ids, time-outs, kill on interruption,
+    ends with this process) pointed at the hint worker's script."""
+    global _hint_worker
+    from mlopt.solvers import cpsat as C
+
+    if _hint_worker is None:
+        class HintWorker(C._Worker):
+            def _start(self) -> subprocess.Popen:
+                if self.owner != os.getpid():  # inherited through fork: not ours to use
+                    self.proc, self.owner = None, os.getpid()
+                if self.proc is None or self.proc.poll() is not None:
+                    env = {**os.environ, "MLOPT_PARENT_PID": str(os.getpid())}
+                    self.proc = subprocess.Popen(
+                        [sys.executable, str(_HINT_WORKER)], stdin=subprocess.PIPE,
+                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1,
+                        env=env)
+                return self.proc
+
+        _hint_worker = HintWorker()
+    timeout = None if time_limit is None else float(time_limit) * 1.5 + C._GRACE_S
+    return _hint_worker.run(payload, timeout)
 
 
 def _cpsat(form, x, given, full_ok, time_limit, mip_gap, threads, options, note):
-    import subprocess
-
     payload, scale, delta, lb_i, ub_i = _cpsat_payload(form, time_limit, mip_gap, threads,
                                                        options)
     if payload is None:
@@ -406,7 +397,7 @@ def _cpsat(form, x, given, full_ok, time_limit, mip_gap, threads, options, note)
     payload["hint"] = [idx, [int(min(max(round(x[j]), lb_i[j]), ub_i[j])) for j in idx]]
     note["cpsat_hinted"] = len(idx)
     try:
-        out = _hint_worker.run(payload, time_limit)
+        out = _run_hint_worker(payload, time_limit)
     except subprocess.TimeoutExpired:
         return "limit", None, None, None, "worker killed after time limit"
     name = out["status"]
@@ -463,6 +454,15 @@ def solve_warm(model: pyo.ConcreteModel, start: dict, solver: str = "highs",
     if not (isinstance(mip_gap, (int, float)) and not isinstance(mip_gap, bool)
             and math.isfinite(mip_gap) and 0 <= mip_gap <= 1):
         raise InputError("mip_gap must be a number in [0, 1]", field="mip_gap", value=mip_gap)
+    if options:  # by the backend's own option check: an unknown name is never ignored
+        from mlopt.solvers import get_backend
+
+        backend = get_backend(solver)
+        try:
+            backend.check_options(dict(options))
+        except InputError as err:
+            raise InputError(err.message, field=f"options.{err.field}", value=err.value) \
+                from None
     t0 = time.perf_counter()
     form = compile_linear(model)
     chk, x, given = check_start(form, start)

@@ -239,6 +239,17 @@ def test_bad_arguments_are_input_errors(kwargs, field):
     assert err.value.field == field
 
 
+@pytest.mark.parametrize("solver,options", [("scip", {"no/such/param": 1}),
+                                            ("cpsat", {"no_such_param": 1}),
+                                            ("highs", {"mip_max_nodes": "many"})])
+def test_unknown_or_bad_solver_option_is_an_input_error(solver, options):
+    pytest.importorskip({"scip": "pyscipopt", "cpsat": "ortools", "highs": "highspy"}[solver])
+    _, model, start, _ = _fresh("oasis", _names("oasis", "tiny")[0])
+    with pytest.raises(InputError) as err:
+        W.solve_warm(model, start, solver, options=options)
+    assert err.value.field.startswith("options.")
+
+
 def test_start_must_be_a_mapping():
     _, model, _, _ = _fresh("oasis", _names("oasis", "tiny")[0])
     with pytest.raises(InputError):
