@@ -33,9 +33,7 @@ the run early.  The LP relaxation runs at the end, if time is left and the solve
 from __future__ import annotations
 
 import math
-import signal
 import time
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -45,36 +43,6 @@ from mlopt.errors import InputError
 CLOSED_TOL = 1e-9
 #: seconds kept in reserve for checking, verification and reporting
 RESERVE_S = 0.5
-
-
-class BudgetExceeded(BaseException):
-    """Raised inside a step that overran its share of the wall-clock budget.  A BaseException
-    (like KeyboardInterrupt), so that code catching ``Exception`` around a solver call cannot
-    swallow it and keep going."""
-
-
-@contextmanager
-def time_box(seconds: float):
-    """Raise :class:`BudgetExceeded` in this (main) thread after ``seconds`` of wall clock.
-
-    Pure-Python work (model building, algorithms) stops at the next bytecode; solvers get the
-    same limit as their own time limit, so they return by themselves."""
-    if seconds <= 0:
-        raise BudgetExceeded("no time left")
-    if not hasattr(signal, "SIGALRM"):  # pragma: no cover - not POSIX: best effort
-        yield
-        return
-
-    def _stop(signum, frame):
-        raise BudgetExceeded(f"stopped after its share of the budget ({seconds:.1f} s)")
-
-    old = signal.signal(signal.SIGALRM, _stop)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
 
 
 @dataclass
@@ -359,7 +327,9 @@ def _start_exact(fam, workload, solver: str, threads: int, share: float,
         model = fam.model(form.name)(workload)
         build_s = time.perf_counter() - t0
         left = deadline - time.perf_counter()
-        limit = left - max(1.0, 0.1 * left)  # room to extract, check and report
+        # room to extract, check and send back: a solver can overrun its limit (presolve,
+        # cleanup), and a child killed at the deadline loses its incumbent and bound
+        limit = 0.85 * left - 1.0
         if limit <= 0.5:
             return {"build_s": build_s, "solved": False}
         res = solve(model, solver, time_limit=limit, mip_gap=0.0, threads=threads)
@@ -412,6 +382,13 @@ def _finish_exact(st: _State, fam, handle: "Boxed", solver: str, t0: float):
     return out
 
 
+def call_bound(fn: Callable, workload, **context):
+    """A family's bound with the context keywords (time_limit, threads, solver) it takes."""
+    from mlopt.harness.tasks import _call
+
+    return _call(fn, workload, context=context)
+
+
 def _run_bound(st: _State, fam, workload, name: str, solver: str, threads: int,
                share: float) -> None:
     from mlopt.harness.tasks import _bound_value, lp_relaxation_bound
@@ -427,8 +404,8 @@ def _run_bound(st: _State, fam, workload, name: str, solver: str, threads: int,
                                       solver=solver, time_limit=inner, threads=threads,
                                       solver_options={})
         else:
-            ret = _call_bound(fam.bound(name), workload, time_limit=inner, threads=threads,
-                              solver=solver)
+            ret = call_bound(fam.bound(name), workload, time_limit=inner, threads=threads,
+                             solver=solver)
         schedule = ret.pop("schedule", None) if isinstance(ret, dict) else None
         value, status, _ = _bound_value(ret)
         checked = None
@@ -449,19 +426,6 @@ def _run_bound(st: _State, fam, workload, name: str, solver: str, threads: int,
     if checked is not None:  # a bound method that also found a schedule (restricted master)
         st.add(Source(f"{name} schedule", "primal", checked, "ok", 0.0,
                       "found by the bound method, checked"), schedule)
-
-
-def _call_bound(fn, workload, **context):
-    """Call a bound with the context keywords its signature takes."""
-    import inspect
-
-    try:
-        params = inspect.signature(fn).parameters
-        takes_all = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
-        kwargs = {k: v for k, v in context.items() if takes_all or k in params}
-    except (TypeError, ValueError):
-        kwargs = {}
-    return fn(workload, **kwargs)
 
 
 def _proof(st: _State, exact_out, solver: str):

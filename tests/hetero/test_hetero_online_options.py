@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from mlopt import pipeline
 from mlopt.errors import InputError
-from mlopt.families.hetero.data import hetero_data
+from mlopt.families.hetero.fields import hetero_data
 from mlopt.families.hetero.generator import generate
 from mlopt.families.hetero.online import a_online
 from mlopt.families.hetero.theory import diagnostics

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from mlopt import pipeline
 from mlopt.families.hetero import theory
-from mlopt.families.hetero.data import hetero_data
+from mlopt.families.hetero.fields import hetero_data
 from mlopt.families.hetero.generator import generate
 from mlopt.families.hetero.maxweight import a_maxweight, default_F, dual_value, lam_of
 from mlopt.models.hetero import build_wct_milp

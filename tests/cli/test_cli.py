@@ -210,7 +210,8 @@ def test_instances_from_csv_with_datetime_arrivals(tmp_path, capsys):
     from conftest import DATA
 
     out = tmp_path / "w.json"
-    args = ["instances", "from-csv", str(DATA / "philly_sample.csv"), "--map",
+    args = ["instances", "from-csv", str(DATA / "philly_sample.csv"), "--family", "oasis",
+            "--map",
             "arrival=timestamp,gpus=num_gpus,duration=duration", "-p", "n_jobs=10", "-o", str(out)]
     code, _, err = run_cli(capsys, *args)
     assert code == 2 and "no usable rows (150 read; skipped: not_a_number 150)" in err

@@ -323,7 +323,7 @@ def test_workers_die_with_a_killed_parent(tmp_path):
     import sys
     from pathlib import Path
 
-    here = Path(__file__).resolve().parent
+    here = Path(__file__).resolve().parents[1] / "harness"  # test_harness_toyfamily
     spec = tmp_path / "slow.toml"
     spec.write_text(ORPHAN_SPEC)
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(here), os.environ.get("PYTHONPATH",
@@ -527,7 +527,7 @@ def test_from_csv_too_large_values_are_counted_rows(tmp_path, capsys):
     src = tmp_path / "t.csv"
     src.write_text(CSV)
     out = tmp_path / "w.json"
-    code, _, err = run_cli(capsys, "instances", "from-csv", src, "--map",
+    code, _, err = run_cli(capsys, "instances", "from-csv", src, "--family", "oasis", "--map",
                            "arrival=submit,gpus=gpus,duration=runtime", "-o", out)
     assert code == 0, err
     assert "too_large: 2" in err and "'1e308'" in err
@@ -537,7 +537,7 @@ def test_from_csv_too_large_values_are_counted_rows(tmp_path, capsys):
 def test_from_csv_strict_names_file_row_column(tmp_path, capsys):
     src = tmp_path / "t.csv"
     src.write_text(CSV)
-    expect_error(capsys, ["instances", "from-csv", src, "--map",
+    expect_error(capsys, ["instances", "from-csv", src, "--family", "oasis", "--map",
                           "arrival=submit,gpus=gpus,duration=runtime", "--strict", "-o",
                           tmp_path / "w.json"], "t.csv", "line 3", "'runtime'", "1e308",
                  "too_large")
@@ -546,13 +546,13 @@ def test_from_csv_strict_names_file_row_column(tmp_path, capsys):
 def test_from_csv_numbers_as_datetimes(tmp_path, capsys):
     src = tmp_path / "t.csv"
     src.write_text("submit,gpus,runtime\n1000,1,3600\n2000,2,60\n")
-    expect_error(capsys, ["instances", "from-csv", src, "--map",
+    expect_error(capsys, ["instances", "from-csv", src, "--family", "oasis", "--map",
                           "arrival=submit,gpus=gpus,duration=runtime", "--arrival-unit",
                           "datetime", "-o", tmp_path / "w.json"], "t.csv", "'submit'", "1000",
                  "--arrival-unit")
     # real timestamps still work
     src.write_text("submit,gpus,runtime\n2024-01-01 00:00:00,1,3600\n2024-01-01 01:00:00,2,60\n")
-    code, _, err = run_cli(capsys, "instances", "from-csv", src, "--map",
+    code, _, err = run_cli(capsys, "instances", "from-csv", src, "--family", "oasis", "--map",
                            "arrival=submit,gpus=gpus,duration=runtime", "--arrival-unit",
                            "datetime", "-o", tmp_path / "w.json")
     assert code == 0, err
@@ -578,7 +578,7 @@ def test_schemas_accept_mlopt_files_and_reject_mutations(files, capsys):
     jsonschema.validate(s, ss)
     from pathlib import Path
 
-    for inst in sorted((Path(__file__).resolve().parents[1] / "instances").glob("*/*.json"))[:20]:
+    for inst in sorted((Path(__file__).resolve().parents[2] / "instances").glob("*/*.json"))[:20]:
         jsonschema.validate(json.loads(inst.read_text()), ws)
     bad = copy.deepcopy(w)
     bad["jobs"][0]["epochs"] = "5"
@@ -602,7 +602,7 @@ def test_packaged_specs_match_the_spec_schema():
     from mlopt.formats import json_schema
 
     schema = json_schema("spec")
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     checked = 0
     for spec in sorted(root.glob("mlopt/specs/*.toml")) + sorted(root.glob("benchmarks/*/*.toml")):
         data = load_toml(spec)

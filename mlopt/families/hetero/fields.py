@@ -20,6 +20,26 @@ Rates, mini-batches per worker per slot:
 (1)  PS:  rho = 1 / (v_jm + U_j^p + (1 - q) 2 pi_j / b_m)
 (14) RA:  rho = 1 / (v_jm + U_j (Phi-1)/Phi + (1 - q) 2 pi_j (Phi-1) / (Phi b_m))
 A configuration (m, p, q, N) runs for d = ceil(E_j D_j K_j / (N rho)) slots (2f).
+
+Assumptions the models, algorithms and bounds rely on, checked here (one InputError naming the
+field and value):
+
+* at least one job (DECISION: a hetero workload without jobs is refused: A_online's F, lambda
+  and Theorem 5's alpha are undefined without weights, and there is nothing to schedule);
+* every job has a configuration that fits the empty cluster (else no algorithm can place it and
+  the exact model is infeasible).  The test is exact and the same for every job: a job has a
+  fitting configuration iff some N = 1 configuration fits (q = 1: one worker (+ one PS) on one
+  server; PS q = 0: max(1, ceil(b_m / B_p)) PSs on one server, the worker on another), since with
+  N > 1 workers the same placement minus workers (and no more PSs) also fits;
+* every job can finish within :data:`mlopt.limits.MAX_HORIZON` slots at the fastest rate its
+  fields allow (E D K min_m (v_jm + min_p U_j^p) / D_j <= MAX_HORIZON): schedules name slots
+  up to that limit;
+* sizes: at most :data:`MAX_TYPES` worker and PS types, and per job at most
+  :data:`MAX_CONFIG_ROWS` candidate configurations M * max(P, 1) * 2 * D_j (the enumeration of
+  :mod:`.configs` is linear in M P min(D_j, the workers the cluster holds); the paper's setting
+  has 8 * 10 * 2 * 50 = 8,000);
+* positive amounts: weights, mini-batch times, type bandwidths and every nonzero type demand
+  are at least :data:`MIN_POSITIVE`, so reciprocals and ratios stay finite.
 """
 from __future__ import annotations
 
@@ -36,10 +56,18 @@ KEY = "hetero"
 ARCHITECTURES = ("ps", "ra")
 # ceil of a float ratio that is an integer up to rounding (3.0000000004 -> 3) must not add a slot
 _CEIL_EPS = 1e-9
+# durations are clipped here (about 1.1e12 slots): anything beyond mlopt.limits.MAX_HORIZON is
+# never schedulable, and the clip keeps integer arithmetic on durations exact and overflow-free
+# (a near-zero rate would otherwise give inf or a wrapped int64)
+MAX_DURATION = 2 ** 40
 # DECISION: strictly positive fields (weight, minibatch_slots) are at least this, so their
 # reciprocals and products with MAX_VALUE-sized quantities stay finite (a 1e-300 mini-batch time
 # made rates infinite); real values are many orders of magnitude larger
 MIN_POSITIVE = 1e-9
+#: worker types M and PS types P in one workload (the paper: 8 and 10)
+MAX_TYPES = 64
+#: candidate configurations M * max(P, 1) * 2 * D_j of one job (the paper: 8,000)
+MAX_CONFIG_ROWS = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -89,7 +117,10 @@ class HeteroData:
 
     def duration(self, j: int, n: int, rate: float) -> int:
         """Slots d with d N rho >= E D K (2f), the smallest such integer."""
-        return max(1, math.ceil(self.work[j] / (n * rate) - _CEIL_EPS))
+        if not rate > 0:
+            return MAX_DURATION
+        return int(min(MAX_DURATION, max(1, math.ceil(min(self.work[j] / (n * rate), 2.0 ** 60)
+                                                      - _CEIL_EPS))))
 
     def rate(self, j: int, m: int, p: int, q: int, n: int) -> float:
         return self.rate_ps(j, m, p, q) if self.architecture == "ps" else self.rate_ra(j, m, n, q)
@@ -103,9 +134,10 @@ def _vector(obj, resources, where):
         if r not in obj:
             raise InputError("missing", field=f"{where}.{r}")
         x = obj[r]
-        if isinstance(x, bool) or not isinstance(x, (int, float)) or not 0 <= x <= MAX_VALUE:
-            raise InputError(f"must be a number in [0, {MAX_VALUE:g}]", field=f"{where}.{r}",
-                             value=x)
+        if isinstance(x, bool) or not isinstance(x, (int, float)) or not (
+                x == 0 or MIN_POSITIVE <= x <= MAX_VALUE):
+            raise InputError(f"must be 0 or a number in [{MIN_POSITIVE:g}, {MAX_VALUE:g}]",
+                             field=f"{where}.{r}", value=x)
         out.append(float(x))
     extra = set(obj) - set(resources)
     if extra:
@@ -119,14 +151,17 @@ def _types(spec, key, resources, *, required: bool):
     where = f"extra.{KEY}.{key}"
     if not isinstance(lst, list) or (required and not lst):
         raise InputError("must be a non-empty list of types", field=where, value=lst)
+    if len(lst) > MAX_TYPES:
+        raise InputError(f"at most {MAX_TYPES} types", field=where, value=len(lst))
     ids, rows = [], []
     for n, t in enumerate(lst):
         if not isinstance(t, dict) or "id" not in t:
             raise InputError("a type must be an object with 'id' and 'demand'",
                              field=f"{where}[{n}]", value=t)
         row = _vector(t.get("demand"), resources, f"{where}[{n}].demand")
-        if row[resources.index(BANDWIDTH)] <= 0:
-            raise InputError("bandwidth must be > 0", field=f"{where}[{n}].demand.{BANDWIDTH}",
+        if row[resources.index(BANDWIDTH)] < MIN_POSITIVE:
+            raise InputError(f"bandwidth must be >= {MIN_POSITIVE:g}",
+                             field=f"{where}[{n}].demand.{BANDWIDTH}",
                              value=row[resources.index(BANDWIDTH)])
         if all(x == 0 for x in row):
             raise InputError("demand must be positive in some resource",
@@ -163,14 +198,16 @@ def _cached(workload: Workload) -> HeteroData:
     hit = _CACHE.get(id(workload))
     if hit is not None and hit[0] is workload:
         return hit[1]
-    data = _parse(workload)
+    data = parse_fields(workload)
     if len(_CACHE) > 64:
         _CACHE.clear()
     _CACHE[id(workload)] = (workload, data)
     return data
 
 
-def _parse(workload: Workload) -> HeteroData:
+def parse_fields(workload: Workload, *, assumptions: bool = True) -> HeteroData:
+    """The fields; with ``assumptions`` also every job fits and can finish (module docstring).
+    The generator parses without them to word its own error (its parameters, not a job)."""
     spec = workload.extra.get(KEY)
     if not isinstance(spec, dict):
         raise InputError("the hetero family needs extra.hetero (architecture, worker_types, "
@@ -189,6 +226,9 @@ def _parse(workload: Workload) -> HeteroData:
     slot = workload.slot_seconds
     jobs = workload.jobs
     J = len(jobs)
+    if J == 0:
+        raise InputError("a hetero workload needs at least one job (F, lambda and alpha of "
+                         "A_online are undefined without weights)", field="jobs", value=[])
     weight, v, ups, ura, comm = np.zeros(J), np.zeros((J, M)), np.zeros((J, P)), np.zeros(J), \
         np.zeros((J, M))
     bwi = res.index(BANDWIDTH)
@@ -210,6 +250,11 @@ def _parse(workload: Workload) -> HeteroData:
             ura[j] = _num_list([u] if u is not None else None, 1, f"{where}.ra_update_ms")[0] \
                 / 1000.0 / slot
         comm[j] = 2.0 * 8.0 * job.gradient_mb / (1000.0 * e[:, bwi]) / slot
+        rows = M * max(P, 1) * 2 * job.chunks
+        if rows > MAX_CONFIG_ROWS:
+            raise InputError(f"M * max(P, 1) * 2 * D_j = {rows:,} candidate configurations > "
+                             f"{MAX_CONFIG_ROWS:,} (mlopt.families.hetero.fields)",
+                             field=f"jobs[{j}].chunks", value=job.chunks)
     data = HeteroData(
         architecture=arch, resources=res, server_ids=tuple(s.id for s in workload.servers),
         cap=cap, wtype_ids=wids, e=e, ptype_ids=pids, z=z,
@@ -218,20 +263,51 @@ def _parse(workload: Workload) -> HeteroData:
         work=np.array([j.epochs * j.chunks * j.minibatches for j in jobs], dtype=float),
         chunks=np.array([j.chunks for j in jobs], int), v=v, u_ps=ups, u_ra=ura, comm=comm,
         horizon=workload.horizon, slot_seconds=slot)
-    _check_fit(data)
+    if assumptions:
+        _check_fit(data)
+        _check_durations(data)
     return data
 
 
+def fitting_pairs(d: HeteroData) -> list[tuple[int, int, int]]:
+    """The (m, p, q) whose one-worker configuration fits the empty cluster (p = -1 for RA).  A
+    job has a configuration that fits iff this is not empty (module docstring)."""
+    from mlopt.families.hetero.configs import Config, fits_alone  # configs imports this module
+
+    out = []
+    for m in range(len(d.e)):
+        for p in (range(len(d.z)) if d.architecture == "ps" else (-1,)):
+            for q in ((1, 0) if d.architecture == "ps" else (1,)):
+                if fits_alone(d, Config(m, p, q, 1, 0)):
+                    out.append((m, p, q))
+    return out
+
+
 def _check_fit(d: HeteroData) -> None:
-    """Every job needs some schedule on an empty cluster: one worker type fitting a server, and
-    (PS) one PS type fitting a server."""
-    fits_w = [(d.cap >= d.e[m] - 1e-12).all(axis=1).any() for m in range(len(d.e))]
-    if not any(fits_w):
-        raise InputError("no worker type fits on any server", field=f"extra.{KEY}.worker_types")
-    if d.architecture == "ps":
-        fits_p = [(d.cap >= d.z[p] - 1e-12).all(axis=1).any() for p in range(len(d.z))]
-        if not any(fits_p):
-            raise InputError("no PS type fits on any server", field=f"extra.{KEY}.ps_types")
+    """Every job needs some configuration that fits the empty cluster (else no algorithm can
+    place it and the exact model is infeasible)."""
+    if fitting_pairs(d):
+        return
+    what = ("one worker with a PS on one server, or a worker and ceil(b_m / B_p) PSs on two "
+            "servers" if d.architecture == "ps" else "one worker on one server")
+    raise InputError(f"job {d.job_ids[0]} (and every other job) has no configuration that fits "
+                     f"the empty cluster: no worker/PS type combination fits ({what})",
+                     field="jobs[0]", value=d.job_ids[0])
+
+
+def _check_durations(d: HeteroData) -> None:
+    """Every job can finish within MAX_HORIZON slots at the fastest rate its fields allow."""
+    from mlopt.limits import MAX_HORIZON
+
+    u = d.u_ps.min(axis=1) if d.architecture == "ps" else np.zeros(len(d.job_ids))
+    fastest = d.work * (d.v + u[:, None]).min(axis=1) / d.chunks
+    bad = np.flatnonzero(fastest > MAX_HORIZON)
+    if len(bad):
+        j = int(bad[0])
+        raise InputError(f"job {d.job_ids[j]} needs at least {fastest[j]:.4g} slots even at its "
+                         f"fastest rate with D_j workers (> {MAX_HORIZON:,}, mlopt.limits."
+                         "MAX_HORIZON): check epochs, chunks, minibatches, minibatch_slots and "
+                         "the update times", field=f"jobs[{j}]", value=d.job_ids[j])
 
 
 def validate_hetero(workload: Workload) -> None:

@@ -111,3 +111,54 @@ def test_bad_family_fields_name_field_and_value(mutate, field):
     with pytest.raises(InputError) as err:
         get_family("hetero").validate(w)
     assert err.value.field == field
+
+
+def _with_admitted(rows, admitted):
+    s = sched(rows)
+    return type(s)(frozenset(admitted), s.allocations, dict(s.meta))
+
+
+def test_checker_refuses_an_admitted_ghost_job():
+    res = check_hetero(hand(), _with_admitted(OPT_ROWS, {"A", "B", "ghost"}))
+    assert not res.feasible
+    assert [v.job for v in res.violations if v.constraint == "unknown_job"] == ["ghost"]
+
+
+def test_checker_requires_every_job_admitted():
+    """DECISION (min-sum family, (2a)): a scheduled job missing from ``admitted`` is a
+    violation."""
+    res = check_hetero(hand(), _with_admitted(OPT_ROWS, {"A"}))
+    assert not res.feasible
+    assert [v.job for v in res.violations if v.constraint == "c2a_admitted"] == ["B"]
+
+
+def test_checker_catches_a_duplicated_row():
+    res = check_hetero(hand(), sched(OPT_ROWS + [OPT_ROWS[-1]]))
+    assert not res.feasible
+    assert "duplicate_row" in res.constraints_violated(), res.summary()
+
+
+def test_worker_row_moved_away_from_its_ps_is_a_violation_not_a_crash():
+    """A's worker row moved to slot 5, where A has no PS: the first slot holds only a PS (this
+    raised "min() arg is an empty sequence")."""
+    moved = [("A", 5, *r[2:]) if r[0] == "A" and r[3] == "worker" else r for r in OPT_ROWS]
+    res = check_hetero(hand(), sched(moved))
+    assert not res.feasible
+    assert {"no_preemption", "c2b_one_worker_type"} <= set(res.constraints_violated())
+
+
+def test_broken_rows_are_violations_never_exceptions():
+    """Every row of the optimum, each field swapped for another row's value (roles, slots,
+    servers, types, counts mismatched): the checker answers, it never raises."""
+    import itertools
+
+    for arch, rows in (("ps", OPT_ROWS), ("ra", OPT_RA_ROWS)):
+        w = hand(arch)
+        values = [sorted({r[k] for r in rows} | extra, key=str) for k, extra in
+                  enumerate([{"ghost"}, {7}, {"s9"}, {"ps", "worker"}, {1000}, {"w9", "p1", ""}])]
+        for i, k in itertools.product(range(len(rows)), range(6)):
+            for v in values[k]:
+                new = list(rows)
+                new[i] = tuple(v if n == k else x for n, x in enumerate(rows[i]))
+                res = check_hetero(w, sched(new))
+                assert isinstance(res.feasible, bool)

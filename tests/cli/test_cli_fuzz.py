@@ -247,7 +247,7 @@ def test_mutated_csv(base, capsys, data):
     path.write_bytes(_text(data.draw, "\n".join(",".join(r) for r in rows) + "\n"))
     extra = data.draw(st.sampled_from([[], ["--strict"], ["--arrival-unit", "datetime"],
                                        ["--arrival-unit", "min"], ["-p", "slot_seconds=1"]]))
-    argv = ["instances", "from-csv", path, "--map", "arrival=submit,gpus=gpus,duration=runtime",
+    argv = ["instances", "from-csv", path, "--family", "oasis", "--map", "arrival=submit,gpus=gpus,duration=runtime",
             "-o", d / "csv.json", *extra]
     code, out, err, _ = run_cli(capsys, argv)
     assert code in (0, 2), (code, err)

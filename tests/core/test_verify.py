@@ -27,7 +27,7 @@ from mlopt.solve import (Agreement, SolveResult, Status, VERIFY_REL_TOL, agree, 
 from mlopt.solvers import BACKENDS
 from mlopt.solvers.highs import HighsBackend
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SCIP = BACKENDS["scip"].available()
 
 
@@ -282,8 +282,8 @@ def test_cli_verify_named_solver_and_dispute(tiny_file, capsys):
     code, out, _ = _cli(capsys, "solve", tiny_file, "--json", "--verify", "highs")
     assert json.loads(out)["verified_by"].startswith("highs ")
     code, out, _ = _cli(capsys, "solve", tiny_file, "--json", "--verify", "toy_worse")
-    d = json.loads(out)
-    assert code == 0 and d["status"] == "disputed" and d["verified"] is False
+    d = json.loads(out)  # a disputed optimum is a failed result: exit 1
+    assert code == 1 and d["status"] == "disputed" and d["verified"] is False
     assert d["dispute"]["second"]["objective"] < d["dispute"]["first"]["objective"]
     assert d["dispute"]["first"]["bound"] is not None and d["dispute"]["second"]["bound"]
     code, out, _ = _cli(capsys, "solve", tiny_file, "--verify", "toy_worse")

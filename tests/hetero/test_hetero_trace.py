@@ -10,11 +10,11 @@ from conftest import needs_shared
 
 from mlopt import pipeline
 from mlopt.errors import InputError
-from mlopt.families.hetero.data import hetero_data
+from mlopt.families.hetero.fields import hetero_data
 from mlopt.families.hetero.generator import generate
 from mlopt.traces import load_trace
 
-DATA = __import__("pathlib").Path(__file__).parent / "data"
+DATA = __import__("pathlib").Path(__file__).parent.parent / "data"
 PHILLY = str(DATA / "philly_sample.csv")
 ITP = str(DATA / "itp_sample.csv")
 SMALL = {"n_servers": 4, "horizon": 20}

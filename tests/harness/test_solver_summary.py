@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pandas as pd
 
-PATH = Path(__file__).resolve().parents[1] / "benchmarks" / "solvers" / "summarize.py"
+PATH = Path(__file__).resolve().parents[2] / "benchmarks" / "solvers" / "summarize.py"
 
 
 def _module():

@@ -15,9 +15,9 @@ from mlopt.families import all_families, get_family
 def packaged_families():
     """Families shipped in mlopt/families/ (tests register toy families of their own)."""
     return {n: f for n, f in all_families().items()
-            if f.check.__module__.startswith("mlopt.families.")}
+            if (f.module or "").startswith("mlopt.families.")}
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _readme_layout_paths() -> list[str]:

@@ -1,12 +1,12 @@
 """Exact MILP of seed 003's (2) / (15), the max-weight form (7), the lower bound.
 
-Golden LP files ``tests/data/golden/hetero_wct_milp_{ps,ra}_tiny.lp`` are the symbolic LP of the
-hand instance reduced to job A; refresh after an intended change with
-``MLOPT_UPDATE_GOLDEN=1 python -m pytest tests/test_hetero_model.py -k golden``.
+Golden LP files ``tests/data/golden/hetero_wct_milp_tiny.lp`` (PS) and
+``hetero_wct_milp_tiny-ra.lp`` (Ring-AllReduce) are the symbolic LP of the hand instance reduced
+to job A; refresh after an intended change with
+``MLOPT_UPDATE_GOLDEN=1 python -m pytest tests/hetero/test_hetero_model.py -k golden``.
 """
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -17,9 +17,10 @@ from mlopt.families.hetero.bounds import lower_bound
 from mlopt.families.hetero.generator import generate
 from mlopt.models.hetero import build_wct_milp
 from mlopt.solve import Status, solve
+from mlopt.testing import assert_golden_lp
 from tests.hetero_fixtures import OPT, OPT_RA, hand
 
-GOLDEN = Path(__file__).resolve().parent / "data" / "golden"
+GOLDEN = Path(__file__).resolve().parent.parent / "data" / "golden"
 
 
 def only_a(d):
@@ -27,15 +28,10 @@ def only_a(d):
 
 
 @pytest.mark.parametrize("arch", ["ps", "ra"])
-def test_golden_lp_file(arch, tmp_path):
-    out = tmp_path / "m.lp"
-    build_wct_milp(hand(arch, mutate=only_a)).write(str(out),
-                                                    io_options={"symbolic_solver_labels": True})
-    text = out.read_text()
-    path = GOLDEN / f"hetero_wct_milp_{arch}_tiny.lp"
-    if os.environ.get("MLOPT_UPDATE_GOLDEN") == "1":
-        path.write_text(text)
-    assert text == path.read_text(), "model changed: review, then MLOPT_UPDATE_GOLDEN=1"
+def test_golden_lp_file(arch):
+    name = f"hetero_wct_milp_{'tiny' if arch == 'ps' else 'tiny-ra'}.lp"
+    assert_golden_lp(build_wct_milp(hand(arch, mutate=only_a)), name)
+    text = (GOLDEN / name).read_text()
     for name in ("c2a_once", "c2b_workers", "c2d_pick", "c2h_capacity", "c2h_link_workers"):
         assert name in text
     assert ("c2i_bandwidth" in text) == (arch == "ps")

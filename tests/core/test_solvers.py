@@ -360,7 +360,7 @@ def test_optimum_spread_flags_disagreements():
     ({"bogus": 1}, "bogus"),
 ])
 def test_bad_spec_names_the_field(patch, field):
-    spec = {"name": "x", "solvers": ["highs"], "time_limits": [5],
+    spec = {"name": "x", "family": "oasis", "solvers": ["highs"], "time_limits": [5],
             "instances": [{"preset": "tiny", "seeds": [0]}], **patch}
     with pytest.raises(InputError) as err:
         bench.parse_spec(spec, file="spec.toml")
@@ -370,7 +370,8 @@ def test_bad_spec_names_the_field(patch, field):
 def test_bench_runs_checks_resumes_and_reports(tmp_path):
     _oasis()
     spec_path = tmp_path / "spec.toml"
-    spec_path.write_text('name = "t"\nsolvers = ["highs", "scip"]\ntime_limits = [20]\n'
+    spec_path.write_text('name = "t"\nfamily = "oasis"\nsolvers = ["highs", "scip"]\n'
+                         'time_limits = [20]\n'
                          'output = "out"\n[[instances]]\npreset = "tiny"\nseeds = [0]\n')
     spec = bench.load_spec(spec_path)
     assert spec.output == tmp_path / "out"

@@ -7,7 +7,7 @@ import pytest
 
 from mlopt.errors import InputError
 from mlopt.families import get_family
-from mlopt.families.hetero.data import hetero_data
+from mlopt.families.hetero.fields import hetero_data
 from mlopt.families.hetero.generator import PRESETS, generate
 
 
