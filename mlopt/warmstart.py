@@ -528,9 +528,12 @@ def encoder(family: str):
     from mlopt.families import get_family
 
     fam = get_family(family)
+    name = f"mlopt.models.{fam.name}.warmstart"
     try:
-        module = importlib.import_module(f"mlopt.models.{fam.name}.warmstart")
-    except ModuleNotFoundError:
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as err:
+        if err.name not in (name, f"mlopt.models.{fam.name}"):
+            raise  # the encoder exists but is broken: a bug, not an input error
         raise InputError("this family has no warm-start encoder", field="family",
                          value=family) from None
     return module.encode

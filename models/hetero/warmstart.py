@@ -1,8 +1,8 @@
-"""Warm start of ``wct_milp`` (:func:`mlopt.models.hetero.build_wct_milp`, problem (2) / (15))
-from a schedule.
+"""Warm start of ``wct_milp`` (:func:`mlopt.models.hetero.wct_milp.build_wct_milp`, problem
+(2) / (15)) from a schedule.
 
-The inverse of :func:`mlopt.models.hetero.extract_schedule`.  Per job, the schedule gives the
-start t_j (first slot), its run length, the worker type m (and PS type p), the counts N per
+The inverse of :func:`mlopt.models.hetero.wct_milp.extract_schedule`.  Per job, the schedule
+gives the start t_j (first slot), its run length, the worker type m (and PS type p), the counts N per
 server in its first slot and the co-location q (everything on one server).  The model only has
 the *non-dominated* configurations (per (m, p, q, d) the smallest N), so the encoder picks, among
 the job's configurations with the same m and p, q <= the schedule's q (a co-located placement
@@ -28,7 +28,7 @@ from collections import defaultdict
 import pyomo.environ as pyo
 from pyomo.common.collections import ComponentMap
 
-from mlopt.families.hetero.data import hetero_data
+from mlopt.families.hetero.fields import hetero_data
 from mlopt.schedule import Schedule
 from mlopt.workload import Workload
 
