@@ -3,8 +3,8 @@
 
 The inverse of :func:`mlopt.models.hetero.wct_milp.extract_schedule`.  Per job, the schedule
 gives the start t_j (first slot), its run length, the worker type m (and PS type p), the
-counts N per server in its first slot and the co-location q (everything on one server).  The model only has
-the *non-dominated* configurations (per (m, p, q, d) the smallest N), so the encoder picks, among
+counts N per server in its first slot and the co-location q (everything on one server).  The
+model only has the *non-dominated* configurations (per (m, p, q, d) the smallest N), so the encoder picks, among
 the job's configurations with the same m and p, q <= the schedule's q (a co-located placement
 may use either rate), N' <= N and d' <= the schedule's run length, the one with the smallest d'
 (then N'), and drops N - N' workers from the placement (servers without PSs first).  Dropping
