@@ -1,16 +1,16 @@
-"""Warm start of ``wct_milp`` (:func:`mlopt.models.hetero.wct_milp.build_wct_milp`, problem
-(2) / (15)) from a schedule.
+"""Warm start of ``wct_milp`` (:func:`mlopt.models.hetero.wct_milp.build_wct_milp`, problem (2) /
+(15)) from a schedule.
 
 The inverse of :func:`mlopt.models.hetero.wct_milp.extract_schedule`.  Per job, the schedule
-gives the start t_j (first slot), its run length, the worker type m (and PS type p), the
-counts N per server in its first slot and the co-location q (everything on one server).  The
-model only has the *non-dominated* configurations (per (m, p, q, d) the smallest N), so the encoder picks, among
-the job's configurations with the same m and p, q <= the schedule's q (a co-located placement
-may use either rate), N' <= N and d' <= the schedule's run length, the one with the smallest d'
-(then N'), and drops N - N' workers from the placement (servers without PSs first).  Dropping
-workers only lowers capacity use and the bandwidth the PS servers must cover (2i), so the
-placement stays feasible, and c_j = t_j + d' is never later than the schedule's completion: the
-start's objective is at most the schedule's checked objective.  Then ``z[j,k,t_j] = 1``,
+gives the start t_j (first slot), its run length, the worker type m (and PS type p), the counts
+N per server in its first slot and the co-location q (everything on one server).  The model only
+has the *non-dominated* configurations (per (m, p, q, d) the smallest N), so the encoder picks,
+among the job's configurations with the same m and p, q <= the schedule's q (a co-located
+placement may use either rate), N' <= N and d' <= the schedule's run length, the one with the
+smallest d' (then N'), and drops N - N' workers from the placement (servers without PSs first).
+Dropping workers only lowers capacity use and the bandwidth the PS servers must cover (2i), so
+the placement stays feasible, and c_j = t_j + d' is never later than the schedule's completion:
+the start's objective is at most the schedule's checked objective.  Then ``z[j,k,t_j] = 1``,
 ``y`` / ``s`` = the reduced placement, ``o`` marks the one server of a q = 1 configuration,
 ``sigma`` the servers with PSs, and the run-time copies ``Y`` / ``S`` = y / s in the slots the
 configuration runs, 0 elsewhere.
