@@ -81,6 +81,10 @@ def _solve_args(p):
     p.add_argument("--verify", nargs="?", const="auto", default=None, metavar="SOLVER",
                    help="after an optimal solve, re-solve with a second solver (default: scip "
                    "if installed, else highs with presolve off) and report verified / disputed")
+    p.add_argument("--warm-start", default=None, metavar="ALG|best|SCHEDULE",
+                   help="start the solver from a checked schedule: an algorithm of the family, "
+                        "'best' (the best of all of them) or a schedule file; the incumbent is "
+                        "never worse than it")
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
     p.add_argument("-o", "--output", help="write the solver's schedule here")
     p.set_defaults(handler=_solve)
@@ -95,7 +99,8 @@ def _solve(args) -> int:
     workload = Workload.load(args.file)
     res = solve_offline(workload, family=args.family, model=args.model,
                         solver=args.solver, time_limit=args.time_limit, mip_gap=args.mip_gap,
-                        threads=args.threads, verify=args.verify, options=options)
+                        threads=args.threads, verify=args.verify, options=options,
+                        warm_start=args.warm_start)
     if args.output and res.schedule is not None:
         with atomic_output(args.output) as tmp:
             res.schedule.save(tmp)
