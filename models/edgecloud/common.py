@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from mlopt.families.edgecloud.instance import EdgeCloud
+from mlopt.families.edgecloud.fields import EdgeCloud
 
 
 def _groups(ec: EdgeCloud) -> dict[tuple[str, str], int]:

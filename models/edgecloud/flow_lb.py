@@ -6,7 +6,7 @@ from collections import defaultdict
 
 import pyomo.environ as pyo
 
-from mlopt.families.edgecloud.instance import EdgeCloud
+from mlopt.families.edgecloud.fields import EdgeCloud
 from mlopt.models.edgecloud.common import _groups
 from mlopt.workload import Workload
 

@@ -34,7 +34,7 @@ from mlopt.check import CheckResult, Violation
 from mlopt.schedule import Schedule
 from mlopt.workload import Workload
 
-from mlopt.families.edgecloud.instance import EdgeCloud
+from mlopt.families.edgecloud.fields import EdgeCloud
 
 CONSTRAINTS = (
     "unknown_job", "unknown_server", "unknown_role", "bad_row", "bad_chunk", "c2a_eligibility",

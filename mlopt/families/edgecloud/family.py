@@ -2,7 +2,7 @@
 job completion time of distributed ML jobs over edge servers and a cloud.  Sense ``min``:
 ratios are ALG / OPT.
 
-The registration only: fields and validation (:mod:`.instance`), generator presets
+The registration only: fields and validation (:mod:`.fields`), generator presets
 (:mod:`.generator`), the exact MILP and the flow-time bound models (:mod:`mlopt.models.edgecloud`),
 certified lower bounds (:mod:`.bounds`), A_online (:mod:`.online`), baselines (:mod:`.baselines`),
 theory checks (:mod:`.theory`) and the independent checker (:mod:`.checker`).
@@ -20,7 +20,7 @@ FAMILY = Family(
     sense="min",
     slots_past_horizon=True,  # T bounds arrivals; jobs may run past it
     checker=f"{P}.checker:check_edgecloud",
-    fields=f"{P}.instance:validate",
+    fields=f"{P}.fields:validate",
     generator=f"{P}.generator",
     formulations=[
         Formulation("jct_milp", f"{M}:build_jct_milp", f"{M}:extract_schedule"),

@@ -44,7 +44,7 @@ from mlopt.errors import InputError
 from mlopt.utility import Constant
 from mlopt.workload import BANDWIDTH, Job, Server, Workload, validate as validate_workload
 
-from mlopt.families.edgecloud.instance import KEY, EdgeCloud
+from mlopt.families.edgecloud.fields import KEY, EdgeCloud
 
 DATASET_GB = {"CIFAR10": 0.170, "Caltech101": 0.131, "ImageNet-12": 0.1018}
 TABLE_II = (  # (model, dataset, D_j, B_j)

@@ -26,7 +26,7 @@ import numpy as np
 
 from mlopt.workload import Workload
 
-from mlopt.families.edgecloud.instance import EdgeCloud
+from mlopt.families.edgecloud.fields import EdgeCloud
 
 
 def theory_checks(workload: Workload, run, *, objective: float,

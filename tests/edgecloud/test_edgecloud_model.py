@@ -21,7 +21,7 @@ from mlopt.models.edgecloud import build_flow_lb, build_jct_milp, extract_schedu
 from mlopt.errors import InputError
 from mlopt.solve import Status, solve
 
-GOLDEN = Path(__file__).resolve().parent / "data" / "golden"
+GOLDEN = Path(__file__).resolve().parents[1] / "data" / "golden"
 
 
 def _opt(w):
