@@ -18,6 +18,7 @@ from typing import Any
 from mlopt.check import CheckResult
 from mlopt.errors import InputError
 from mlopt.families import get_family
+from mlopt.families.base import check_seed
 from mlopt.harness.ratios import close
 from mlopt.schedule import Schedule
 from mlopt.solve import SolveResult, Status, Verification, relative_gap, solve
@@ -80,6 +81,8 @@ class AlgorithmResult:
     check: CheckResult
     runtime_s: float
     options: dict[str, Any] = field(default_factory=dict)
+    # the checker's arguments for this run (e.g. {"speed": 1.5}: a speed-augmented problem)
+    check_options: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         c = self.check
@@ -89,6 +92,7 @@ class AlgorithmResult:
             "bound": None, "gap": None, "runtime_s": self.runtime_s,
             "feasible": c.feasible, "admitted": len(self.schedule.admitted),
             "options": self.options,
+            **({"check_options": self.check_options} if self.check_options else {}),
             "violations": [v.__dict__ for v in c.violations[:20]],
         }
 
@@ -188,13 +192,17 @@ def run_algorithm(workload: Workload, algorithm: str, *, family: str = "oasis", 
                   **options) -> AlgorithmResult:
     fam = get_family(family)
     fam.validate(workload)
+    check_seed(seed)
+    fam.validate_options(algorithm, options)  # before the run: one InputError, never a crash
     fn = fam.algorithm(algorithm)
+    # the problem the run solves (edgecloud's A_online at eps: speed 1 + eps), from the options
+    check_options = fam.run_check_options(algorithm, options)
     t0 = time.perf_counter()
     schedule = fn(workload, seed=seed, **options)
     runtime = time.perf_counter() - t0
     schedule.meta.setdefault("producer", algorithm)
-    return AlgorithmResult(algorithm, schedule, fam.check(workload, schedule), runtime,
-                           dict(options, seed=seed))
+    return AlgorithmResult(algorithm, schedule, fam.check(workload, schedule, **check_options),
+                           runtime, dict(options, seed=seed), check_options)
 
 
 def ratio_interval(sense: str, alg: float, opt_low: float | None, opt_high: float | None,

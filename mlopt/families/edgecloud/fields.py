@@ -47,6 +47,19 @@ from mlopt.workload import Workload
 
 KEY = "edgecloud"
 EPS = 1e-9
+#: the largest speed augmentation anything accepts: A_online's eps <= MAX_EPS, a check's
+#: speed <= 1 + MAX_EPS (far beyond the point where every chunk takes one slot)
+MAX_EPS = 1000.0
+MAX_SPEED = 1.0 + MAX_EPS
+
+
+def check_speed(speed) -> float:
+    """``speed`` if it is a speed-augmentation factor in [1, MAX_SPEED], else InputError."""
+    if isinstance(speed, bool) or not isinstance(speed, (int, float)) \
+            or not math.isfinite(speed) or not 1.0 <= speed <= MAX_SPEED:
+        raise InputError(f"must be a number in [1, {MAX_SPEED:g}] (1 + eps)", field="speed",
+                         value=speed)
+    return float(speed)
 
 
 def chunk_slots(seconds_per_minibatch: float, epochs: int, minibatches: int,
@@ -86,10 +99,8 @@ class EdgeCloud:
 
     def __init__(self, workload: Workload, speed: float = 1.0):
         validate(workload)
-        if not (isinstance(speed, (int, float)) and math.isfinite(speed) and speed >= 1.0):
-            raise InputError("speed must be a number >= 1 (1 + eps)", field="speed", value=speed)
         self.workload = workload
-        self.speed = float(speed)
+        self.speed = check_speed(speed)
         ex = workload.extra[KEY]
         self.cloud: str = ex["cloud"]
         self.edge_servers: list[str] = [s.id for s in workload.servers if s.id != self.cloud]
