@@ -181,7 +181,15 @@ def _nonneg(value, field: str) -> float:
 
 
 def validate(workload: Workload) -> None:
-    """Check every edge-cloud field; raise :class:`InputError` naming the field and value."""
+    """Check every edge-cloud field; raise :class:`InputError` naming the field and value.
+
+    DECISION (no jobs): a workload without jobs is refused here (so by ``solve``, ``run`` and
+    ``check`` alike, before any model, algorithm or checker runs): problem (2) is stated for a
+    non-empty job set, its horizon is max_j H_j, and a total JCT of nothing (0) is no instance
+    worth a ratio."""
+    if not workload.jobs:
+        raise InputError("an edge-cloud workload needs at least one job", field="jobs",
+                         value=[])
     ex = workload.extra.get(KEY)
     if not isinstance(ex, dict):
         raise InputError("missing edge-cloud cluster data (extra.edgecloud)", field="extra."+KEY,

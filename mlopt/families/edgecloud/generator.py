@@ -192,7 +192,7 @@ def check_params(preset: str, overrides: dict) -> None:
     if cells > MAX_DELAY_ENTRIES:
         raise InputError(f"n_jobs x (n_edge + 1) = {cells:,} upload delays is above "
                          f"{MAX_DELAY_ENTRIES:,}", field="n_jobs", value=p["n_jobs"])
-    if "chunk_gb_scale" in overrides and p["storage_gb"] is None:
+    if p["chunk_gb_scale"] != DEFAULTS["chunk_gb_scale"] and p["storage_gb"] is None:
         raise InputError("applies to the storage extension only: set storage_gb too",
                          field="chunk_gb_scale", value=overrides["chunk_gb_scale"])
 
