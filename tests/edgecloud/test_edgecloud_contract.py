@@ -93,7 +93,7 @@ def test_accepted_extremes_never_overflow():
     horizon past MAX_HORIZON) are one InputError, with no numpy warning on the way."""
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        with pytest.raises(InputError, match="horizon"):
+        with pytest.raises(InputError, match="MAX_HORIZON"):
             FAM.generate("tiny", 0, epochs=[100_000, 100_000],
                          minibatch_hours=[1000.0, 1000.0])
         w = FAM.generate("tiny", 0, arrival_window=99_999.0, slot_seconds=1e12)
@@ -261,3 +261,48 @@ def test_empty_job_list_refused(tmp_path, command):
     args = {"check": ["check", w, s], "run": ["run", "a_online", w],
             "solve": ["solve", w]}[command]
     one_line_error(cli(*args), "jobs", "at least one job")
+
+
+# ---- sizes: refused by the fields validation, never laid out ---------------------------------
+def _mutated(mutate):
+    import copy
+
+    from mlopt.workload import Workload
+
+    d = copy.deepcopy(FAM.generate("tiny", 0).to_dict())
+    mutate(d)
+    return Workload.from_dict(json.loads(json.dumps(d)))
+
+
+@pytest.mark.parametrize("what,mutate,words", [
+    # one chunk of 1e304 slots: math.ceil(inf) / minutes of rows before
+    ("slot_seconds", lambda d: d.update(slot_seconds=1e-300), "MAX_HORIZON"),
+    ("bandwidth", lambda d: d["jobs"][0]["worker_demand"].update(bandwidth_gbps=1e-300),
+     "MAX_HORIZON"),
+    ("epochs", lambda d: d["jobs"][0].update(epochs=10 ** 6), "MAX_HORIZON"),
+    # the job cannot finish by MAX_HORIZON even in the cloud
+    ("delay", lambda d: d["jobs"][0]["extra"]["delay"].update(cloud=100_000), "MAX_HORIZON"),
+    # 10^6 chunks: A_online ran for minutes (quadratic in D_j)
+    ("chunks", lambda d: d["jobs"][0].update(chunks=10 ** 6), "chunks"),
+    ("no_chunks", lambda d: d["jobs"][0].update(chunks=0), "chunks"),
+])
+def test_oversized_jobs_refused_at_validation(what, mutate, words):
+    t0 = time.perf_counter()
+    with pytest.raises(InputError, match=words):
+        FAM.validate(_mutated(mutate))
+    assert time.perf_counter() - t0 < 1
+
+
+def test_oversized_model_refused_before_it_is_built():
+    """10,000 workers on one server: the pinned MILP took ~10 s to build 240,000 cells."""
+    from mlopt.models.edgecloud.common import MAX_MODEL_CELLS
+
+    w = _mutated(lambda d: d["extra"]["edgecloud"]["servers"]["e0"].update(
+        workers={"w0": 10_000}))
+    FAM.validate(w)
+    t0 = time.perf_counter()
+    with pytest.raises(InputError, match="MAX_MODEL_CELLS"):
+        FAM.model("jct_milp")(w)
+    assert time.perf_counter() - t0 < 2
+    FAM.model("flow_lb")(w)  # grouped per (server, type): one unit, a small model
+    assert MAX_MODEL_CELLS >= 100_000  # the 250-job, 45-server flow bound (38,000) still builds

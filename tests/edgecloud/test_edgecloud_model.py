@@ -2,7 +2,7 @@
 relaxation chain zeta=1 bound <= ILP (4) <= exact optimum, and pinned >= unpinned.
 
 Refresh golden files after an intended model change with
-    MLOPT_UPDATE_GOLDEN=1 python -m pytest tests/test_edgecloud_model.py -k golden
+    MLOPT_UPDATE_GOLDEN=1 python -m pytest tests/edgecloud/test_edgecloud_model.py -k golden
 and review the .lp diff like code.
 """
 from __future__ import annotations

@@ -51,6 +51,10 @@ EPS = 1e-9
 #: speed <= 1 + MAX_EPS (far beyond the point where every chunk takes one slot)
 MAX_EPS = 1000.0
 MAX_SPEED = 1.0 + MAX_EPS
+#: chunks of one job (D_j).  DECISION: the paper's jobs have 27-115; A_greedy and the gang
+#: baselines scan a worker's planned chunks for every chunk they place (quadratic in D_j), so
+#: 2,000 keeps every algorithm within seconds on any workload that passes validation
+MAX_CHUNKS = 2_000
 
 
 def check_speed(speed) -> float:
@@ -266,3 +270,38 @@ def validate(workload: Workload) -> None:
             _nonneg(j.extra["chunk_gb"], f"{where}.chunk_gb")
         if "gpus" in j.extra and _count(j.extra["gpus"], f"{where}.gpus") < 1:
             raise InputError("must be >= 1", field=f"{where}.gpus", value=j.extra["gpus"])
+    _check_sizes(workload, cloud)
+
+
+def _check_sizes(workload: Workload, cloud: str) -> None:
+    """DECISION (sizes): a job has 1..MAX_CHUNKS chunks; a schedule names slots up to
+    MAX_HORIZON and has at most MAX_SCHEDULE_ROWS rows, so a job whose chunk takes more than MAX_HORIZON slots of a worker,
+    or that cannot finish by MAX_HORIZON even entirely in the cloud (H_j), and a workload whose
+    every schedule has more worker rows than MAX_SCHEDULE_ROWS (sum_j D_j p_j^cloud, the fewest
+    chunk-slots) are refused here, before an algorithm or a model tries to lay them out."""
+    rows = 0
+    for n, j in enumerate(workload.jobs):
+        where = f"jobs[{n}]"
+        if not 1 <= j.chunks <= MAX_CHUNKS:
+            raise InputError(f"must be in [1, {MAX_CHUNKS}] (fields.MAX_CHUNKS)",
+                             field=f"{where}.chunks", value=j.chunks)
+        g = float(j.extra["ps_update_seconds"])
+        for label, seconds in (("edge", j.minibatch_seconds + g + j.exchange_seconds),
+                               ("cloud", j.minibatch_seconds + g)):
+            x = j.epochs * j.minibatches * seconds / workload.slot_seconds
+            if not math.isfinite(x) or x > limits.MAX_HORIZON:
+                raise InputError(f"one chunk takes {x:.4g} slots of a worker ({label} rate, "
+                                 f"E B t / slot_seconds) > MAX_HORIZON {limits.MAX_HORIZON}",
+                                 field=where, value=j.id)
+        p_cloud = chunk_slots(j.minibatch_seconds + g, j.epochs, j.minibatches,
+                              workload.slot_seconds)
+        h = j.arrival + int(j.extra["delay"][cloud]) + p_cloud - 1
+        if h > limits.MAX_HORIZON:
+            raise InputError(f"finishes at slot {h} at the earliest (entirely in the cloud), "
+                             f"after MAX_HORIZON {limits.MAX_HORIZON}",
+                             field=f"{where}.arrival", value=j.arrival)
+        rows += j.chunks * p_cloud
+    if rows > limits.MAX_SCHEDULE_ROWS:
+        raise InputError(f"every schedule has at least sum_j D_j p_j = {rows:,} rows, above "
+                         f"MAX_SCHEDULE_ROWS {limits.MAX_SCHEDULE_ROWS:,}", field="jobs",
+                         value=len(workload.jobs))

@@ -120,8 +120,8 @@ MAX_TYPES = 100
 MAX_DELAY_ENTRIES = 1_000_000
 MAX_EPOCHS = 100_000
 MAX_MINIBATCHES = 1_000_000
-#: chunks = ceil(D_j x chunk_scale) with D_j <= 115
-MAX_CHUNK_SCALE = 100.0
+#: chunks = ceil(D_j x chunk_scale) with D_j <= 115: at most 1,150 (fields.MAX_CHUNKS 2,000)
+MAX_CHUNK_SCALE = 10.0
 #: hours of one mini-batch, ms of one PS update, MB of one gradient, Mbit/s of bandwidth
 MAX_MINIBATCH_HOURS = 1_000.0
 MAX_MS = 1e6
