@@ -18,7 +18,6 @@ from typing import Any
 from mlopt.check import CheckResult
 from mlopt.errors import InputError
 from mlopt.families import get_family
-from mlopt.families.base import check_seed
 from mlopt.harness.ratios import close
 from mlopt.schedule import Schedule
 from mlopt.solve import SolveResult, Status, Verification, relative_gap, solve
@@ -189,18 +188,19 @@ def verify_offline(fam, name: str, m, workload: Workload, res: SolveResult, veri
 
 
 def run_algorithm(workload: Workload, algorithm: str, *, family: str = "oasis", seed: int = 0,
-                  **options) -> AlgorithmResult:
+                  options: dict | None = None, **more_options) -> AlgorithmResult:
+    """Run ``algorithm`` through :meth:`Family.run` (seed and options checked first: ``seed`` as
+    an option or an unknown name is an InputError) and check its schedule."""
     fam = get_family(family)
     fam.validate(workload)
-    check_seed(seed)
-    fam.validate_options(algorithm, options)  # before the run: one InputError, never a crash
-    fn = fam.algorithm(algorithm)
-    # the problem the run solves (edgecloud's A_online at eps: speed 1 + eps), from the options
-    check_options = fam.run_check_options(algorithm, options)
+    options = {**dict(options or {}), **more_options}
     t0 = time.perf_counter()
-    schedule = fn(workload, seed=seed, **options)
+    schedule = fam.run(algorithm, workload, seed=seed, options=options)
     runtime = time.perf_counter() - t0
     schedule.meta.setdefault("producer", algorithm)
+    # the problem the run solves (edgecloud's A_online at eps: speed 1 + eps), from its
+    # (checked) options, never from the schedule's meta
+    check_options = fam.run_check_options(algorithm, options)
     return AlgorithmResult(algorithm, schedule, fam.check(workload, schedule, **check_options),
                            runtime, dict(options, seed=seed), check_options)
 

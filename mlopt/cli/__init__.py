@@ -67,7 +67,7 @@ def _default(o):
 
 def build_parser() -> argparse.ArgumentParser:
     from mlopt.cli import (  # noqa: F401  (register commands)
-        bench, core, families, instances, quickstart, schema, solvers, train)
+        bench, bracket, core, families, instances, quickstart, schema, solvers, train)
 
     parser = OneLineParser(prog="mlopt", description="Scheduling distributed ML training jobs: "
                            "offline optima, online algorithms, checked schedules, benchmarks.")

@@ -110,7 +110,7 @@ def _run(args) -> int:
 
     workload = Workload.load(args.file)
     res = run_algorithm(workload, args.algorithm, family=_family_of(workload, args.family),
-                        seed=args.seed, **parse_kv(args.option, "--option"))
+                        seed=args.seed, options=parse_kv(args.option, "--option"))
     if args.output:
         res.schedule.save(args.output)
     d = res.to_dict()

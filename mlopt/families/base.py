@@ -326,10 +326,12 @@ class Family:
         return dict(options)
 
     def run(self, algorithm: str, workload: "Workload", *, seed: int = 0,
-            **options) -> "Schedule":
-        """Run ``algorithm`` on ``workload`` (its options and seed checked first)."""
+            options: Mapping[str, Any] | None = None, **more_options) -> "Schedule":
+        """Run ``algorithm`` on ``workload`` with ``options`` (a dict, as a user gave them, and/or
+        keyword options): the seed and every option are checked first, so ``options={"seed":
+        0}`` or an unknown name is an InputError before the algorithm starts."""
         check_seed(seed)
-        opts = self.validate_options(algorithm, options)
+        opts = self.validate_options(algorithm, {**dict(options or {}), **more_options})
         return self.algorithm(algorithm)(workload, seed=seed, **opts)
 
     def run_check_options(self, algorithm: str, options: Mapping[str, Any]) -> dict[str, Any]:

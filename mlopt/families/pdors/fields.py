@@ -29,7 +29,6 @@ ran entirely in mode m; a slot with w workers in mode m does the fraction ``w / 
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -43,6 +42,27 @@ FIELDS = ("samples", "batch", "ps_ratio", "sample_seconds", "param_mb", "bw_inte
           "bw_external_gbps")
 _INTEGER = {"samples", "batch", "ps_ratio"}
 _STRICT = {"bw_internal_gbps", "bw_external_gbps"}
+#: least work a job may need, in worker-slots (1e-12: 3.6 ns of one worker at 1-hour slots);
+#: with at most MAX_COUNT workers a slot then does a finite w / n^m of the job
+MIN_WORK = 1.0 / limits.MAX_VALUE
+
+
+#: the bandwidth capacity of every generated machine: bandwidth is no PD-ORS resource (it only
+#: sets the speed, Fact 1), but the shared ``Workload`` needs one; non-binding by design
+FREE_BANDWIDTH_GBPS = 1e6
+
+
+def core_fields(extra: dict, epochs: int, resources) -> dict:
+    """Core Job fields of the OASiS-adapted view (:mod:`.oasis_adapted`) from the PD-ORS
+    fields; the demands get the bandwidths.  The generator fills the core fields with these."""
+    K, F, gamma = extra["samples"], extra["batch"], extra["ps_ratio"]
+    b = extra["bw_external_gbps"]
+    return {
+        "epochs": int(epochs), "chunks": int(F), "minibatches": 1,
+        "minibatch_seconds": K * extra["sample_seconds"] / F,
+        "gradient_mb": extra["param_mb"] * K * gamma / (F * F),
+        "worker_bw": float(b), "ps_bw": float(gamma * b),
+    }
 
 
 def pdors_resources(workload: Workload) -> tuple[str, ...]:
@@ -51,7 +71,29 @@ def pdors_resources(workload: Workload) -> tuple[str, ...]:
 
 
 def validate_pdors(workload: Workload) -> None:
-    """The family's field check: one pool of role-``any`` machines and every job's extra fields."""
+    """The family's field check: one pool of role-``any`` machines, every job's extra fields, and
+    every assumption the exact model, the bounds and the online algorithm rely on.
+
+    DECISIONS (each refused with one :class:`InputError` naming the field and the value):
+
+    * ``bw_internal_gbps >= bw_external_gbps`` for every job (so n_i^int <= n_i^ext).  Fact 1 is
+      about a bus faster than a link; the exact MILP (its first-completion cut
+      a_i + ceil(n_i^int / F_i) - 1 and its internal credit ``om``, which may only *add* work),
+      ``job_sum``, ``colgen`` and the prices' ``schedulable`` all take the internal speed as the
+      fastest one.  A slower bus would make co-location a penalty the model does not force,
+      giving "verified" optima below what the online algorithm reaches; such a workload is
+      refused rather than modelled (no paper setting has it);
+    * at least one job: an empty job list has nothing to schedule (the MILP would have no
+      variables, the online algorithm no decision); refused, not answered with objective 0;
+    * the work n_i^m of each mode is in [:data:`MIN_WORK`, MAX_VALUE] worker-slots and the
+      speed-up n_i^ext / n_i^int (a MILP coefficient) is <= MAX_VALUE: each field may be in
+      range while a product under- or overflows (a subnormal work made w / n^m overflow in the
+      checker, and the per-slot worker counts round to 0).
+    Utilities need no check here: every utility kind is non-negative and non-increasing in the
+    duration (:mod:`mlopt.utility`), which ``job_sum`` relies on.
+    """
+    if not workload.jobs:
+        raise InputError("a PD-ORS workload needs at least one job", field="jobs", value=[])
     for n, s in enumerate(workload.servers):
         if s.role != "any":
             raise InputError("PD-ORS runs on one machine pool: every server needs role 'any'",
@@ -76,15 +118,25 @@ def validate_pdors(workload: Workload) -> None:
         if job.extra["sample_seconds"] == 0 and job.extra["param_mb"] == 0:
             raise InputError("a sample must take time: sample_seconds and param_mb are both 0",
                              field=f"{where}.sample_seconds", value=0)
+        b_int, b_ext = job.extra["bw_internal_gbps"], job.extra["bw_external_gbps"]
+        if b_int < b_ext:
+            raise InputError(f"the internal (same-machine) bandwidth must be >= the external one "
+                             f"({b_ext:g} Gbit/s): PD-ORS's co-location is never slower",
+                             field=f"{where}.bw_internal_gbps", value=b_int)
         # each field may be in range while their product is not (a tiny bandwidth times a huge
         # parameter size): the work n_i^m must stay a finite, representable number of slots
         for mode in ("int", "ext"):
             work = worker_slots(workload, job, mode)
-            if not work <= limits.MAX_VALUE:
-                raise InputError(f"the job's work is {work:g} worker-slots, more than "
-                                 f"{limits.MAX_VALUE:g}: check samples, sample_seconds, param_mb "
-                                 f"and the bandwidths", field=f"{where}.samples",
-                                 value=job.extra["samples"])
+            if not MIN_WORK <= work <= limits.MAX_VALUE:
+                raise InputError(f"the job's work is {work:g} worker-slots, not in [{MIN_WORK:g}, "
+                                 f"{limits.MAX_VALUE:g}]: check samples, sample_seconds, "
+                                 f"param_mb, the bandwidths and slot_seconds",
+                                 field=f"{where}.samples", value=job.extra["samples"])
+        speedup = worker_slots(workload, job, "ext") / worker_slots(workload, job, "int")
+        if not speedup <= limits.MAX_VALUE:
+            raise InputError(f"co-location would make the job {speedup:g} times faster, more "
+                             f"than {limits.MAX_VALUE:g}", field=f"{where}.bw_internal_gbps",
+                             value=b_int)
         res = pdors_resources(workload)
         if sum(job.worker_demand[r] for r in res) <= 0:
             raise InputError("a worker must demand some resource other than bandwidth",

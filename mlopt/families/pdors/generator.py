@@ -17,7 +17,7 @@ DECISIONS where the seed is silent (notes 004, Sec. 5):
 * machines: uniform over EC2 p2.8xlarge (8 GPU / 32 CPU / 488 GB), p2.16xlarge (16 / 64 / 732)
   and g3.16xlarge (4 / 64 / 488), 1000 GB storage (as OASiS's cluster), all role ``any``;
   bandwidth is no PD-ORS resource, so every machine gets the non-binding bandwidth capacity
-  :data:`~mlopt.families.pdors.oasis_adapted.FREE_BANDWIDTH_GBPS` (the shared ``Workload``
+  :data:`~mlopt.families.pdors.fields.FREE_BANDWIDTH_GBPS` (the shared ``Workload``
   needs one; the core demands carry the OASiS-adapted b_i and B_i = gamma_i b_i);
 * gamma_i and F_i are integers; arrivals i.i.d. uniform instants in [0, W) (W = horizon by
   default), slot 1 + floor(instant), as the OASiS generator;
@@ -36,11 +36,14 @@ from typing import Any, Callable
 
 import numpy as np
 
+from mlopt import limits
 from mlopt.clusters import INSTANCE_TYPES, STORAGE_GB
 from mlopt.errors import InputError
-from mlopt.families.oasis.generator import _int_param, _integers, _positive, _range, _uniform
-from mlopt.families.pdors.fields import worker_slots
-from mlopt.families.pdors.oasis_adapted import FREE_BANDWIDTH_GBPS, core_fields
+from mlopt.families.pdors.fields import FREE_BANDWIDTH_GBPS, MIN_WORK, core_fields, \
+    validate_pdors, worker_slots
+from mlopt.genparams import as_float_range, as_int_range, count_range, integers, real_range, \
+    uniform6
+from mlopt.params import Param, Schema, check_values
 from mlopt.utility import Sigmoid
 from mlopt.workload import DEFAULT_RESOURCES, Job, Server, Workload, validate
 
@@ -92,58 +95,122 @@ PRESETS: dict[str, dict[str, Any]] = {
 }
 
 
-def _resolve(preset: str, overrides: dict) -> dict[str, Any]:
+# integer ranges (uniform integer draws) and real ranges (uniform, 6 significant digits)
+COUNT_RANGES = ("epochs", "samples", "ps_ratio", "batch")
+DEMAND_RANGES = ("worker_gpu", "worker_cpu", "worker_memory_gb", "worker_storage_gb", "ps_cpu",
+                 "ps_memory_gb", "ps_storage_gb")
+REAL_RANGES = ("param_mb", "sample_seconds", "priority", "decay", "target")
+_DOCS = {
+    "n_jobs": "jobs", "horizon": "T, slots", "n_machines": "H, machines of the shared pool",
+    "slot_seconds": "seconds per slot", "machine_types": "EC2 types drawn uniformly",
+    "arrival_window": "arrivals uniform in [0, W) slots; null: W = T",
+    "epochs": "E_i", "samples": "K_i", "ps_ratio": "gamma_i", "batch": "F_i",
+    "param_mb": "g_i, MB", "sample_seconds": "tau_i, seconds per sample",
+    "bw_external_gbps": "b^(e), Gbit/s", "bw_internal_gbps": "b^(i), Gbit/s (>= every b^(e))",
+    "priority": "theta1", "decay": "theta2", "target": "theta3, slots",
+}
+#: most machine types one ``machine_types`` list may name (repeats weight the draw)
+MAX_MACHINE_TYPES = 64
+
+
+def params(preset: str) -> Schema:
+    """The parameters every preset takes (defaults: the preset's values); see the module doc."""
     if preset not in PRESETS:
         raise InputError(f"unknown PD-ORS preset (known: {', '.join(PRESETS)})", field="preset",
                          value=preset)
-    unknown = sorted(set(overrides) - set(DEFAULTS))
-    if unknown:
-        raise InputError("unknown generator parameter", field=unknown[0],
-                         value=overrides[unknown[0]])
-    return {**DEFAULTS, **PRESETS[preset], **overrides}
+    d = {**DEFAULTS, **PRESETS[preset]}
+    doc = _DOCS.get
+    schema: dict[str, Param] = {
+        "n_jobs": Param.int(d["n_jobs"], low=1, high=limits.MAX_JOBS, doc=doc("n_jobs")),
+        "horizon": Param.int(d["horizon"], low=1, high=limits.MAX_HORIZON, doc=doc("horizon")),
+        "n_machines": Param.int(d["n_machines"], low=1, high=limits.MAX_SERVERS,
+                                doc=doc("n_machines")),
+        "slot_seconds": Param.float(d["slot_seconds"], low=0.0, low_open=True,
+                                    doc=doc("slot_seconds")),
+        "machine_types": Param.list(Param.choice(next(iter(INSTANCE_TYPES)), INSTANCE_TYPES),
+                                    list(d["machine_types"]), min_items=1,
+                                    max_items=MAX_MACHINE_TYPES, doc=doc("machine_types")),
+        "arrival_window": Param.float(d["arrival_window"], low=0.0, low_open=True,
+                                      high=limits.MAX_HORIZON, nullable=True,
+                                      doc=doc("arrival_window")),
+        "bw_external_gbps": real_range(d["bw_external_gbps"], low_open=True,
+                                       doc=doc("bw_external_gbps")),
+        "bw_internal_gbps": Param.float(d["bw_internal_gbps"], low=0.0, low_open=True,
+                                        doc=doc("bw_internal_gbps")),
+    }
+    for key in COUNT_RANGES:
+        schema[key] = count_range(d[key], low=1, doc=doc(key, ""))
+    for key in DEMAND_RANGES:
+        schema[key] = count_range(d[key], low=0, doc=f"per-{key.replace('_', ' ', 1)} demand")
+    for key in REAL_RANGES:
+        schema[key] = real_range(d[key], doc=doc(key, ""))
+    return schema
 
 
-def _check(params: dict) -> dict[str, Any]:
-    p: dict[str, Any] = {}
-    p["n_jobs"] = _int_param(params, "n_jobs", 1)
-    p["horizon"] = _int_param(params, "horizon", 1)
-    p["n_machines"] = _int_param(params, "n_machines", 1)
-    p["slot_seconds"] = _positive(params, "slot_seconds")
-    types = params["machine_types"]
-    if isinstance(types, str) or not isinstance(types, (tuple, list)) or not types \
-            or any(t not in INSTANCE_TYPES for t in types):
-        raise InputError(f"must be a list of instance types (known: {', '.join(INSTANCE_TYPES)})",
-                         field="machine_types", value=types)
-    p["machine_types"] = tuple(types)
-    window = params["arrival_window"]
-    if window is not None:
-        window = _positive(params, "arrival_window")
-        if window > p["horizon"]:
-            raise InputError(f"must be <= the horizon T={p['horizon']}", field="arrival_window",
-                             value=window)
+def check_params(preset: str, overrides: dict) -> dict[str, Any]:
+    """Every parameter of ``preset`` updated by ``overrides``, checked one by one (the declared
+    schema) and together (below); returns the full parameter dict the draw uses."""
+    schema = params(preset)
+    checked = check_values(schema, overrides, where=f"preset {preset!r} of family pdors",
+                           reserved={"seed": "the seed is --seed, not a parameter"})
+    q = {**{k: v.default for k, v in schema.items()}, **checked}
+    p: dict[str, Any] = {k: q[k] for k in ("n_jobs", "horizon", "n_machines")}
+    p["slot_seconds"] = float(q["slot_seconds"])
+    p["machine_types"] = tuple(q["machine_types"])
+    cells = p["horizon"] * p["n_machines"] * len(DEFAULT_RESOURCES)
+    if cells > limits.MAX_CELLS:
+        raise InputError(f"horizon x machines x resources = {cells:,} is above the limit "
+                         f"{limits.MAX_CELLS:,} (see mlopt.limits)", field="n_machines",
+                         value=p["n_machines"])
+    window = q["arrival_window"]
+    if window is not None and window > p["horizon"]:
+        raise InputError(f"must be <= the horizon T={p['horizon']}", field="arrival_window",
+                         value=window)
     p["arrival_window"] = float(window if window is not None else p["horizon"])
-    for key in ("epochs", "samples", "ps_ratio", "batch"):
-        p[key] = _range(params, key, integer=True, minimum=1)
-    for key in ("worker_gpu", "worker_cpu", "worker_memory_gb", "worker_storage_gb", "ps_cpu",
-                "ps_memory_gb", "ps_storage_gb"):
-        p[key] = _range(params, key, integer=True)
-    p["param_mb"] = _range(params, "param_mb")
-    p["sample_seconds"] = _range(params, "sample_seconds")
+    for key in COUNT_RANGES + DEMAND_RANGES:
+        p[key] = as_int_range(q[key])
+    for key in REAL_RANGES + ("bw_external_gbps",):
+        p[key] = as_float_range(q[key])
+    p["bw_internal_gbps"] = float(q["bw_internal_gbps"])
     if p["param_mb"][1] == 0 and p["sample_seconds"][1] == 0:
         raise InputError("a sample must take time", field="sample_seconds",
-                         value=params["sample_seconds"])
-    p["bw_external_gbps"] = _range(params, "bw_external_gbps", strict=True)
-    p["bw_internal_gbps"] = _positive(params, "bw_internal_gbps")
+                         value=q["sample_seconds"])
     if p["bw_internal_gbps"] < p["bw_external_gbps"][1]:
         raise InputError("the internal (bus) bandwidth must be >= every external one",
-                         field="bw_internal_gbps", value=p["bw_internal_gbps"])
+                         field="bw_internal_gbps", value=q["bw_internal_gbps"])
     if p["worker_cpu"][0] + p["worker_memory_gb"][0] + p["worker_gpu"][0] \
             + p["worker_storage_gb"][0] <= 0:
         raise InputError("a worker must demand some resource: every lower bound is 0",
-                         field="worker_cpu", value=params["worker_cpu"])
-    for key in ("priority", "decay", "target"):
-        p[key] = _range(params, key)
-    return p
+                         field="worker_cpu", value=q["worker_cpu"])
+    # the largest job the ranges allow must stay a finite number of worker-slots (the family's
+    # field check refuses more): E K (tau + 16 g gamma / (1000 F b^(e))) / slot_seconds
+    (e, k, g, tau, gam) = (p["epochs"][1], p["samples"][1], p["param_mb"][1],
+                           p["sample_seconds"][1], p["ps_ratio"][1])
+    comm = 16.0 * g * gam / (1000.0 * p["batch"][0] * p["bw_external_gbps"][0])
+    work = e * k * (tau + comm) / p["slot_seconds"]
+    if not work <= limits.MAX_VALUE:
+        raise InputError(f"the largest job these ranges allow needs {work:g} worker-slots, more "
+                         f"than {limits.MAX_VALUE:g}: narrow epochs, samples, sample_seconds, "
+                         "param_mb, ps_ratio, batch, bw_external_gbps or raise slot_seconds",
+                         field="samples", value=q["samples"])
+    # ... and the smallest one at least MIN_WORK (internal speed, the lowest ends)
+    comm = 16.0 * p["param_mb"][0] * p["ps_ratio"][0] / (1000.0 * p["batch"][1]
+                                                         * p["bw_internal_gbps"])
+    work = p["epochs"][0] * p["samples"][0] * (p["sample_seconds"][0] + comm) \
+        / p["slot_seconds"]
+    if not work >= MIN_WORK:
+        raise InputError(f"the smallest job these ranges allow needs {work:g} worker-slots, less "
+                         f"than {MIN_WORK:g}: raise the low end of sample_seconds or param_mb",
+                         field="sample_seconds", value=q["sample_seconds"])
+    if not p["bw_internal_gbps"] / p["bw_external_gbps"][0] <= limits.MAX_VALUE:
+        raise InputError(f"co-location may not speed a job up more than {limits.MAX_VALUE:g} "
+                         "times", field="bw_internal_gbps", value=q["bw_internal_gbps"])
+    # the order the workload's meta.params lists them in (unchanged since the first instances)
+    order = ("n_jobs", "horizon", "n_machines", "slot_seconds", "machine_types",
+             "arrival_window") + COUNT_RANGES + DEMAND_RANGES + (
+        "param_mb", "sample_seconds", "bw_external_gbps", "bw_internal_gbps", "priority",
+        "decay", "target")
+    return {k: p[k] for k in order}
 
 
 def _machines(rng, p) -> list[Server]:
@@ -162,20 +229,20 @@ def _draw(p: dict, seed: int) -> tuple[list[Server], list[Job]]:
     n = p["n_jobs"]
     arrivals = 1 + np.floor(np.sort(rng.uniform(0.0, p["arrival_window"], size=n))).astype(int)
     arrivals = np.minimum(arrivals, p["horizon"])
-    E = _integers(rng, p["epochs"], n)
-    K = _integers(rng, p["samples"], n)
-    g = _uniform(rng, p["param_mb"], n)
-    tau = _uniform(rng, p["sample_seconds"], n)
-    gamma = _integers(rng, p["ps_ratio"], n)
-    F = _integers(rng, p["batch"], n)
-    be = _uniform(rng, p["bw_external_gbps"], n)
-    wdem = np.column_stack([_integers(rng, p[k], n) for k in (
+    E = integers(rng, p["epochs"], n)
+    K = integers(rng, p["samples"], n)
+    g = uniform6(rng, p["param_mb"], n)
+    tau = uniform6(rng, p["sample_seconds"], n)
+    gamma = integers(rng, p["ps_ratio"], n)
+    F = integers(rng, p["batch"], n)
+    be = uniform6(rng, p["bw_external_gbps"], n)
+    wdem = np.column_stack([integers(rng, p[k], n) for k in (
         "worker_gpu", "worker_cpu", "worker_memory_gb", "worker_storage_gb")]).astype(float)
-    sdem = np.column_stack([np.zeros(n)] + [_integers(rng, p[k], n) for k in (
+    sdem = np.column_stack([np.zeros(n)] + [integers(rng, p[k], n) for k in (
         "ps_cpu", "ps_memory_gb", "ps_storage_gb")]).astype(float)
-    th1 = _uniform(rng, p["priority"], n)
-    th2 = _uniform(rng, p["decay"], n)
-    th3 = _uniform(rng, p["target"], n)
+    th1 = uniform6(rng, p["priority"], n)
+    th2 = uniform6(rng, p["decay"], n)
+    th3 = uniform6(rng, p["target"], n)
     res = list(DEFAULT_RESOURCES)
     width = max(3, len(str(n)))
     jobs = []
@@ -197,11 +264,11 @@ def _jsonable(value):
 
 
 def generate(preset: str = "paper-fig6", seed: int = 0, **overrides) -> Workload:
-    """Draw a PD-ORS workload from ``PRESETS[preset]`` updated by ``overrides`` (keys of
-    :data:`DEFAULTS`).  Bad preset, parameter name or value -> :class:`InputError`."""
+    """Draw a PD-ORS workload from ``PRESETS[preset]`` updated by ``overrides`` (the names of
+    :func:`params`).  Bad preset, parameter name or value -> :class:`InputError`."""
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise InputError("must be an integer >= 0", field="seed", value=seed)
-    p = _check(_resolve(preset, overrides))
+    p = check_params(preset, overrides)
     servers, jobs = _draw(p, int(seed))
     T = p["horizon"]
     late = [j for j in jobs if j.arrival - 1 + worker_slots_per_cap(j, p) > T]
@@ -214,7 +281,9 @@ def generate(preset: str = "paper-fig6", seed: int = 0, **overrides) -> Workload
     }
     w = Workload(f"pdors-{preset}-s{seed}", T, p["slot_seconds"], DEFAULT_RESOURCES,
                  tuple(servers), tuple(jobs), meta)
-    return validate(w)
+    validate(w)
+    validate_pdors(w)
+    return w
 
 
 def worker_slots_per_cap(job: Job, p: dict) -> float:

@@ -14,7 +14,10 @@ DECISION (mapping, notes 004 Sec. 7).  PD-ORS job i becomes the OASiS job with
 * same utility, arrival, per-worker / per-PS demands (GPU, CPU, memory, storage);
 * the pool is split: the first ceil(H/2) machines (workload order) host workers, the rest PSs
   ("proportionally divided", OASiS Fig. 5).  Server ids are kept, so a schedule produced on the
-  adapted view is a schedule of the PD-ORS workload, checked by the PD-ORS checker.
+  adapted view is a schedule of the PD-ORS workload, checked by the PD-ORS checker;
+* DECISION (H = 1): the one machine is split by capacity instead, into a worker half (its own
+  id) and a PS half (id + :data:`PS_HALF_SUFFIX`), each with half of every resource;
+  :func:`from_oasis` maps the PS half's rows back to the machine's id.
 
 The PD-ORS generator fills the core ``Job`` fields with exactly these values, and
 :func:`to_oasis` recomputes them from ``Job.extra`` (so hand-written workloads need not).
@@ -23,22 +26,9 @@ from __future__ import annotations
 
 import math
 
+from mlopt.families.pdors.fields import FREE_BANDWIDTH_GBPS, core_fields
+from mlopt.schedule import Schedule
 from mlopt.workload import BANDWIDTH, Job, Server, Workload
-
-FREE_BANDWIDTH_GBPS = 1e6  # "no bandwidth capacity" in the adapted view
-
-
-def core_fields(extra: dict, epochs: int, resources) -> dict:
-    """Core Job fields (OASiS-adapted) from the PD-ORS fields; demands get the bandwidths."""
-    K, F, gamma = extra["samples"], extra["batch"], extra["ps_ratio"]
-    b = extra["bw_external_gbps"]
-    return {
-        "epochs": int(epochs), "chunks": int(F), "minibatches": 1,
-        "minibatch_seconds": K * extra["sample_seconds"] / F,
-        "gradient_mb": extra["param_mb"] * K * gamma / (F * F),
-        "worker_bw": float(b), "ps_bw": float(gamma * b),
-    }
-
 
 def adapt_job(job: Job, resources) -> Job:
     c = core_fields(job.extra, job.epochs, resources)
@@ -46,6 +36,9 @@ def adapt_job(job: Job, resources) -> Job:
     sd = dict(job.ps_demand, **{BANDWIDTH: c["ps_bw"]})
     return Job(job.id, job.arrival, c["epochs"], c["chunks"], c["minibatches"],
                c["minibatch_seconds"], c["gradient_mb"], wd, sd, job.utility, dict(job.extra))
+
+
+PS_HALF_SUFFIX = "~ps"  # the PS half of a single machine in the adapted view
 
 
 def worker_pool_size(n_machines: int) -> int:
@@ -59,9 +52,24 @@ def to_oasis(workload: Workload) -> Workload:
     for n, s in enumerate(workload.servers):
         cap = dict(s.capacity, **{BANDWIDTH: FREE_BANDWIDTH_GBPS})
         servers.append(Server(s.id, "worker" if n < n_w else "ps", cap, s.kind, s.location))
-    if len(servers) == 1:
-        raise ValueError("the OASiS-adapted view needs at least two machines")
+    if len(servers) == 1:  # one machine: a worker half and a PS half by capacity
+        (s,) = workload.servers
+        half = {r: (FREE_BANDWIDTH_GBPS if r == BANDWIDTH else v / 2.0)
+                for r, v in s.capacity.items()}
+        servers = [Server(s.id, "worker", half, s.kind, s.location),
+                   Server(s.id + PS_HALF_SUFFIX, "ps", dict(half), s.kind, s.location)]
     jobs = tuple(adapt_job(j, workload.resources) for j in workload.jobs)
     meta = dict(workload.meta, family="oasis", adapted_from="pdors")
     return Workload(workload.name + "-oasis-adapted", workload.horizon, workload.slot_seconds,
                     workload.resources, tuple(servers), jobs, meta, dict(workload.extra))
+
+
+def from_oasis(schedule: Schedule, workload: Workload) -> Schedule:
+    """A schedule made on ``to_oasis(workload)`` as a schedule of the PD-ORS ``workload``: with
+    one machine, its PS half is that machine; otherwise every server id is the workload's own."""
+    if len(workload.servers) != 1:
+        return schedule
+    sid = workload.servers[0].id
+    df = schedule.allocations.copy()
+    df.loc[df["server"] == sid + PS_HALF_SUFFIX, "server"] = sid
+    return Schedule(schedule.admitted, df, schedule.meta, schedule.timing)

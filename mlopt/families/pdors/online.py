@@ -27,8 +27,9 @@ import numpy as np
 from mlopt.errors import InputError
 from mlopt.families.pdors.dp import best_schedule
 from mlopt.families.pdors.fields import pdors_arrays, validate_pdors
-from mlopt.families.pdors.oracle import OracleStats, SlotOracle
-from mlopt.families.pdors.prices import PdorsPrices, pdors_prices
+from mlopt.families.pdors.oracle import GDELTA, LP_MODES, ORACLES, OracleStats, SlotOracle
+from mlopt.families.pdors.prices import PRICE_MODES, PdorsPrices, pdors_prices
+from mlopt.params import Param, check_values
 from mlopt.schedule import Schedule
 from mlopt.workload import Workload
 
@@ -137,12 +138,53 @@ def pdors_online(workload: Workload, *, grid: int = 100, oracle: str = "rounding
     return PdorsRun(schedule, prices, used, price, decisions, stats)
 
 
-def run_pdors(workload: Workload, *, seed: int = 0, **options) -> Schedule:
-    """PD-ORS as a registered algorithm: ``workload -> Schedule`` (options: see module doc)."""
-    return pdors_online(workload, seed=seed, **options).schedule
+#: most DP units per job (the DP is O(T grid^2) per job) and most rounding draws per demand
+MAX_GRID = 10_000
+MAX_RETRIES = 10_000
+
+#: the options of ``pdors`` (declared; ``Family.run`` refuses any other name or a bad value);
+#: ``pdors_no_internal`` takes the same ones but ``internal``
+OPTIONS = {
+    "grid": Param.int(100, low=1, high=MAX_GRID, doc="DP units of a job's work"),
+    "oracle": Param.choice("rounding", ORACLES,
+                           doc="external case: LP + randomized rounding, or the exact IP"),
+    "internal": Param.bool(True, doc="Alg. 4's co-location case (false: the ablation)"),
+    "delta": Param.float(0.1, low=0.0, low_open=True, high=1.0,
+                         doc="rounding failure probability of G_delta"),
+    "retries": Param.int(10, low=1, high=MAX_RETRIES, doc="S: rounding draws per demand"),
+    "gdelta": Param.choice("hoeffding", GDELTA, doc="G_delta rule"),
+    "lp": Param.choice("persistent", LP_MODES, doc="one HiGHS LP per job, or rebuilt"),
+    "price_mode": Param.choice("oracle", PRICE_MODES, doc="U and L from the jobs, or estimated"),
+    "estimate_factor": Param.float(1.0, low=0.0, low_open=True,
+                                   doc="price_mode=estimate: scale of U/L"),
+    "price_scale": Param.float(None, low=0.0, low_open=True, nullable=True,
+                               doc="cap on ln(U/L) (not from the papers); null: literal prices"),
+    "compare_exact": Param.bool(False, doc="also solve the exact IP (rounding statistics)"),
+}
+OPTIONS_NO_INTERNAL = {k: v for k, v in OPTIONS.items() if k != "internal"}
 
 
-def run_pdors_no_internal(workload: Workload, *, seed: int = 0, **options) -> Schedule:
+def run_pdors(workload: Workload, *, seed: int = 0, grid: int = 100, oracle: str = "rounding",
+              internal: bool = True, delta: float = 0.1, retries: int = 10,
+              gdelta: str = "hoeffding", lp: str = "persistent", price_mode: str = "oracle",
+              estimate_factor: float = 1.0, price_scale: float | None = None,
+              compare_exact: bool = False) -> Schedule:
+    """PD-ORS as a registered algorithm: ``workload -> Schedule`` (options: :data:`OPTIONS`)."""
+    opts = check_values(OPTIONS, dict(
+        grid=grid, oracle=oracle, internal=internal, delta=delta, retries=retries,
+        gdelta=gdelta, lp=lp, price_mode=price_mode, estimate_factor=estimate_factor,
+        price_scale=price_scale, compare_exact=compare_exact), where="algorithm 'pdors'")
+    return pdors_online(workload, seed=seed, **opts).schedule
+
+
+def run_pdors_no_internal(workload: Workload, *, seed: int = 0, grid: int = 100,
+                          oracle: str = "rounding", delta: float = 0.1, retries: int = 10,
+                          gdelta: str = "hoeffding", lp: str = "persistent",
+                          price_mode: str = "oracle", estimate_factor: float = 1.0,
+                          price_scale: float | None = None,
+                          compare_exact: bool = False) -> Schedule:
     """Ablation: PD-ORS without Alg. 4's internal case, on the same shared pool."""
-    options.pop("internal", None)
-    return pdors_online(workload, seed=seed, internal=False, **options).schedule
+    return run_pdors(workload, seed=seed, grid=grid, oracle=oracle, internal=False,
+                     delta=delta, retries=retries, gdelta=gdelta, lp=lp, price_mode=price_mode,
+                     estimate_factor=estimate_factor, price_scale=price_scale,
+                     compare_exact=compare_exact)

@@ -293,8 +293,11 @@ class SlotOracle:
 
     # ---- helpers ---------------------------------------------------------------------------
     def demands(self, n: float) -> np.ndarray:
+        """Workers that do j units: ceil(j n / grid) (forgiving float noise), and at least one
+        for j >= 1 (a tiny job's share would otherwise round to 0 workers and do no work)."""
         j = np.arange(self.grid + 1)
-        return np.maximum(0, np.ceil(j * n / self.grid * (1 - EPS) - EPS)).astype(int)
+        d = np.ceil(j * n / self.grid * (1 - EPS) - EPS)
+        return np.maximum(np.minimum(j, 1), d).astype(int)
 
     def _feasible(self, w, s, free, demand) -> bool:
         sw, ss = int(w.sum()), int(s.sum())

@@ -51,8 +51,10 @@ def job_sum_bound(workload, **_) -> dict:
     utility at its shortest possible duration (no slot does more than F_i / n_i^int of the job,
     since at most F_i workers run at the faster, internal speed), 0 for a job that cannot finish
     by T.  Valid because u_i is non-increasing; cheap, and loose under contention."""
+    from mlopt.families.pdors.fields import validate_pdors
     from mlopt.families.pdors.prices import schedulable
 
+    validate_pdors(workload)  # its assumptions: b_int >= b_ext (n_int is the fastest speed)
     arr = pdors_arrays(workload)
     ok = schedulable(workload, arr)
     best = np.maximum(1, np.ceil(arr.n_int / arr.batch - 1e-9)) - 1

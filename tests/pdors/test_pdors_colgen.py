@@ -19,7 +19,7 @@ from mlopt.families.pdors.generator import generate
 from mlopt.families.pdors.theory import job_sum_bound
 from mlopt.models.pdors import build_dmlrs_milp
 from mlopt.solve import Status, solve
-from tests.test_pdors_online import dp_payoff, pricing_cases
+from pdors_fixtures import dp_payoff, pricing_cases
 
 
 def relaxed_payoff(c, grid):

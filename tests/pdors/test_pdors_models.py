@@ -20,7 +20,7 @@ from mlopt.families.pdors.examples import HAND_OPTIMUM, hand_tiny
 from mlopt.models.pdors import build_dmlrs_milp, build_pricing_milp, build_slot_ip
 from mlopt.solve import Status, solve
 
-GOLDEN = Path(__file__).resolve().parent / "data" / "golden"
+GOLDEN = Path(__file__).resolve().parents[1] / "data" / "golden"
 
 
 def test_hand_optimum_two_jobs_colocated():

@@ -11,7 +11,6 @@ from hypothesis import HealthCheck, example, given, settings, strategies as st
 from mlopt import pipeline
 from mlopt.errors import InputError
 from mlopt.families.pdors.checker import check_pdors
-from mlopt.families.pdors.dp import best_schedule
 from mlopt.families.pdors.examples import HAND_OPTIMUM, hand_tiny
 from mlopt.families.pdors.generator import generate
 from mlopt.families.pdors.online import pdors_online
@@ -22,6 +21,7 @@ from mlopt.families.pdors.fields import pdors_arrays
 from mlopt.models.pdors import build_pricing_milp
 from mlopt.solve import Status, solve
 from mlopt.utility import Sigmoid
+from pdors_fixtures import dp_payoff, pricing_cases
 
 
 def test_hand_instance_pdors_reaches_the_optimum_by_colocation():
@@ -43,38 +43,6 @@ def test_hand_instance_ablation_and_baselines():
 
 
 # ---- DP with the exact oracle == the pricing MILP (hypothesis, >= 50 cases) ---------------
-@st.composite
-def pricing_cases(draw):
-    T = draw(st.integers(1, 3))
-    H = draw(st.integers(1, 2))
-    R = 2
-    a = draw(st.integers(1, T))
-    F = draw(st.integers(1, 5))
-    gamma = draw(st.integers(1, 3))
-    n_int = draw(st.floats(0.3, 6.0))
-    n_ext = n_int * draw(st.floats(1.0, 4.0))
-    alpha = [draw(st.integers(1, 2)), draw(st.integers(0, 2))]
-    beta = [draw(st.integers(0, 1)), draw(st.integers(1, 2))]
-    price = np.array(draw(st.lists(st.floats(0.0, 0.6), min_size=T * H * R,
-                                   max_size=T * H * R))).reshape(T, H, R)
-    free = np.array(draw(st.lists(st.integers(1, 8), min_size=T * H * R,
-                                  max_size=T * H * R)), dtype=float).reshape(T, H, R)
-    grid = draw(st.integers(1, 4))
-    util = Sigmoid(draw(st.floats(1.0, 30.0)), draw(st.floats(0.0, 1.0)),
-                   draw(st.floats(0.0, 3.0)))
-    return dict(T=T, H=H, a=a, F=F, gamma=gamma, n_int=n_int, n_ext=n_ext, alpha=alpha,
-                beta=beta, price=price, free=free, grid=grid, utility=util)
-
-
-def dp_payoff(c, oracle="exact", seed=0):
-    orc = SlotOracle(alpha=c["alpha"], beta=c["beta"], F=c["F"], gamma=c["gamma"],
-                     n_int=c["n_int"], n_ext=c["n_ext"], grid=c["grid"], H=c["H"],
-                     rng=np.random.default_rng(seed), oracle=oracle)
-    theta = {t: orc.slot(c["price"][t - 1], c["free"][t - 1])[0]
-             for t in range(c["a"], c["T"] + 1)}
-    return best_schedule(theta, c["a"], c["T"], c["grid"], c["utility"]).payoff
-
-
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(pricing_cases())
 def test_dp_with_exact_oracle_equals_pricing_milp(c):

@@ -1,0 +1,427 @@
+"""The best certified interval on OPT within a wall-clock budget: :func:`bracket`.
+
+OPT lies in ``[low, high]``.  For a maximization family the low end is the best *checked*
+schedule's objective (a schedule is a proof that OPT is at least its value) and the high end the
+smallest certified upper bound; for a minimization family the other way round.  Every end names
+the source it came from.
+
+Sources (each inside what is left of one wall-clock budget):
+
+1. **primal**: every algorithm of the family (online algorithms, baselines, references) with
+   default options, each schedule passed through the family's checker; algorithms that do not
+   apply to the workload (an InputError) are listed and skipped;
+2. **exact**: the family's default exact model, built under the budget (a build that would not
+   finish in time is stopped and reported, never left running), solved with the time left; its
+   incumbent is checked like any other schedule, its dual bound is a dual source (the solver's
+   word: a proven optimum is reported ``optimal`` only after a second solver agrees);
+3. **dual**: every certified bound the family registers (LP relaxations, column generation,
+   dual certificates, flow-time and volume bounds, ...), and the LP relaxation of the exact
+   model when the solver gave no bound.
+
+Every source runs in a forked child process that is killed at its deadline (:func:`run_boxed`):
+a solver call deep in C code cannot be interrupted from Python, and an algorithm that solves a
+MILP per event (Dorm) can sit in one call for minutes.  So ``time_limit`` is honest wall clock,
+and a source that runs out of memory takes only its child down.
+
+DECISION (order and budget split): algorithms are cheap and run first (each is stopped at a
+quarter of the time left); then the family's bounds share half of what is left (a bound that
+meets a checked schedule closes the interval with a proof, and most bounds are fast); then the
+exact model gets 80% of the rest (it finds schedules and bounds, and proves small instances
+outright); the LP relaxation of the exact model takes what remains when the solver gave no
+bound.  Building a model counts against the budget: ``time_limit`` is wall-clock for everything.
+"""
+from __future__ import annotations
+
+import math
+import signal
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from mlopt.errors import InputError
+
+#: relative width at or below which an interval is closed (OPT proven up to rounding)
+CLOSED_TOL = 1e-9
+#: seconds kept in reserve for checking, verification and reporting
+RESERVE_S = 0.5
+
+
+class BudgetExceeded(BaseException):
+    """Raised inside a step that overran its share of the wall-clock budget.  A BaseException
+    (like KeyboardInterrupt), so that code catching ``Exception`` around a solver call cannot
+    swallow it and keep going."""
+
+
+@contextmanager
+def time_box(seconds: float):
+    """Raise :class:`BudgetExceeded` in this (main) thread after ``seconds`` of wall clock.
+
+    Pure-Python work (model building, algorithms) stops at the next bytecode; solvers get the
+    same limit as their own time limit, so they return by themselves."""
+    if seconds <= 0:
+        raise BudgetExceeded("no time left")
+    if not hasattr(signal, "SIGALRM"):  # pragma: no cover - not POSIX: best effort
+        yield
+        return
+
+    def _stop(signum, frame):
+        raise BudgetExceeded(f"stopped after its share of the budget ({seconds:.1f} s)")
+
+    old = signal.signal(signal.SIGALRM, _stop)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+@dataclass
+class Source:
+    """One contribution to the interval."""
+    name: str  # algorithm, bound or model name
+    kind: str  # "primal" (a checked schedule), "dual" (a certified bound), "exact" (the model)
+    value: float | None  # objective of the checked schedule, or the bound
+    status: str  # "ok", "skipped", "stopped", "error", "infeasible", "no_bound", ...
+    runtime_s: float
+    note: str = ""
+    bound: float | None = None  # exact sources: the solver's dual bound
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "kind": self.kind, "value": _num(self.value),
+                "bound": _num(self.bound), "status": self.status,
+                "runtime_s": round(self.runtime_s, 4), "note": self.note}
+
+
+@dataclass
+class Bracket:
+    family: str
+    sense: str
+    low: float | None
+    high: float | None
+    status: str  # "optimal", "interval", "no_solution", "no_bound"
+    low_source: str | None
+    high_source: str | None
+    sources: list[Source]
+    time_limit: float
+    elapsed_s: float
+    schedule: Any = field(default=None, repr=False)  # the best checked schedule
+    proof: str | None = None  # how "optimal" was established
+
+    @property
+    def gap(self) -> float | None:
+        """(high - low) / max(|low|, |high|), 0 for a closed interval; None when open."""
+        if self.low is None or self.high is None:
+            return None
+        width = self.high - self.low
+        scale = max(abs(self.low), abs(self.high))
+        return 0.0 if width <= 0 else (width / scale if scale > 0 else math.inf)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"family": self.family, "sense": self.sense, "low": _num(self.low),
+                "high": _num(self.high), "gap": _num(self.gap), "status": self.status,
+                "proof": self.proof, "low_source": self.low_source,
+                "high_source": self.high_source, "time_limit": self.time_limit,
+                "elapsed_s": round(self.elapsed_s, 3),
+                "sources": [s.to_dict() for s in self.sources]}
+
+
+def _num(x):
+    return None if x is None or not math.isfinite(x) else float(x)
+
+
+class _State:
+    """The interval as sources arrive."""
+
+    def __init__(self, fam, on_update: Callable[["_State"], None] | None):
+        self.fam, self.sense, self.on_update = fam, fam.sense, on_update
+        self.sources: list[Source] = []
+        self.primal = self.dual = None
+        self.primal_src = self.dual_src = None
+        self.schedule = None
+
+    @property
+    def low(self):
+        return self.primal if self.sense == "max" else self.dual
+
+    @property
+    def high(self):
+        return self.dual if self.sense == "max" else self.primal
+
+    def add(self, source: Source, schedule=None) -> None:
+        self.sources.append(source)
+        if source.status == "ok" and source.value is not None and source.kind == "primal":
+            better = self.primal is None or (source.value > self.primal if self.sense == "max"
+                                             else source.value < self.primal)
+            if better:
+                self.primal, self.primal_src, self.schedule = source.value, source.name, schedule
+        bound = source.value if source.kind == "dual" else source.bound
+        if source.status in ("ok", "stopped") and bound is not None and math.isfinite(bound):
+            tighter = self.dual is None or (bound < self.dual if self.sense == "max"
+                                            else bound > self.dual)
+            if tighter:
+                self.dual, self.dual_src = bound, source.name
+        if self.on_update is not None:
+            self.on_update(self)
+
+    def closed(self) -> bool:
+        if self.primal is None or self.dual is None:
+            return False
+        width = (self.dual - self.primal) if self.sense == "max" else (self.primal - self.dual)
+        return width <= CLOSED_TOL * max(1.0, abs(self.primal))
+
+
+def bracket(workload, *, family: str | None = None, time_limit: float = 60.0,
+            solver: str = "highs", threads: int = 1, verify: bool = True,
+            algorithms: list[str] | None = None, bounds: list[str] | None = None,
+            exact: bool = True, on_update: Callable[[Any], None] | None = None) -> Bracket:
+    """The best certified interval on OPT within ``time_limit`` seconds of wall clock (see the
+    module docstring).  ``algorithms`` / ``bounds``: restrict the sources (default: all the
+    family registers); ``exact=False`` skips the exact model."""
+    from mlopt.families.base import family_of
+
+    if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) \
+            or not math.isfinite(time_limit) or time_limit <= 0:
+        raise InputError("must be a positive number of seconds", field="time_limit",
+                         value=time_limit)
+    start = time.perf_counter()
+    deadline = start + float(time_limit)
+    fam = family_of(workload, family)
+    fam.validate(workload)
+    order = {"online": 0, "baseline": 1, "reference": 2}
+    names = (sorted(fam.algorithms_, key=lambda n: (order[fam.algorithms_[n].role], n))
+             if algorithms is None else list(algorithms))
+    for n in names:
+        fam.algorithm_record(n)
+    bound_names = sorted(fam.bounds_) if bounds is None else list(bounds)
+    for n in bound_names:
+        fam.bound(n)
+    st = _State(fam, on_update)
+
+    def left() -> float:
+        return deadline - time.perf_counter() - RESERVE_S
+
+    for name in names:
+        _run_algorithm(st, fam, workload, name, share=left() * 0.25)
+    todo = list(bound_names)
+    for i, name in enumerate(todo):  # half of what is left, shared by the family's bounds
+        _run_bound(st, fam, workload, name, solver, threads,
+                   share=left() * 0.5 / max(1, len(todo) - i))
+    exact_res = None
+    if exact and fam.formulations and fam.default_model and not st.closed():
+        exact_res = _run_exact(st, fam, workload, solver, threads,
+                               share=left() * 0.8, verify=verify)
+    if not st.closed() and (exact_res is None or exact_res.get("bound") is None):
+        _run_bound(st, fam, workload, "lp_relaxation", solver, threads, share=left())
+    proof, status = None, "interval"
+    if st.primal is None:
+        status = "no_solution"
+    elif st.dual is None:
+        status = "no_bound"
+    elif st.closed():
+        status, proof = "optimal", _proof(st, exact_res, solver)
+        if proof is None:
+            status = "interval"  # the solver's word alone, not confirmed
+    return Bracket(fam.name, fam.sense, st.low, st.high, status,
+                   st.primal_src if fam.sense == "max" else st.dual_src,
+                   st.dual_src if fam.sense == "max" else st.primal_src,
+                   st.sources, float(time_limit), time.perf_counter() - start, st.schedule,
+                   proof)
+
+
+def run_boxed(seconds: float, fn: Callable[[], Any]) -> tuple[str, Any]:
+    """Run ``fn()`` in a forked child process and wait at most ``seconds`` of wall clock.
+
+    Returns ``("ok", value)``, ``("input", message)`` (an InputError: the source does not
+    apply), ``("error", message)``, ``("memory", message)`` or ``("stopped", message)`` (the
+    child was killed at the deadline: a solver call in C code cannot be interrupted from
+    Python, a process can).  The value travels back pickled.  The child ends with its parent
+    (:mod:`mlopt.lifeline`)."""
+    import multiprocessing
+
+    if seconds <= 0:
+        return "stopped", "no time left in the budget"
+    ctx = multiprocessing.get_context("fork")
+    recv, send = ctx.Pipe(duplex=False)
+
+    def child():
+        from mlopt.lifeline import watch_parent
+
+        watch_parent()
+        try:
+            out = ("ok", fn())
+        except InputError as err:
+            out = ("input", err.message)
+        except MemoryError:
+            out = ("memory", "out of memory")
+        except BaseException as err:  # noqa: BLE001  (reported, never lost)
+            out = ("error", f"{type(err).__name__}: {err}")
+        try:
+            send.send(out)
+        except Exception as err:  # noqa: BLE001
+            send.send(("error", f"result could not be sent back: {err}"))
+
+    proc = ctx.Process(target=child, daemon=True)
+    proc.start()
+    send.close()
+    try:
+        if recv.poll(seconds):
+            try:
+                return recv.recv()
+            except EOFError:
+                return "error", f"the child process died (exit code {proc.exitcode})"
+        return "stopped", f"stopped at its share of the budget ({seconds:.1f} s)"
+    finally:
+        if proc.is_alive():
+            proc.kill()
+        proc.join()
+        recv.close()
+
+
+def _run_algorithm(st: _State, fam, workload, name: str, share: float) -> None:
+    def work():
+        schedule = fam.run(name, workload, seed=0)
+        res = fam.check(workload, schedule)
+        return schedule, res.feasible, float(res.objective), res.summary(limit=2)
+
+    t0 = time.perf_counter()
+    kind, out = run_boxed(share, work)
+    dt = time.perf_counter() - t0
+    if kind != "ok":
+        status = {"input": "skipped"}.get(kind, kind)
+        st.add(Source(name, "primal", None, status, dt, str(out)))
+        return
+    schedule, feasible, objective, summary = out
+    if not feasible:
+        st.add(Source(name, "primal", None, "infeasible", dt, summary))
+        return
+    st.add(Source(name, "primal", objective, "ok", dt), schedule)
+
+
+def _run_exact(st: _State, fam, workload, solver: str, threads: int, share: float,
+               verify: bool):
+    """Build, solve, extract, check (and, for a claimed optimum, verify with a second solver)
+    in one child process, all inside ``share`` seconds."""
+    form = fam.exact_formulation()
+    deadline = time.perf_counter() + share
+
+    def work():
+        from mlopt.families.base import resolve
+        from mlopt.solve import Status, solve
+        from mlopt.solve import verify as verify_optimum
+
+        t0 = time.perf_counter()
+        model = fam.model(form.name)(workload)
+        build_s = time.perf_counter() - t0
+        left = deadline - time.perf_counter()
+        limit = left - max(1.0, 0.1 * left)  # room to extract, check and report
+        if limit <= 0.5:
+            return {"build_s": build_s, "solved": False}
+        res = solve(model, solver, time_limit=limit, mip_gap=0.0, threads=threads)
+        out = {"build_s": build_s, "solved": True, "status": res.status.value,
+               "solve_s": res.runtime_s, "bound": res.bound, "schedule": None, "value": None,
+               "check": None, "verified_by": None}
+        if res.has_solution:
+            schedule = resolve(form.extract)(model, workload)
+            check = fam.check(workload, schedule)
+            out["schedule"], out["check"] = schedule, check.summary(limit=2)
+            out["value"] = float(check.objective) if check.feasible else None
+        if verify and res.status == Status.OPTIMAL and out["value"] is not None:
+            left = deadline - time.perf_counter() - 0.5
+            if left > 0.5:
+                v = verify_optimum(model, res, "auto", time_limit=left, threads=threads)
+                out["verified_by"] = v.verified_by if v.verified else None
+                out["verify_note"] = v.reason if not v.verified else ""
+        return out
+
+    name = f"{form.name} ({solver})"
+    t0 = time.perf_counter()
+    kind, out = run_boxed(share, work)
+    dt = time.perf_counter() - t0
+    if kind != "ok":
+        st.add(Source(name, "exact", None, {"input": "skipped"}.get(kind, kind), dt,
+                      str(out)))
+        return None
+    if not out["solved"]:
+        st.add(Source(name, "exact", None, "stopped", dt,
+                      f"built in {out['build_s']:.1f} s; no time left to solve"))
+        return None
+    note = (f"build {out['build_s']:.1f} s, solve {out['solve_s']:.1f} s, solver status "
+            f"{out['status']}")
+    if out["schedule"] is not None and out["value"] is None:
+        note += "; the checker rejects its incumbent: " + out["check"]
+    if out.get("verified_by"):
+        note += f"; verified by {out['verified_by']}"
+    elif out.get("verify_note"):
+        note += f"; not verified: {out['verify_note']}"
+    bound = out["bound"] if out["bound"] is not None and math.isfinite(out["bound"]) else None
+    st.add(Source(name, "exact", None, "ok" if bound is not None else "no_bound", dt, note,
+                  bound=bound))
+    if out["value"] is not None:
+        st.add(Source(f"{form.name} incumbent", "primal", out["value"], "ok", 0.0,
+                      f"{solver} incumbent, checked"), out["schedule"])
+    return out
+
+
+def _run_bound(st: _State, fam, workload, name: str, solver: str, threads: int,
+               share: float) -> None:
+    from mlopt.harness.tasks import _bound_value, lp_relaxation_bound
+
+    if share <= 0.5:
+        st.add(Source(name, "dual", None, "skipped", 0.0, "no time left in the budget"))
+        return
+    inner = max(0.5, share - 1.0)  # the method's own time limit, inside the hard one
+
+    def work():
+        if name == "lp_relaxation":
+            ret = lp_relaxation_bound(workload, family=fam, model=None, model_options={},
+                                      solver=solver, time_limit=inner, threads=threads,
+                                      solver_options={})
+        else:
+            ret = _call_bound(fam.bound(name), workload, time_limit=inner, threads=threads,
+                              solver=solver)
+        schedule = ret.pop("schedule", None) if isinstance(ret, dict) else None
+        value, status, _ = _bound_value(ret)
+        checked = None
+        if schedule is not None:
+            check = fam.check(workload, schedule)
+            checked = float(check.objective) if check.feasible else None
+        return value, status, schedule, checked
+
+    t0 = time.perf_counter()
+    kind, out = run_boxed(share, work)
+    dt = time.perf_counter() - t0
+    if kind != "ok":
+        st.add(Source(name, "dual", None, {"input": "skipped"}.get(kind, kind), dt, str(out)))
+        return
+    value, status, schedule, checked = out
+    st.add(Source(name, "dual", value, "ok" if value is not None else "no_bound", dt,
+                  f"method status {status}" if status else ""))
+    if checked is not None:  # a bound method that also found a schedule (restricted master)
+        st.add(Source(f"{name} schedule", "primal", checked, "ok", 0.0,
+                      "found by the bound method, checked"), schedule)
+
+
+def _call_bound(fn, workload, **context):
+    """Call a bound with the context keywords its signature takes."""
+    import inspect
+
+    try:
+        params = inspect.signature(fn).parameters
+        takes_all = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
+        kwargs = {k: v for k, v in context.items() if takes_all or k in params}
+    except (TypeError, ValueError):
+        kwargs = {}
+    return fn(workload, **kwargs)
+
+
+def _proof(st: _State, exact_out, solver: str):
+    """How a closed interval is proven: a checked schedule meeting a bound the family
+    registers (the bound is a theorem, the schedule a witness), or the exact model's optimum
+    confirmed by a second solver.  None: only one solver's word (reported as an interval)."""
+    if st.dual_src is not None and not st.dual_src.endswith(f"({solver})"):
+        return f"checked schedule {st.primal_src} meets certified bound {st.dual_src}"
+    if exact_out and exact_out.get("verified_by"):
+        return f"{solver} optimum verified by {exact_out['verified_by']}"
+    return None

@@ -1,0 +1,154 @@
+"""``mlopt bracket`` (the best certified interval on OPT within a wall-clock budget) and
+``mlopt bound`` (one certified bound, with its method and time)."""
+from __future__ import annotations
+
+import math
+import sys
+import time
+
+from mlopt.cli import command, emit, parse_kv
+from mlopt.errors import InputError
+
+
+def _positive_seconds(value: str) -> float:
+    try:
+        x = float(value)
+    except ValueError:
+        raise InputError("must be a number of seconds", field="--time-limit",
+                         value=value) from None
+    if not math.isfinite(x) or x <= 0:
+        raise InputError("must be a positive number of seconds", field="--time-limit", value=x)
+    return x
+
+
+def _fmt(x) -> str:
+    return "-" if x is None else f"{x:.6g}"
+
+
+@command("bracket", "the best certified interval [low, high] on OPT within a wall-clock "
+         "budget: every algorithm (checked), the exact model, every bound")
+def _bracket_args(p):
+    p.add_argument("file")
+    p.add_argument("--family", default=None, help="only for workloads without meta.family")
+    p.add_argument("--time-limit", type=_positive_seconds, default=60.0,
+                   help="wall-clock seconds for everything, model builds included (default 60)")
+    p.add_argument("--solver", default="highs")
+    p.add_argument("--threads", type=int, default=1)
+    p.add_argument("--no-exact", action="store_true", help="skip the exact model")
+    p.add_argument("--no-verify", action="store_true",
+                   help="do not confirm a solver's optimum with a second solver")
+    p.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    p.add_argument("-o", "--output", help="write the best checked schedule here")
+    p.set_defaults(handler=_bracket)
+
+
+def _progress(enabled: bool):
+    if not enabled:
+        return None, lambda: None
+    from tqdm import tqdm
+
+    bar = tqdm(total=None, bar_format="{desc} [{elapsed}]", file=sys.stderr, leave=False)
+
+    def update(state):
+        gap = ""
+        if state.low is not None and state.high is not None:
+            scale = max(abs(state.low), abs(state.high)) or 1.0
+            gap = f" gap {max(0.0, state.high - state.low) / scale:.2%}"
+        last = state.sources[-1]
+        bar.set_description_str(f"[{_fmt(state.low)}, {_fmt(state.high)}]{gap}  "
+                                f"last: {last.name} ({last.status})")
+        bar.update(0)
+    return update, bar.close
+
+
+def _bracket(args) -> int:
+    from mlopt.bracket import bracket
+    from mlopt.workload import Workload
+
+    if args.threads < 1 or args.threads > 256:
+        raise InputError("must be between 1 and 256", field="--threads", value=args.threads)
+    workload = Workload.load(args.file)
+    update, close = _progress(not args.json and sys.stderr.isatty())
+    try:
+        res = bracket(workload, family=args.family, time_limit=args.time_limit,
+                      solver=args.solver, threads=args.threads, verify=not args.no_verify,
+                      exact=not args.no_exact, on_update=update)
+    finally:
+        close()
+    if args.output:
+        if res.schedule is None:
+            raise InputError("no checked schedule was found within the budget: nothing to "
+                             "write", field="--output", value=args.output)
+        res.schedule.save(args.output)
+    d = res.to_dict()
+    lines = [f"{res.family} ({'max' if res.sense == 'max' else 'min'}): OPT in "
+             f"[{_fmt(res.low)}, {_fmt(res.high)}]  gap {_fmt(res.gap)}  status {res.status}"
+             f"  ({res.elapsed_s:.1f} s of {res.time_limit:g})",
+             f"  low from {res.low_source or '-'}, high from {res.high_source or '-'}"]
+    if res.proof:
+        lines.append(f"  proof: {res.proof}")
+    lines.append(f"  {'source':<28} {'kind':<7} {'value':>12} {'bound':>12} {'status':<10} "
+                 f"{'time s':>7}  note")
+    for s in res.sources:
+        lines.append(f"  {s.name:<28} {s.kind:<7} {_fmt(s.value):>12} {_fmt(s.bound):>12} "
+                     f"{s.status:<10} {s.runtime_s:7.2f}  {s.note[:80]}")
+    emit(d, args.json, "\n".join(lines))
+    return 0 if res.low is not None or res.high is not None else 1
+
+
+@command("bound", "one certified bound on OPT: mlopt bound W --bound NAME (mlopt families "
+         "lists the names)")
+def _bound_args(p):
+    p.add_argument("file")
+    p.add_argument("--bound", required=True, help="a bound of the family, or lp_relaxation")
+    p.add_argument("--family", default=None, help="only for workloads without meta.family")
+    p.add_argument("--time-limit", type=_positive_seconds, default=60.0)
+    p.add_argument("--solver", default="highs")
+    p.add_argument("--threads", type=int, default=1)
+    p.add_argument("--option", action="append", metavar="KEY=VALUE",
+                   help="a bound option (value parsed as JSON); repeatable")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=_bound)
+
+
+def _bound(args) -> int:
+    from mlopt.bracket import _call_bound, run_boxed
+    from mlopt.families.base import family_of
+    from mlopt.harness.tasks import _bound_value, lp_relaxation_bound
+    from mlopt.workload import Workload
+
+    workload = Workload.load(args.file)
+    fam = family_of(workload, args.family)
+    fam.validate(workload)
+    options = parse_kv(args.option, "--option")
+    if args.bound != "lp_relaxation":
+        fn = fam.bound(args.bound)
+
+    def work():
+        if args.bound == "lp_relaxation":
+            return lp_relaxation_bound(workload, family=fam, model=None, model_options={},
+                                       solver=args.solver, time_limit=args.time_limit,
+                                       threads=args.threads, solver_options={})
+        if options:
+            return fn(workload, **options)
+        return _call_bound(fn, workload, time_limit=args.time_limit, threads=args.threads,
+                           solver=args.solver)
+
+    t0 = time.perf_counter()
+    kind, ret = run_boxed(args.time_limit + 5.0, work)
+    if kind == "input":
+        raise InputError(ret, field="--bound", value=args.bound)
+    if kind != "ok":
+        raise InputError(f"the bound did not finish ({kind}: {ret})", field="--time-limit",
+                         value=args.time_limit)
+    if isinstance(ret, dict):
+        ret.pop("schedule", None)
+    value, status, details = _bound_value(ret)
+    runtime = time.perf_counter() - t0
+    side = "upper" if fam.sense == "max" else "lower"
+    d = {"family": fam.name, "bound": args.bound, "side": side, "value": value,
+         "method_status": status, "runtime_s": runtime,
+         "details": {k: v for k, v in details.items() if isinstance(v, (int, float, str))}}
+    emit(d, args.json, f"{fam.name} {args.bound}: OPT {'<=' if side == 'upper' else '>='} "
+         f"{_fmt(value)}  ({side} bound; method status {status or '-'}; {runtime:.2f} s)")
+    return 0 if value is not None else 1

@@ -1,0 +1,109 @@
+"""``mlopt bracket``: the interval contains the proven optimum, both ends are certified (the low
+end of a max family / the high end of a min family is a checked schedule with that objective),
+and the budget is wall clock."""
+from __future__ import annotations
+
+import csv
+import json
+import math
+import time
+from pathlib import Path
+
+import pytest
+
+from mlopt.bracket import bracket, run_boxed
+from mlopt.cli import main
+from mlopt.families import get_family
+from mlopt.workload import Workload
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _tiny_optima(per_family: int = 2) -> list[tuple[str, Path, float]]:
+    """(family, file, verified optimum): the first instances of each family's tiny set."""
+    rows = list(csv.DictReader(open(ROOT / "instances" / "solu.csv", newline="")))
+    out, seen = [], {}
+    for r in rows:
+        if not r["set"].endswith("tiny") or r["status"] != "optimal" or not r["verified_by"]:
+            continue
+        if seen.get(r["family"], 0) >= per_family:
+            continue
+        path = ROOT / "instances" / r["set"] / f"{r['instance']}.json"
+        if path.exists():
+            seen[r["family"]] = seen.get(r["family"], 0) + 1
+            out.append((r["family"], path, float(r["objective"])))
+    return out
+
+
+CASES = _tiny_optima()
+
+
+def test_every_family_has_tiny_cases():
+    assert {c[0] for c in CASES} == {"oasis", "pdors", "hetero", "edgecloud", "harmony"}
+
+
+@pytest.mark.parametrize("family,path,opt", CASES, ids=[p.stem for _, p, _ in CASES])
+def test_interval_contains_the_verified_optimum(family, path, opt):
+    w = Workload.load(path)
+    res = bracket(w, family=family, time_limit=60)
+    tol = 1e-6 * max(1.0, abs(opt))
+    assert res.low is not None and res.high is not None
+    assert res.low - tol <= opt <= res.high + tol, (res.low, opt, res.high)
+    # the primal end is a checked schedule with exactly that objective
+    fam = get_family(family)
+    check = fam.check(w, res.schedule)
+    assert check.feasible
+    primal = res.low if fam.sense == "max" else res.high
+    assert check.objective == pytest.approx(primal, rel=1e-9, abs=1e-9)
+    # tiny instances close, with a proof that is not one solver's word
+    assert res.status == "optimal" and res.proof, res.to_dict()
+
+
+def test_budget_is_wall_clock_even_when_the_model_cannot_be_built():
+    """OASiS paper-default (200 jobs, T = 300, 100 servers): the exact model does not build in
+    seconds (it took minutes and GB before); bracket answers within its budget."""
+    w = get_family("oasis").generate("paper-default", seed=5)
+    t0 = time.perf_counter()
+    res = bracket(w, time_limit=8)
+    elapsed = time.perf_counter() - t0
+    assert elapsed < 8 + 3, elapsed
+    assert res.low is not None  # OASiS itself finishes in about a second
+    exact = [s for s in res.sources if s.kind == "exact"]
+    assert exact and exact[0].status == "stopped"
+
+
+def test_run_boxed_kills_at_the_deadline_and_reports_errors():
+    t0 = time.perf_counter()
+    kind, _ = run_boxed(0.5, lambda: time.sleep(30))
+    assert kind == "stopped" and time.perf_counter() - t0 < 3
+    assert run_boxed(5, lambda: 1 + 1) == ("ok", 2)
+    kind, msg = run_boxed(5, lambda: 1 / 0)
+    assert kind == "error" and "ZeroDivisionError" in msg
+
+
+def test_cli_bracket_and_bound(tmp_path, capsys):
+    path = CASES[0][1]
+    out = tmp_path / "best.json"
+    assert main(["bracket", str(path), "--time-limit", "30", "--json", "-o", str(out)]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["status"] == "optimal" and d["low"] == pytest.approx(d["high"])
+    assert "primal" in {s["kind"] for s in d["sources"]} and d["proof"]
+    assert out.exists()
+    fam = get_family(CASES[0][0])
+    name = sorted(fam.bounds_)[0]
+    assert main(["bound", str(path), "--bound", name, "--json"]) == 0
+    b = json.loads(capsys.readouterr().out)
+    assert b["bound"] == name and b["value"] is not None and math.isfinite(b["value"])
+
+
+@pytest.mark.parametrize("argv", [
+    ["--time-limit", "0"], ["--time-limit", "-1"], ["--time-limit", "nan"],
+    ["--threads", "0"],
+])
+def test_cli_bracket_refuses_bad_budgets(argv, capsys):
+    assert main(["bracket", str(CASES[0][1]), *argv]) == 2
+    assert len(capsys.readouterr().err.strip().splitlines()) == 1
+
+
+def test_cli_bound_unknown_name(capsys):
+    assert main(["bound", str(CASES[0][1]), "--bound", "no_such_bound"]) == 2

@@ -1,0 +1,79 @@
+"""A sixth family registered from one folder (tests/toyfamily/) gets every guarantee of the
+conformance suite, and the suite fails where a family breaks its contract."""
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from mlopt.families import get_family, register_family, unregister_family
+from mlopt.testing import check_family, failures
+
+
+@pytest.fixture
+def toy():
+    register_family("toy", "toyfamily.family:FAMILY")
+    yield get_family("toy")
+    unregister_family("toy")
+
+
+def _variant(toy, name, **changes):
+    fam = dataclasses.replace(toy, name=name, module=toy.module, **changes)
+    register_family(fam)
+    return fam
+
+
+def test_the_toy_family_passes_every_check(toy):
+    checks = check_family("toy")
+    assert len(checks) >= 8
+    for check in checks:
+        check()
+
+
+def test_a_checker_that_accepts_everything_fails_the_suite(toy):
+    from functools import partial
+
+    from toyfamily.checker import check
+
+    _variant(toy, "toy_loose", checker=partial(check, strict=False))
+    try:
+        failed = failures("toy_loose", artifacts=False)
+    finally:
+        unregister_family("toy_loose")
+    assert set(failed) == {"toy_loose:checker_catches_broken_schedules"}, failed
+    assert "dropped" in failed["toy_loose:checker_catches_broken_schedules"]
+
+
+def test_undeclared_options_and_parameters_fail_the_suite(toy):
+    from types import SimpleNamespace
+
+    import toyfamily.generator as gen
+
+    algs = {"greedy": dataclasses.replace(toy.algorithms_["greedy"], options=None)}
+    legacy = SimpleNamespace(PRESETS=gen.PRESETS, generate=gen.generate)
+    _variant(toy, "toy_legacy", algorithms_=algs, generator=legacy)
+    try:
+        failed = failures("toy_legacy", artifacts=False)
+    finally:
+        unregister_family("toy_legacy")
+    assert {"toy_legacy:algorithms_declare_options", "toy_legacy:presets_declare_parameters",
+            "toy_legacy:bad_parameters_refused",
+            "toy_legacy:bad_options_refused[greedy]"} <= set(failed), failed
+
+
+def test_an_algorithm_better_than_the_optimum_is_caught(toy):
+    """An 'algorithm' that ignores capacity beats OPT and is infeasible: both are reported."""
+    def cheat(workload, *, seed=0):
+        from mlopt.schedule import Schedule
+        rows = [(j.id, j.arrival, workload.servers[0].id, "worker",
+                 int(j.worker_demand["gpu"])) for j in workload.jobs]
+        return Schedule.from_rows({r[0] for r in rows}, rows)
+
+    algs = {"cheat": dataclasses.replace(toy.algorithms_["greedy"], name="cheat", run=cheat,
+                                         options={})}
+    _variant(toy, "toy_cheat", algorithms_=algs)
+    try:
+        failed = failures("toy_cheat", artifacts=False)
+    finally:
+        unregister_family("toy_cheat")
+    assert "toy_cheat:feasible_and_deterministic[cheat]" in failed
