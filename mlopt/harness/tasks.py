@@ -25,9 +25,9 @@ sets ``[offline] verify``, a second solver agreed (``verified``; a disagreement 
 is one more primal value).  Otherwise the bracket is [best checked feasible objective, best
 bound] (max; mirrored for min).
 Every feasible checked schedule — the MILP incumbent and every algorithm's — is a valid primal
-value, except a speed-augmented one (the family's ``Algorithm.check_options`` for the run's options
-give ``speed > 1``: it was checked at that speed, a different problem; ``extra.speed`` marks its
-row; a schedule's own ``meta`` never sets the speed).  A bound contradicted by a checked schedule (max: bound < a feasible objective) is
+value, except a speed-augmented one (the family's ``Algorithm.check_options`` for the run's
+options give ``speed > 1``: it was checked at that speed, a different problem; ``extra.speed``
+marks its row; a schedule's own ``meta`` never sets the speed).  A bound contradicted by a checked schedule (max: bound < a feasible objective) is
 flagged ``violated`` and left out; the MILP's own bound is left out when the checker rejects the
 MILP's schedule (the model then does not describe the checked problem).
 

@@ -45,7 +45,8 @@ from mlopt.workload import Workload
 from mlopt.families.edgecloud.fields import EdgeCloud, check_speed
 
 CONSTRAINTS = (
-    "unknown_job", "not_admitted", "unknown_server", "unknown_role", "bad_row", "bad_chunk", "c2a_eligibility",
+    "unknown_job", "not_admitted", "unknown_server", "unknown_role", "bad_row", "bad_chunk",
+    "c2a_eligibility",
     "o_ps_eligibility", "c2i_upload_delay", "c2d_worker_capacity", "c4e_one_worker_per_chunk",
     "chunk_pinning", "c2b_work_covered", "cloud_no_preemption", "c2e_one_ps", "c2f_ps_capacity",
     "c7b_storage",

@@ -275,10 +275,11 @@ def validate(workload: Workload) -> None:
 
 def _check_sizes(workload: Workload, cloud: str) -> None:
     """DECISION (sizes): a job has 1..MAX_CHUNKS chunks; a schedule names slots up to
-    MAX_HORIZON and has at most MAX_SCHEDULE_ROWS rows, so a job whose chunk takes more than MAX_HORIZON slots of a worker,
-    or that cannot finish by MAX_HORIZON even entirely in the cloud (H_j), and a workload whose
-    every schedule has more worker rows than MAX_SCHEDULE_ROWS (sum_j D_j p_j^cloud, the fewest
-    chunk-slots) are refused here, before an algorithm or a model tries to lay them out."""
+    MAX_HORIZON and has at most MAX_SCHEDULE_ROWS rows, so a job whose chunk takes more than
+    MAX_HORIZON slots of a worker, or that cannot finish by MAX_HORIZON even entirely in the
+    cloud (H_j), and a workload whose every schedule has more worker rows than
+    MAX_SCHEDULE_ROWS (sum_j D_j p_j^cloud, the fewest chunk-slots) are refused here, before an
+    algorithm or a model tries to lay them out."""
     rows = 0
     for n, j in enumerate(workload.jobs):
         where = f"jobs[{n}]"
