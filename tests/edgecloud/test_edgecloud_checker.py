@@ -100,9 +100,10 @@ def _with_column(column, value, i=0):
     return type(sched)(sched.admitted, df, {})
 
 
-@pytest.mark.parametrize("column,value", [("worker", 7), ("worker", None), ("chunk", "0"),
-                                          ("chunk", 0.5), ("chunk", True), ("chunk", 2 ** 70),
-                                          ("chunk", None)])
+@pytest.mark.parametrize("column,value", [("worker", 7), ("worker", None), ("worker", [1]),
+                                          ("chunk", "0"), ("chunk", 0.5), ("chunk", True),
+                                          ("chunk", 2 ** 70), ("chunk", None),
+                                          ("chunk", {"a": 1})])
 def test_wrongly_typed_row_is_a_bad_row_not_a_crash(column, value):
     """``worker`` as an int or ``chunk`` as a str used to raise (exit 3 in ``mlopt check``)."""
     res = check_edgecloud(tiny_workload(), _with_column(column, value))

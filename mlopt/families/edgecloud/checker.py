@@ -60,6 +60,8 @@ def _typed(col: pd.Series, integer: bool) -> pd.Series:
             return pd.Series(True, index=col.index)
         return col.map(lambda v: isinstance(v, (int, np.integer)) and not isinstance(v, bool)
                        and -limits.MAX_COUNT <= v <= limits.MAX_COUNT)
+    if pd.api.types.is_string_dtype(col.dtype) and col.dtype != object:
+        return col.notna()  # a string column: every value a string, or missing
     return col.map(lambda v: isinstance(v, str))
 
 
