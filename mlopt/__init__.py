@@ -1,10 +1,39 @@
 """mlopt: optimization models, online algorithms and an independent checker for scheduling
-distributed ML training jobs, built on five published scheduling systems."""
+distributed ML training jobs, built on five published scheduling systems.
+
+The package imports nothing heavy itself: the public names below load their modules on first
+use (PEP 562), so ``mlopt --help`` and an early Ctrl-C do not wait for Pyomo or pydantic.
+``mlopt.solve`` is the solve-layer module and is callable: ``mlopt.solve(model, ...)`` is
+:func:`mlopt.solve.solve`.
+"""
+from __future__ import annotations
+
+import importlib
+
 from mlopt.errors import InputError
-from mlopt.schedule import Schedule
-from mlopt.solve import SolveResult, Status, Verification, solve, verify
-from mlopt.workload import Job, Server, Workload
 
 __version__ = "0.1.0"
+
+_LAZY = {
+    "Job": "mlopt.workload", "Server": "mlopt.workload", "Workload": "mlopt.workload",
+    "Schedule": "mlopt.schedule",
+    "SolveResult": "mlopt.solvers.result", "Status": "mlopt.solvers.result",
+    "Verification": "mlopt.solvers.result", "verify": "mlopt.solve",
+}
+
 __all__ = ["InputError", "Job", "Schedule", "Server", "SolveResult", "Status", "Verification",
            "Workload", "solve", "verify"]
+
+
+def __getattr__(name: str):
+    if name == "solve":  # the module (callable as the function), see the docstring
+        return importlib.import_module("mlopt.solve")
+    if name in _LAZY:
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'mlopt' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

@@ -23,19 +23,17 @@ a solver call deep in C code cannot be interrupted from Python, and an algorithm
 MILP per event (Dorm) can sit in one call for minutes.  So ``time_limit`` is honest wall clock,
 and a source that runs out of memory takes only its child down.
 
-DECISION (order and budget split): algorithms are cheap and run first (each is stopped at a
-quarter of the time left); then the family's bounds share half of what is left (a bound that
-meets a checked schedule closes the interval with a proof, and most bounds are fast); then the
-exact model gets 80% of the rest (it finds schedules and bounds, and proves small instances
-outright); the LP relaxation of the exact model takes what remains when the solver gave no
-bound.  Building a model counts against the budget: ``time_limit`` is wall-clock for everything.
+DECISION (order and budget split; the machine has 2 cores): the exact model starts first in its
+own child with the whole budget (one solver thread), so ``bracket`` is never worse than the
+exact model alone in the same budget.  Beside it, on the other core: the algorithms (each
+stopped at a quarter of the time left), then the family's bounds sharing what is left; each
+step first looks whether the exact model has finished, and a closed interval with a proof ends
+the run early.  The LP relaxation runs at the end, if time is left and the solver gave no bound.  Building a model counts against the budget: ``time_limit`` is wall-clock for everything.
 """
 from __future__ import annotations
 
 import math
-import signal
 import time
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -45,36 +43,6 @@ from mlopt.errors import InputError
 CLOSED_TOL = 1e-9
 #: seconds kept in reserve for checking, verification and reporting
 RESERVE_S = 0.5
-
-
-class BudgetExceeded(BaseException):
-    """Raised inside a step that overran its share of the wall-clock budget.  A BaseException
-    (like KeyboardInterrupt), so that code catching ``Exception`` around a solver call cannot
-    swallow it and keep going."""
-
-
-@contextmanager
-def time_box(seconds: float):
-    """Raise :class:`BudgetExceeded` in this (main) thread after ``seconds`` of wall clock.
-
-    Pure-Python work (model building, algorithms) stops at the next bytecode; solvers get the
-    same limit as their own time limit, so they return by themselves."""
-    if seconds <= 0:
-        raise BudgetExceeded("no time left")
-    if not hasattr(signal, "SIGALRM"):  # pragma: no cover - not POSIX: best effort
-        yield
-        return
-
-    def _stop(signum, frame):
-        raise BudgetExceeded(f"stopped after its share of the budget ({seconds:.1f} s)")
-
-    old = signal.signal(signal.SIGALRM, _stop)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
 
 
 @dataclass
@@ -202,17 +170,34 @@ def bracket(workload, *, family: str | None = None, time_limit: float = 60.0,
     def left() -> float:
         return deadline - time.perf_counter() - RESERVE_S
 
+    exact_handle = exact_res = None
+    if exact and fam.formulations and fam.default_model:
+        # on its own core for the whole budget, beside everything else (see DECISION)
+        t_exact = time.perf_counter()
+        exact_handle = _start_exact(fam, workload, solver, threads, share=left(),
+                                    verify=verify)
+
+    def exact_in() -> bool:
+        nonlocal exact_handle, exact_res
+        if exact_handle is not None and exact_handle.done():
+            exact_res = _finish_exact(st, fam, exact_handle, solver, t_exact)
+            exact_handle = None
+        return st.closed() and _proof(st, exact_res, solver) is not None
+
     for name in names:
+        if exact_in():
+            break
         _run_algorithm(st, fam, workload, name, share=left() * 0.25)
-    todo = list(bound_names)
-    for i, name in enumerate(todo):  # half of what is left, shared by the family's bounds
+    todo = [] if exact_in() else list(bound_names)
+    for i, name in enumerate(todo):  # what is left, shared by the family's bounds
         _run_bound(st, fam, workload, name, solver, threads,
-                   share=left() * 0.5 / max(1, len(todo) - i))
-    exact_res = None
-    if exact and fam.formulations and fam.default_model and not st.closed():
-        exact_res = _run_exact(st, fam, workload, solver, threads,
-                               share=left() * 0.8, verify=verify)
-    if not st.closed() and (exact_res is None or exact_res.get("bound") is None):
+                   share=left() / max(1, len(todo) - i))
+        if exact_in():
+            break
+    if exact_handle is not None:
+        exact_res = _finish_exact(st, fam, exact_handle, solver, t_exact)
+    if not st.closed() and (exact_res is None or exact_res.get("bound") is None) \
+            and left() > 1.0:
         _run_bound(st, fam, workload, "lp_relaxation", solver, threads, share=left())
     proof, status = None, "interval"
     if st.primal is None:
@@ -230,53 +215,80 @@ def bracket(workload, *, family: str | None = None, time_limit: float = 60.0,
                    proof)
 
 
-def run_boxed(seconds: float, fn: Callable[[], Any]) -> tuple[str, Any]:
-    """Run ``fn()`` in a forked child process and wait at most ``seconds`` of wall clock.
+class Boxed:
+    """``fn()`` running in a forked child process with a hard wall-clock deadline.
 
-    Returns ``("ok", value)``, ``("input", message)`` (an InputError: the source does not
-    apply), ``("error", message)``, ``("memory", message)`` or ``("stopped", message)`` (the
-    child was killed at the deadline: a solver call in C code cannot be interrupted from
-    Python, a process can).  The value travels back pickled.  The child ends with its parent
-    (:mod:`mlopt.lifeline`)."""
-    import multiprocessing
+    :meth:`result` returns ``("ok", value)``, ``("input", message)`` (an InputError: the source
+    does not apply), ``("error", message)``, ``("memory", message)`` or ``("stopped",
+    message)`` (the child was killed at its deadline: a solver call in C code cannot be
+    interrupted from Python, a process can).  The value travels back pickled.  The child ends
+    with its parent (:mod:`mlopt.lifeline`)."""
 
-    if seconds <= 0:
-        return "stopped", "no time left in the budget"
-    ctx = multiprocessing.get_context("fork")
-    recv, send = ctx.Pipe(duplex=False)
+    def __init__(self, seconds: float, fn: Callable[[], Any]):
+        import multiprocessing
 
-    def child():
-        from mlopt.lifeline import watch_parent
+        self.seconds = seconds
+        self.deadline = time.perf_counter() + seconds
+        self._out = None
+        if seconds <= 0:
+            self._out = ("stopped", "no time left in the budget")
+            return
+        ctx = multiprocessing.get_context("fork")
+        self._recv, send = ctx.Pipe(duplex=False)
 
-        watch_parent()
-        try:
-            out = ("ok", fn())
-        except InputError as err:
-            out = ("input", err.message)
-        except MemoryError:
-            out = ("memory", "out of memory")
-        except BaseException as err:  # noqa: BLE001  (reported, never lost)
-            out = ("error", f"{type(err).__name__}: {err}")
-        try:
-            send.send(out)
-        except Exception as err:  # noqa: BLE001
-            send.send(("error", f"result could not be sent back: {err}"))
+        def child():
+            from mlopt.lifeline import watch_parent
 
-    proc = ctx.Process(target=child, daemon=True)
-    proc.start()
-    send.close()
-    try:
-        if recv.poll(seconds):
+            watch_parent()
             try:
-                return recv.recv()
-            except EOFError:
-                return "error", f"the child process died (exit code {proc.exitcode})"
-        return "stopped", f"stopped at its share of the budget ({seconds:.1f} s)"
-    finally:
-        if proc.is_alive():
-            proc.kill()
-        proc.join()
-        recv.close()
+                out = ("ok", fn())
+            except InputError as err:
+                out = ("input", err.message)
+            except MemoryError:
+                out = ("memory", "out of memory")
+            except BaseException as err:  # noqa: BLE001  (reported, never lost)
+                out = ("error", f"{type(err).__name__}: {err}")
+            try:
+                send.send(out)
+            except Exception as err:  # noqa: BLE001
+                send.send(("error", f"result could not be sent back: {err}"))
+
+        self._proc = ctx.Process(target=child, daemon=True)
+        self._proc.start()
+        send.close()
+
+    def done(self) -> bool:
+        """Whether the result is in (or the deadline has passed), without waiting."""
+        if self._out is not None:
+            return True
+        return self._recv.poll(0) or time.perf_counter() >= self.deadline
+
+    def result(self) -> tuple[str, Any]:
+        """Wait (at most until the deadline) for the result; the child is gone afterwards."""
+        if self._out is not None:
+            return self._out
+        try:
+            if self._recv.poll(max(0.0, self.deadline - time.perf_counter())):
+                try:
+                    self._out = self._recv.recv()
+                except EOFError:
+                    self._proc.join(1)
+                    self._out = ("error", f"the child process died (exit code "
+                                          f"{self._proc.exitcode})")
+            else:
+                self._out = ("stopped", f"stopped at its share of the budget "
+                                        f"({self.seconds:.1f} s)")
+        finally:
+            if self._proc.is_alive():
+                self._proc.kill()
+            self._proc.join()
+            self._recv.close()
+        return self._out
+
+
+def run_boxed(seconds: float, fn: Callable[[], Any]) -> tuple[str, Any]:
+    """``fn()`` in a child process killed after ``seconds`` of wall clock (:class:`Boxed`)."""
+    return Boxed(seconds, fn).result()
 
 
 def _run_algorithm(st: _State, fam, workload, name: str, share: float) -> None:
@@ -299,10 +311,10 @@ def _run_algorithm(st: _State, fam, workload, name: str, share: float) -> None:
     st.add(Source(name, "primal", objective, "ok", dt), schedule)
 
 
-def _run_exact(st: _State, fam, workload, solver: str, threads: int, share: float,
-               verify: bool):
+def _start_exact(fam, workload, solver: str, threads: int, share: float,
+                 verify: bool) -> "Boxed":
     """Build, solve, extract, check (and, for a claimed optimum, verify with a second solver)
-    in one child process, all inside ``share`` seconds."""
+    in one child process, all inside ``share`` seconds; started, not waited for."""
     form = fam.exact_formulation()
     deadline = time.perf_counter() + share
 
@@ -335,9 +347,13 @@ def _run_exact(st: _State, fam, workload, solver: str, threads: int, share: floa
                 out["verify_note"] = v.reason if not v.verified else ""
         return out
 
-    name = f"{form.name} ({solver})"
-    t0 = time.perf_counter()
-    kind, out = run_boxed(share, work)
+    return Boxed(share, work)
+
+
+def _finish_exact(st: _State, fam, handle: "Boxed", solver: str, t0: float):
+    name = f"{fam.exact_formulation().name} ({solver})"
+    form = fam.exact_formulation()
+    kind, out = handle.result()
     dt = time.perf_counter() - t0
     if kind != "ok":
         st.add(Source(name, "exact", None, {"input": "skipped"}.get(kind, kind), dt,
@@ -364,6 +380,13 @@ def _run_exact(st: _State, fam, workload, solver: str, threads: int, share: floa
     return out
 
 
+def call_bound(fn: Callable, workload, **context):
+    """A family's bound with the context keywords (time_limit, threads, solver) it takes."""
+    from mlopt.harness.tasks import _call
+
+    return _call(fn, workload, context=context)
+
+
 def _run_bound(st: _State, fam, workload, name: str, solver: str, threads: int,
                share: float) -> None:
     from mlopt.harness.tasks import _bound_value, lp_relaxation_bound
@@ -379,8 +402,8 @@ def _run_bound(st: _State, fam, workload, name: str, solver: str, threads: int,
                                       solver=solver, time_limit=inner, threads=threads,
                                       solver_options={})
         else:
-            ret = _call_bound(fam.bound(name), workload, time_limit=inner, threads=threads,
-                              solver=solver)
+            ret = call_bound(fam.bound(name), workload, time_limit=inner, threads=threads,
+                             solver=solver)
         schedule = ret.pop("schedule", None) if isinstance(ret, dict) else None
         value, status, _ = _bound_value(ret)
         checked = None
@@ -401,19 +424,6 @@ def _run_bound(st: _State, fam, workload, name: str, solver: str, threads: int,
     if checked is not None:  # a bound method that also found a schedule (restricted master)
         st.add(Source(f"{name} schedule", "primal", checked, "ok", 0.0,
                       "found by the bound method, checked"), schedule)
-
-
-def _call_bound(fn, workload, **context):
-    """Call a bound with the context keywords its signature takes."""
-    import inspect
-
-    try:
-        params = inspect.signature(fn).parameters
-        takes_all = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
-        kwargs = {k: v for k, v in context.items() if takes_all or k in params}
-    except (TypeError, ValueError):
-        kwargs = {}
-    return fn(workload, **kwargs)
 
 
 def _proof(st: _State, exact_out, solver: str):

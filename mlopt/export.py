@@ -55,15 +55,15 @@ def export_workload(workload_path: str | Path, model_name: str | None, out_path:
                     family: str | None = None, **options) -> Path:
     """Build ``family``'s formulation ``model_name`` (None: the family default) for the workload
     in ``workload_path`` and export it to ``out_path`` (``.mps`` or ``.lp``).  ``family`` None:
-    the workload's ``meta.family`` (else oasis), as the other commands."""
-    from mlopt.families import get_family
+    the workload's ``meta.family`` (:func:`mlopt.families.family_of`: never a guess)."""
+    from mlopt.families import family_of
     from mlopt.families.base import known_names
     from mlopt.workload import Workload
 
     out_path = Path(out_path)
     _format_for(out_path)  # reject a bad suffix before any work
     workload = Workload.load(workload_path)
-    fam = get_family(family or workload.meta.get("family", "oasis"))
+    fam = family_of(workload, family)
     builder = fam.model(model_name)
     known_names(builder, options, f"model {model_name or fam.default_model!r}", "option")
     return export_model(builder(workload, **options), out_path)

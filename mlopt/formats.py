@@ -305,11 +305,27 @@ def _best_error(errors: list[dict]) -> dict:
     return max(errors, key=lambda e: (len(e["loc"]), not e["type"].endswith("_type")))
 
 
+def _check_lengths(model: type[BaseModel], data: dict, file: str | None) -> None:
+    """The declared list lengths (``max_length``: :data:`mlopt.limits.MAX_SERVERS`,
+    ``MAX_JOBS``, ...) of the top-level fields, on the raw lists: a file with a million servers
+    is refused at once instead of after building a million validated objects."""
+    for name, info in model.model_fields.items():
+        value = data.get(info.alias or name)
+        if not isinstance(value, list):
+            continue
+        for m in info.metadata:
+            top = getattr(m, "max_length", None)
+            if top is not None and len(value) > top:
+                raise InputError(f"more than {top:,} items (see mlopt.limits)", file=file,
+                                 field=name, value=f"{len(value):,} items")
+
+
 def validate(model: type[M], data: Any, file: str | None = None) -> M:
     """``model`` from plain data, or InputError naming file, field and value."""
     if not isinstance(data, dict):
         raise InputError(f"must be an object (a {model.__name__.removesuffix('File').lower()} "
                          "file)", file=file, value=type(data).__name__)
+    _check_lengths(model, data, file)
     try:
         return model.model_validate(data)
     except ValidationError as err:

@@ -8,19 +8,26 @@ verdict and recomputed objective are what get reported.
 >>> off = pipeline.solve_offline(w, time_limit=60)                  # doctest: +SKIP
 >>> alg = pipeline.run_algorithm(w, "oasis")                        # doctest: +SKIP
 >>> off.check.objective / alg.check.objective                       # doctest: +SKIP
+
+The family is the workload's own (``meta.family``); ``family=`` names it for a workload that
+does not say, and a different one is an error (:func:`mlopt.families.family_of`): nothing is
+ever run under a guessed family.
 """
 from __future__ import annotations
 
+import signal
+import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from mlopt.check import CheckResult
 from mlopt.errors import InputError
-from mlopt.families import get_family
+from mlopt.families import family_of
 from mlopt.harness.ratios import close
 from mlopt.schedule import Schedule
-from mlopt.solve import SolveResult, Status, Verification, relative_gap, solve
+from mlopt.solve import SolveResult, Status, Verification, check_settings, relative_gap, solve
 from mlopt.solve import verify as verify_optimum
 from mlopt.workload import Workload
 
@@ -61,7 +68,7 @@ class OfflineResult:
             "runtime_s": s.runtime_s, "build_s": self.build_s,
             "feasible": None if self.check is None else self.check.feasible,
             "solver": s.solver, "solver_version": s.solver_version, "model": self.model,
-            "termination": s.termination,
+            "termination": s.termination, "message": s.message,
             "violations": [] if self.check is None else
             [v.__dict__ for v in self.check.violations[:20]],
             "verified": self.verified, "verified_by": self.verified_by,
@@ -114,9 +121,10 @@ def verifier_name(verify: bool | str | None) -> str | None:
     raise InputError("must be true, false or a solver name", field="verify", value=verify)
 
 
-def solve_offline(workload: Workload, *, family: str = "oasis", model: str | None = None,
+def solve_offline(workload: Workload, *, family: str | None = None, model: str | None = None,
                   solver: str = "highs", time_limit: float | None = None, mip_gap: float = 0.0,
-                  threads: int | None = 1, verify: bool | str | None = None) -> OfflineResult:
+                  threads: int | None = 1, verify: bool | str | None = None,
+                  options: dict | None = None) -> OfflineResult:
     """Build the family's model, solve, extract and check the schedule.
 
     ``verify`` (True, "auto" or a solver name): after an optimal solve, re-solve the same model
@@ -124,17 +132,25 @@ def solve_offline(workload: Workload, *, family: str = "oasis", model: str | Non
     too.  Agreement sets ``verified``; a disagreement makes the status ``disputed`` (with both
     objectives and bounds in ``verification``; ``bound`` becomes the looser of the two, the only
     one valid if either is); verification that cannot run leaves ``optimal`` with
-    ``verified = False`` and the reason.
+    ``verified = False`` and the reason.  ``options``: the first solver's own options.  The
+    time limit, gap, threads and options are checked before the model is built.
     """
+    check_settings(time_limit=time_limit, mip_gap=mip_gap, threads=threads, options=options,
+                   solver=solver)
     verifier = verifier_name(verify)
-    fam = get_family(family)
+    fam = family_of(workload, family)
     fam.validate(workload)  # the family's own fields (InputError naming field and value)
     name = fam.exact_formulation(model).name  # a bound / export-only model is an error
     build = fam.model(name)
     t0 = time.perf_counter()
-    m = build(workload)
+    with build_deadline(time_limit, lambda: _too_slow_to_build(fam, name, workload,
+                                                               time_limit)):
+        m = build(workload)
     build_s = time.perf_counter() - t0
-    res = solve(m, solver, time_limit=time_limit, mip_gap=mip_gap, threads=threads)
+    # the time limit is wall clock for the whole call: the solver gets what the build left
+    solve_limit = None if time_limit is None else max(0.01, time_limit - build_s)
+    res = solve(m, solver, time_limit=solve_limit, mip_gap=mip_gap, threads=threads,
+                options=options)
     schedule = check = None
     if res.has_solution:
         schedule = fam.extract[name](m, workload)
@@ -155,6 +171,44 @@ def solve_offline(workload: Workload, *, family: str = "oasis", model: str | Non
         verification = verify_offline(fam, name, m, workload, res, verifier, time_limit,
                                       threads)
     return OfflineResult(res, schedule, check, build_s, name, verification)
+
+
+class _BuildTimeout(BaseException):
+    """Raised into a model build that overran the time limit (a BaseException, so that no
+    ``except Exception`` in a builder or in Pyomo logs and swallows it)."""
+
+
+@contextmanager
+def build_deadline(seconds: float | None, refuse: Callable[[], InputError]):
+    """Stop a model build (pure Python: it stops at the next bytecode) after ``seconds`` of
+    wall clock and raise ``refuse()`` instead.  Only in the main thread (signals); elsewhere,
+    e.g. in a Dask worker thread, the build is not limited."""
+    if seconds is None or not hasattr(signal, "SIGALRM") \
+            or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def _stop(signum, frame):
+        raise _BuildTimeout()
+
+    old = signal.signal(signal.SIGALRM, _stop)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    except _BuildTimeout:
+        raise refuse() from None
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def _too_slow_to_build(fam, model: str, workload: Workload, time_limit: float) -> InputError:
+    bounds = ", ".join(sorted(fam.bounds_)) or "lp_relaxation"
+    return InputError(
+        f"building {model} did not finish within the time limit ({len(workload.jobs)} jobs, "
+        f"{len(workload.servers)} servers, {workload.horizon} slots; the time limit covers the "
+        f"build): use 'mlopt bracket FILE --time-limit {time_limit:g}' for a certified "
+        f"interval, or a bound ({bounds})", field="time_limit", value=time_limit)
 
 
 def verify_offline(fam, name: str, m, workload: Workload, res: SolveResult, verifier: str,
@@ -187,13 +241,22 @@ def verify_offline(fam, name: str, m, workload: Workload, res: SolveResult, veri
     return v
 
 
-def run_algorithm(workload: Workload, algorithm: str, *, family: str = "oasis", seed: int = 0,
-                  options: dict | None = None, **more_options) -> AlgorithmResult:
-    """Run ``algorithm`` through :meth:`Family.run` (seed and options checked first: ``seed`` as
-    an option or an unknown name is an InputError) and check its schedule."""
-    fam = get_family(family)
+def run_algorithm(workload: Workload, algorithm: str, *, family: str | None = None,
+                  seed: int = 0, options: dict[str, Any] | None = None,
+                  **more_options) -> AlgorithmResult:
+    """Run ``algorithm`` of the workload's family through :meth:`Family.run` (the seed and
+    every option checked against the algorithm's declaration first) and check the schedule.
+
+    ``options``: the algorithm's options as a dict (as a user gave them: a ``seed`` or a
+    ``family`` in it is an option name, refused unless declared); keyword options are merged
+    in."""
+    if options is not None and not isinstance(options, dict):
+        raise InputError("must be a table of algorithm options", field="options",
+                         value=options)
+    options = {**(options or {}), **more_options}
+    fam = family_of(workload, family)
     fam.validate(workload)
-    options = {**dict(options or {}), **more_options}
+    fam.algorithm_record(algorithm)  # an unknown name: one InputError listing the known ones
     t0 = time.perf_counter()
     schedule = fam.run(algorithm, workload, seed=seed, options=options)
     runtime = time.perf_counter() - t0

@@ -16,83 +16,56 @@ tolerance).  A disagreement turns the status into ``disputed``, never ``optimal`
 """
 from __future__ import annotations
 
-import enum
-import math
-from dataclasses import asdict, dataclass, field
+import sys
+import types
 from typing import Any
 
 import pyomo.environ as pyo
 
 from mlopt.errors import InputError
+from mlopt.params import Param, check_values
+from mlopt.solvers import get_backend
+from mlopt.solvers.base import BACKENDS
+from mlopt.solvers.result import (  # noqa: F401  (public names of the solve layer)
+    OPTIMALITY_ABS_TOL, OPTIMALITY_GAP_TOL, VERIFY_ABS_TOL, VERIFY_REL_TOL, Agreement,
+    SolveResult, Status, Verification, agree, classify, model_sense, relative_gap)
 
-OPTIMALITY_GAP_TOL = 1e-6
-OPTIMALITY_ABS_TOL = 1e-6
+#: most threads a solve may ask for (far above any machine mlopt runs on; 0, negative and absurd
+#: counts are refused before the solver sees them)
+MAX_THREADS = 1024
+#: longest time limit, in seconds (about 30 years: "no limit" is ``None``)
+MAX_TIME_LIMIT = 1e9
 
-
-class Status(str, enum.Enum):
-    OPTIMAL = "optimal"  # proven: gap within tolerance
-    FEASIBLE = "feasible"  # incumbent + bound, stopped at a limit (time, gap, nodes)
-    NO_SOLUTION = "no_solution"  # stopped at a limit without any incumbent
-    INFEASIBLE = "infeasible"
-    UNBOUNDED = "unbounded"
-    ERROR = "error"
-    # a second solver contradicted the claimed optimum (see verify): incumbent + bounds of both,
-    # the optimum is open
-    DISPUTED = "disputed"
-
-    def __str__(self) -> str:
-        return self.value
-
-
-@dataclass
-class SolveResult:
-    status: Status
-    objective: float | None  # incumbent objective (None without incumbent)
-    bound: float | None  # proven dual bound (upper for max, lower for min)
-    gap: float | None  # relative gap |bound - objective| / max(|objective|, 1e-10)
-    runtime_s: float
-    solver: str
-    solver_version: str
-    sense: str  # "max" or "min"
-    termination: str = ""  # the solver's own termination reason, verbatim
-    options: dict[str, Any] = field(default_factory=dict)
-    message: str = ""
-
-    @property
-    def has_solution(self) -> bool:
-        return self.objective is not None and self.status in (Status.OPTIMAL, Status.FEASIBLE,
-                                                              Status.DISPUTED)
-
-    def to_dict(self) -> dict:
-        d = asdict(self)
-        d["status"] = self.status.value
-        return d
+#: the solve layer's own settings, checked by :func:`check_settings` before any model is built
+#: (``mlopt solve --time-limit/--mip-gap/--threads``, a spec's ``[offline]``/``[solver]``)
+SOLVE_PARAMS = {
+    "time_limit": Param.float(None, low=0.0, low_open=True, high=MAX_TIME_LIMIT, nullable=True,
+                              doc="seconds for the solver (null: no limit)"),
+    "mip_gap": Param.float(0.0, low=0.0, high=1.0,
+                           doc="relative gap at which to stop (optimal is only reported when "
+                               "proven)"),
+    "threads": Param.int(1, low=1, high=MAX_THREADS, nullable=True,
+                         doc="solver threads (null: the solver's default)"),
+}
 
 
-def relative_gap(objective: float | None, bound: float | None) -> float | None:
-    if objective is None or bound is None or not math.isfinite(bound):
-        return None if objective is None else math.inf
-    return abs(bound - objective) / max(abs(objective), 1e-10)
-
-
-def classify(sense: str, objective: float | None, bound: float | None, proven_optimal: bool,
-             limit_reached: bool) -> tuple[Status, float | None]:
-    """Common status logic for backends: optimal only with a closed gap."""
-    gap = relative_gap(objective, bound)
-    if objective is None:
-        return (Status.NO_SOLUTION if limit_reached else Status.ERROR), None
-    closed = gap is not None and (gap <= OPTIMALITY_GAP_TOL or
-                                  abs(bound - objective) <= OPTIMALITY_ABS_TOL)
-    if proven_optimal and closed:
-        return Status.OPTIMAL, gap
-    return Status.FEASIBLE, gap
-
-
-def model_sense(model: pyo.ConcreteModel) -> str:
-    objs = list(model.component_data_objects(pyo.Objective, active=True))
-    if len(objs) != 1:
-        raise ValueError(f"model must have exactly one active objective, has {len(objs)}")
-    return "max" if objs[0].sense == pyo.maximize else "min"
+def check_settings(*, time_limit: Any = None, mip_gap: Any = 0.0, threads: Any = 1,
+                   options: dict | None = None, solver: str | None = None) -> None:
+    """One :class:`InputError` for a bad time limit, gap or thread count (NaN, negative, zero
+    threads, absurd values), and, when ``solver`` is given, for a solver option the backend
+    does not know or a value it would refuse."""
+    check_values(SOLVE_PARAMS, {"time_limit": time_limit, "mip_gap": mip_gap,
+                                "threads": threads})
+    if options is not None and not isinstance(options, dict):
+        raise InputError("must be a table of solver options", field="options", value=options)
+    if solver is not None:
+        backend = get_backend(solver)
+        if options:  # an unknown option is an error, never silently ignored
+            try:
+                backend.check_options(dict(options))
+            except InputError as err:
+                raise InputError(err.message, field=f"options.{err.field}",
+                                 value=err.value) from None
 
 
 def solve(model: pyo.ConcreteModel, solver: str = "highs", *, time_limit: float | None = None,
@@ -103,27 +76,13 @@ def solve(model: pyo.ConcreteModel, solver: str = "highs", *, time_limit: float 
     ``mip_gap`` defaults to 0 so that ``optimal`` really means proven; ``threads`` defaults to 1
     for reproducible, comparable runs.
     """
-    from mlopt.solvers import get_backend
-
+    check_settings(time_limit=time_limit, mip_gap=mip_gap, threads=threads, options=options,
+                   solver=solver)
     backend = get_backend(solver)
     options = dict(options or {})
-    if options:  # an unknown option is an error, never silently ignored
-        try:
-            backend.check_options(options)
-        except InputError as err:
-            raise InputError(err.message, field=f"options.{err.field}", value=err.value) \
-                from None
     return backend.solve(model, time_limit=time_limit, mip_gap=mip_gap, threads=threads,
                          options=options)
 
-
-# ---- verification by a second solver -----------------------------------------------------------
-#: Two solvers agree on an optimum when the spread of the four numbers (both objectives, both
-#: bounds) is at most max(VERIFY_ABS_TOL, VERIFY_REL_TOL * the largest magnitude).  Each solver
-#: closes its own gap to OPTIMALITY_GAP_TOL (1e-6 relative), so two correct proofs differ by at
-#: most about twice that; 2e-6 relative still catches the 5e-5 error that motivated verification.
-VERIFY_REL_TOL = 2e-6
-VERIFY_ABS_TOL = 1e-6
 
 #: Settings a backend uses when it is the *second* solver, chosen to take a different path than
 #: a default run (HiGHS's wrong "optimal" came from presolve and a restart; with both off it found
@@ -133,65 +92,8 @@ VERIFY_SETTINGS: dict[str, dict[str, Any]] = {
 }
 
 
-class Agreement(str, enum.Enum):
-    VERIFIED = "verified"  # both solvers proved the same optimum
-    DISPUTED = "disputed"  # both ran; their objectives or bounds contradict each other
-    NOT_VERIFIED = "not_verified"  # verification could not run or could not conclude
-
-    def __str__(self) -> str:
-        return self.value
-
-
-@dataclass
-class Verification:
-    """Outcome of re-solving a model with a second backend (see :func:`verify`)."""
-
-    outcome: Agreement
-    solver: str  # the second backend's name
-    solver_version: str
-    options: dict[str, Any]  # settings of the second solve
-    first: dict[str, Any]  # {"solver", "status", "objective", "bound"} of the claimed optimum
-    second: dict[str, Any] | None  # the same for the second solve (None if it never ran)
-    reason: str = ""  # why not verified / what was disputed
-    runtime_s: float = 0.0
-    tolerance: dict[str, float] = field(default_factory=lambda: {
-        "rel": VERIFY_REL_TOL, "abs": VERIFY_ABS_TOL})
-
-    @property
-    def verified(self) -> bool:
-        return self.outcome == Agreement.VERIFIED
-
-    @property
-    def verified_by(self) -> str | None:
-        """``"<solver> <version>"`` of the second solver when verified, else None."""
-        if not self.verified:
-            return None
-        how = ",".join(f"{k}={_plain(v)}" for k, v in sorted(self.options.items()))
-        return f"{self.solver} {self.solver_version}" + (f" with {how}" if how else "")
-
-    def to_dict(self) -> dict:
-        d = asdict(self)
-        d["outcome"] = self.outcome.value
-        d["verified"] = self.verified
-        d["verified_by"] = self.verified_by
-        return d
-
-
-def _plain(v: Any) -> str:
-    return str(v).lower() if isinstance(v, bool) else str(v)
-
-
-def agree(a: float, b: float, *others: float) -> bool:
-    """Whether all values lie within the verification tolerance of each other."""
-    vals = [a, b, *others]
-    spread = max(vals) - min(vals)
-    return spread <= max(VERIFY_ABS_TOL, VERIFY_REL_TOL * max(abs(v) for v in vals))
-
-
 def default_verifier(first_solver: str) -> str:
     """SCIP when installed and not the first solver; otherwise HiGHS (with VERIFY_SETTINGS)."""
-    from mlopt.solvers import BACKENDS
-
     scip = BACKENDS.get("scip")
     if first_solver != "scip" and scip is not None and scip.available():
         return "scip"
@@ -218,9 +120,6 @@ def verify(model: pyo.ConcreteModel, first: SolveResult, solver: str | None = No
     second_result)``, if given, is called while the second solution is loaded and may return a
     reason (str) that blocks verification, e.g. the checker rejecting the second schedule.
     """
-    from mlopt.errors import InputError
-    from mlopt.solvers import get_backend
-
     name = default_verifier(first.solver) if solver in (None, "auto") else solver
     settings = {**VERIFY_SETTINGS.get(name, {}), **(options or {})}
     first_d = {"solver": first.solver, "solver_version": first.solver_version,
@@ -291,3 +190,14 @@ def _compare(first: SolveResult, second: SolveResult) -> tuple[Agreement, str]:
 # ``mlopt.solve`` is the function at package level (mlopt/__init__.py); this makes
 # ``mlopt.solve.verify(...)`` work there as well as ``from mlopt.solve import verify``.
 solve.verify = verify  # type: ignore[attr-defined]
+
+
+class _CallableModule(types.ModuleType):
+    """``mlopt.solve`` names this module (a submodule import binds it on the package), and
+    ``mlopt.solve(model, ...)`` has always meant the function: calling the module solves."""
+
+    def __call__(self, *args, **kwargs) -> SolveResult:
+        return solve(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule

@@ -29,7 +29,8 @@ def main(argv=None):
     ap.add_argument("--policy", default=None, help="checkpoint (default: the committed one)")
     ap.add_argument("--extra-policy", action="append", default=[], metavar="LABEL=CKPT")
     ap.add_argument("-p", "--param", action="append", default=[], metavar="KEY=VALUE",
-                    help="generator override, e.g. n_servers=8 (JSON values)")
+                    help="generator override, e.g. n_servers=8 (JSON values; each pattern "
+                    "gets the ones it declares)")
     ap.add_argument("-o", "--out", required=True)
     args = ap.parse_args(argv)
     import json
@@ -49,7 +50,10 @@ def main(argv=None):
     for pattern in args.patterns.split(","):
         for seed in range(args.seeds):
             try:
-                w = fam.preset(pattern)(seed=1000 + seed, **params)
+                # each pattern takes its own parameters (uniform_counts, poisson_rate, n_jobs)
+                schema = fam.param_schema(pattern)
+                w = fam.preset(pattern)(seed=1000 + seed,
+                                        **{k: v for k, v in params.items() if k in schema})
             except Exception as err:  # the trace pattern needs ../shared/traces
                 print(f"skip {pattern}: {err}")
                 break

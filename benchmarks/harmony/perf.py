@@ -21,7 +21,7 @@ import time
 import numpy as np
 
 from mlopt.families import get_family
-from mlopt.families.harmony.drl import DEFAULT_CHECKPOINT, load_checkpoint
+from mlopt.families.harmony.agent import DEFAULT_CHECKPOINT, load_checkpoint
 from mlopt.families.harmony.env import PlacementEnv
 from mlopt.families.harmony.env_reference import ReferencePlacementEnv
 from mlopt.families.harmony.nn import one_thread

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import numpy as np
 
-from mlopt.families.harmony.drl import DEFAULT_CHECKPOINT, train_policy
+from mlopt.families.harmony.agent import DEFAULT_CHECKPOINT
+from mlopt.families.harmony.training import train_policy
 
 
 def main(argv=None) -> int:

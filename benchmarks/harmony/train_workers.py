@@ -18,7 +18,8 @@ import time
 import numpy as np
 
 from mlopt.families import get_family
-from mlopt.families.harmony.drl import DEFAULT_CHECKPOINT, TrainConfig, evaluate_policy, train
+from mlopt.families.harmony.agent import DEFAULT_CHECKPOINT, TrainConfig, evaluate_policy
+from mlopt.families.harmony.training import train
 from mlopt.machine import cpu_model
 
 

@@ -26,7 +26,8 @@ import pandas as pd
 
 from mlopt.families import get_family
 from mlopt.families.harmony.checker import check_harmony
-from mlopt.families.harmony.drl import TrainConfig, evaluate_policy, save_checkpoint, train
+from mlopt.families.harmony.agent import TrainConfig, evaluate_policy, save_checkpoint
+from mlopt.families.harmony.training import train
 from mlopt.families.harmony.env import PlacementEnv
 
 VARIANTS = {

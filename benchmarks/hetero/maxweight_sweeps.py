@@ -27,7 +27,7 @@ import time
 from _sweep import Rows, bench, gpus, with_cluster
 
 from mlopt.families.hetero.baselines.jain import jain_greedy
-from mlopt.families.hetero.data import hetero_data
+from mlopt.families.hetero.fields import hetero_data
 from mlopt.families.hetero.maxweight import (a_maxweight, default_F, dual_value, lam_of,
                                              theorem3_ratio)
 from mlopt.families.hetero.mincost import Searcher

@@ -12,7 +12,7 @@ import csv
 from pathlib import Path
 
 from mlopt.families.hetero.baselines.jain import jain_greedy
-from mlopt.families.hetero.data import hetero_data
+from mlopt.families.hetero.fields import hetero_data
 from mlopt.families.hetero.generator import generate
 from mlopt.families.hetero.maxweight import a_maxweight, default_F, lam_of, theorem3_ratio
 from mlopt.models.hetero import build_wct_milp

@@ -31,7 +31,7 @@ from pathlib import Path
 import numpy as np
 
 from mlopt.families.hetero.checker import check_hetero
-from mlopt.families.hetero.data import hetero_data
+from mlopt.families.hetero.fields import hetero_data
 from mlopt.families.hetero.generator import generate
 from mlopt.families.hetero.maxweight import default_F, lam_of
 from mlopt.families.hetero.mincost import Searcher, Window

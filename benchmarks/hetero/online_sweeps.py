@@ -29,7 +29,7 @@ import argparse
 from _sweep import ALGS, Rows, bench, gpus, ra_twin, run, with_cluster
 
 from mlopt.families.hetero.bounds import lower_bound
-from mlopt.families.hetero.data import hetero_data
+from mlopt.families.hetero.fields import hetero_data
 from mlopt.families.hetero.maxweight import default_F, lam_of
 
 COMMON = ["arch", "jobs", "servers", "seed", "algorithm"]

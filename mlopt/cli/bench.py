@@ -37,7 +37,7 @@ def _run(args) -> int:
         print(f"report: {write_report(out)}")
     if summary.interrupted:
         return 130
-    return 0 if summary.ok else 1
+    return 0 if summary.ok and not summary.errors else 1  # error rows: a failed run
 
 
 def _report(args) -> int:
@@ -46,14 +46,19 @@ def _report(args) -> int:
     from mlopt.errors import InputError
     from mlopt.harness import ResultStore, write_report
 
+    from mlopt.fileio import check_output
+
     store_path = Path(args.dir) / "results.sqlite"
     if not store_path.is_file():
         raise InputError("no results store here", file=str(store_path))
+    for out in (args.csv, args.parquet):  # before any work
+        if out:
+            check_output(out)
     path = write_report(args.dir)
-    store = ResultStore(store_path)
-    if args.csv:
-        store.export_csv(args.csv)
-    if args.parquet:
-        store.export_parquet(args.parquet)
+    with ResultStore(store_path) as store:
+        if args.csv:
+            store.export_csv(args.csv)
+        if args.parquet:
+            store.export_parquet(args.parquet)
     sys.stdout.write(path.read_text())
     return 0

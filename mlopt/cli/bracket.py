@@ -67,6 +67,10 @@ def _bracket(args) -> int:
 
     if args.threads < 1 or args.threads > 256:
         raise InputError("must be between 1 and 256", field="--threads", value=args.threads)
+    if args.output:  # a missing folder is an error now, not after the whole budget
+        from mlopt.fileio import check_output
+
+        check_output(args.output)
     workload = Workload.load(args.file)
     update, close = _progress(not args.json and sys.stderr.isatty())
     try:
@@ -79,7 +83,10 @@ def _bracket(args) -> int:
         if res.schedule is None:
             raise InputError("no checked schedule was found within the budget: nothing to "
                              "write", field="--output", value=args.output)
-        res.schedule.save(args.output)
+        from mlopt.fileio import atomic_output
+
+        with atomic_output(args.output) as tmp:
+            res.schedule.save(tmp)
     d = res.to_dict()
     lines = [f"{res.family} ({'max' if res.sense == 'max' else 'min'}): OPT in "
              f"[{_fmt(res.low)}, {_fmt(res.high)}]  gap {_fmt(res.gap)}  status {res.status}"
@@ -112,7 +119,7 @@ def _bound_args(p):
 
 
 def _bound(args) -> int:
-    from mlopt.bracket import _call_bound, run_boxed
+    from mlopt.bracket import call_bound, run_boxed
     from mlopt.families.base import family_of
     from mlopt.harness.tasks import _bound_value, lp_relaxation_bound
     from mlopt.workload import Workload
@@ -131,8 +138,8 @@ def _bound(args) -> int:
                                        threads=args.threads, solver_options={})
         if options:
             return fn(workload, **options)
-        return _call_bound(fn, workload, time_limit=args.time_limit, threads=args.threads,
-                           solver=args.solver)
+        return call_bound(fn, workload, time_limit=args.time_limit, threads=args.threads,
+                          solver=args.solver)
 
     t0 = time.perf_counter()
     kind, ret = run_boxed(args.time_limit + 5.0, work)

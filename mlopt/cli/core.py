@@ -5,24 +5,46 @@ import argparse
 import sys
 
 from mlopt.errors import InputError
-from mlopt.families import get_family
+from mlopt.families import family_of, get_family
+from mlopt.fileio import atomic_output, check_output
 from mlopt.schedule import Schedule
 from mlopt.workload import Workload
-from mlopt.cli import command, emit, parse_kv
+from mlopt.cli import SOLVE_EXIT, command, emit, parse_kv
 
-
-def _family_of(workload: Workload, explicit: str | None) -> str:
-    return explicit or workload.meta.get("family", "oasis")
+FAMILY_HELP = ("the workload's family, for a workload without meta.family (a different one "
+               "from the workload's own is an error)")
 
 
 def _solver_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--solver", default="highs", help="solver backend (default: highs)")
     p.add_argument("--time-limit", type=float, default=None,
-                   help="the solver's time limit in seconds (model build not included: it is "
-                        "reported as build time)")
+                   help="seconds of wall clock, > 0, for building the model and solving it (a "
+                        "build that overruns it is stopped with a one-line error; build time is "
+                        "reported separately)")
     p.add_argument("--mip-gap", type=float, default=0.0,
-                   help="relative gap at which to stop (status stays 'feasible' unless proven)")
-    p.add_argument("--threads", type=int, default=1)
+                   help="relative gap in [0, 1] at which to stop (status stays 'feasible' "
+                        "unless proven)")
+    p.add_argument("--threads", type=int, default=1, help="solver threads, 1 to 1024")
+    p.add_argument("--solver-option", action="append", metavar="KEY=VALUE",
+                   help="a solver option (the backend's own name; value parsed as JSON); "
+                        "unknown names and values the solver refuses are errors; repeatable")
+
+
+def check_solver_args(args) -> dict:
+    """The solver flags, checked before any file is read (one line, exit 2 for a bad one)."""
+    from mlopt.solve import check_settings
+
+    options = parse_kv(getattr(args, "solver_option", None), "--solver-option")
+    try:
+        check_settings(time_limit=args.time_limit, mip_gap=args.mip_gap, threads=args.threads,
+                       options=options, solver=args.solver)
+    except InputError as err:
+        flag = {"time_limit": "--time-limit", "mip_gap": "--mip-gap",
+                "threads": "--threads"}.get(err.field or "")
+        if flag is None and (err.field or "").startswith("options."):
+            flag = f"--solver-option {err.field[len('options.'):]}"
+        raise InputError(err.message, field=flag or err.field, value=err.value) from None
+    return options
 
 
 # ---- generate ---------------------------------------------------------------------------------
@@ -40,8 +62,10 @@ def _generate_args(p):
 
 def _generate(args) -> int:
     fam = get_family(args.family)
-    workload = fam.preset(args.preset)(seed=args.seed, **parse_kv(args.param))
-    workload.save(args.output)
+    check_output(args.output)
+    workload = fam.generate(args.preset, seed=args.seed, **parse_kv(args.param))
+    with atomic_output(args.output) as tmp:
+        workload.save(tmp)
     print(f"wrote {args.output}: {len(workload.jobs)} jobs, {len(workload.servers)} servers, "
           f"T={workload.horizon}, hash {workload.content_hash()}", file=sys.stderr)
     return 0
@@ -51,7 +75,7 @@ def _generate(args) -> int:
 @command("solve", "offline optimum (or incumbent + bound) of a workload, checked")
 def _solve_args(p):
     p.add_argument("file")
-    p.add_argument("--family", default=None, help="default: the workload's meta.family or oasis")
+    p.add_argument("--family", default=None, help=FAMILY_HELP)
     p.add_argument("--model", default=None, help="formulation name (default: the family's)")
     _solver_args(p)
     p.add_argument("--verify", nargs="?", const="auto", default=None, metavar="SOLVER",
@@ -65,12 +89,16 @@ def _solve_args(p):
 def _solve(args) -> int:
     from mlopt.pipeline import solve_offline
 
+    options = check_solver_args(args)
+    if args.output:
+        check_output(args.output)
     workload = Workload.load(args.file)
-    res = solve_offline(workload, family=_family_of(workload, args.family), model=args.model,
+    res = solve_offline(workload, family=args.family, model=args.model,
                         solver=args.solver, time_limit=args.time_limit, mip_gap=args.mip_gap,
-                        threads=args.threads, verify=args.verify)
+                        threads=args.threads, verify=args.verify, options=options)
     if args.output and res.schedule is not None:
-        res.schedule.save(args.output)
+        with atomic_output(args.output) as tmp:
+            res.schedule.save(tmp)
     d = res.to_dict()
     text = (f"status {d['status']}  objective {_fmt(d['objective'])}  bound {_fmt(d['bound'])}  "
             f"gap {_fmt(d['gap'])}  checked-feasible {d['feasible']}  "
@@ -87,8 +115,10 @@ def _solve(args) -> int:
                      f"{_fmt(v.second['bound'])} ({v.reason})")
         else:
             text += f"\nnot verified ({v.solver}): {v.reason}"
+    if d["status"] in SOLVE_EXIT and res.solve.message:
+        text += f"\n{res.solve.message}"
     emit(d, args.json, text)
-    return 0
+    return SOLVE_EXIT.get(d["status"], 0) if d["feasible"] is not False else 1
 
 
 # ---- run --------------------------------------------------------------------------------------
@@ -96,7 +126,7 @@ def _solve(args) -> int:
 def _run_args(p):
     p.add_argument("algorithm")
     p.add_argument("file")
-    p.add_argument("--family", default=None)
+    p.add_argument("--family", default=None, help=FAMILY_HELP)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--option", action="append", metavar="KEY=VALUE",
                    help="algorithm option (value parsed as JSON); repeatable")
@@ -108,11 +138,15 @@ def _run_args(p):
 def _run(args) -> int:
     from mlopt.pipeline import run_algorithm
 
-    workload = Workload.load(args.file)
-    res = run_algorithm(workload, args.algorithm, family=_family_of(workload, args.family),
-                        seed=args.seed, options=parse_kv(args.option, "--option"))
+    options = parse_kv(args.option, "--option")
     if args.output:
-        res.schedule.save(args.output)
+        check_output(args.output)
+    workload = Workload.load(args.file)
+    res = run_algorithm(workload, args.algorithm, family=args.family, seed=args.seed,
+                        options=options)
+    if args.output:
+        with atomic_output(args.output) as tmp:
+            res.schedule.save(tmp)
     d = res.to_dict()
     text = (f"{args.algorithm}: objective {_fmt(d['objective'])}  admitted {d['admitted']}/"
             f"{len(workload.jobs)}  checked-feasible {d['feasible']}  {d['runtime_s']:.3f}s")
@@ -127,7 +161,7 @@ def _run(args) -> int:
 def _check_args(p):
     p.add_argument("file")
     p.add_argument("schedule")
-    p.add_argument("--family", default=None)
+    p.add_argument("--family", default=None, help=FAMILY_HELP)
     p.add_argument("--speed", type=float, default=None,
                    help="check the speed-augmented problem at this speed (1 + eps; families "
                         "with speed augmentation only; default 1: the problem itself).  The "
@@ -143,7 +177,7 @@ def _check(args) -> int:
 
     workload = Workload.load(args.file)
     schedule = Schedule.load(args.schedule)
-    fam = get_family(_family_of(workload, args.family))
+    fam = family_of(workload, args.family)
     fam.validate(workload)
     options = {}
     if args.speed is not None:

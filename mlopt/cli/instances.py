@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 import sys
 
-from mlopt.cli import command, parse_kv
+from mlopt.cli import SOLVE_EXIT, command, parse_kv
 from mlopt.errors import InputError
 
 
@@ -45,9 +45,9 @@ def _args(p):
                    help="trace CSV file (default: the shared copy, where there is one)")
     t.add_argument("--seed", type=int, default=0)
     t.add_argument("--strict", action="store_true", help="reject bad rows instead of skipping")
-    t.add_argument("--family", default="oasis",
-                   help="convert for this family (default oasis: OASiS-style jobs; harmony, "
-                        "hetero)")
+    t.add_argument("--family", required=True,
+                   help="the family to convert for (oasis: OASiS-style jobs; harmony, hetero, "
+                        "...: the families with a trace conversion); never guessed")
     t.add_argument("-p", "--param", action="append", metavar="KEY=VALUE",
                    help="conversion convention override (JSON value); repeatable")
     t.add_argument("-o", "--output", required=True)
@@ -63,7 +63,7 @@ def _args(p):
                    help="strftime format of a date-time arrival column (default: inferred)")
     c.add_argument("--seed", type=int, default=0)
     c.add_argument("--strict", action="store_true")
-    c.add_argument("--family", default="oasis", help="as for from-trace")
+    c.add_argument("--family", required=True, help="as for from-trace")
     c.add_argument("-p", "--param", action="append", metavar="KEY=VALUE")
     c.add_argument("-o", "--output", required=True)
     c.set_defaults(handler=_from_csv)
@@ -99,6 +99,7 @@ def _solve(args) -> int:
     from mlopt.pipeline import verifier_name
 
     verifier_name(args.verify)  # an unknown name is an input error before anything runs
+    _check_time_limit(args.time_limit, args.solver)
     rows = solve_set(load_set(args.set), solver=args.solver, time_limit=args.time_limit,
                      update_solu=args.update_solu, progress=True, verify=args.verify)
     if args.json:
@@ -118,7 +119,20 @@ def _solve(args) -> int:
     if disputed:
         print(f"disputed optima{' (not recorded)' if args.update_solu else ''}: "
               f"{', '.join(disputed)}", file=sys.stderr)
-    return 1 if disputed else 0
+    failed = [r["instance"] for r in rows if r["status"] in SOLVE_EXIT]
+    return 1 if disputed or failed else 0
+
+
+def _check_time_limit(time_limit, solver: str | None) -> None:
+    """``--time-limit`` (and ``--solver``) with the solve layer's own ranges, before any work."""
+    from mlopt.solve import check_settings
+
+    try:
+        check_settings(time_limit=time_limit, solver=None if solver in (None, "auto")
+                       else solver)
+    except InputError as err:
+        field = "--time-limit" if err.field == "time_limit" else err.field
+        raise InputError(err.message, field=field, value=err.value) from None
 
 
 def _verify(args) -> int:
@@ -126,6 +140,7 @@ def _verify(args) -> int:
     from mlopt.pipeline import verifier_name
 
     verifier_name(args.solver)
+    _check_time_limit(args.time_limit, args.solver)
     rows = verify_set(load_set(args.set), solver=args.solver, time_limit=args.time_limit,
                       update_solu=args.update_solu, progress=True)
     if args.json:
@@ -147,15 +162,20 @@ def _require_rows(table, report) -> None:
 
 
 def _write(workload, report, output) -> int:
-    workload.save(output)
+    from mlopt.fileio import atomic_output
+
+    with atomic_output(output) as tmp:
+        workload.save(tmp)
     print(f"wrote {output}: {len(workload.jobs)} jobs, T={workload.horizon}; {report.summary()}",
           file=sys.stderr)
     return 0
 
 
 def _from_trace(args) -> int:
+    from mlopt.fileio import check_output
     from mlopt.traces import load_trace
 
+    check_output(args.output)
     table, report = load_trace(args.trace, args.path, strict=args.strict)
     _require_rows(table, report)
     w = _convert(table, report, args, args.path)
@@ -178,8 +198,10 @@ def _convert(table, report, args, source):
 
 
 def _from_csv(args) -> int:
+    from mlopt.fileio import check_output
     from mlopt.traces.csv_generic import load_csv
 
+    check_output(args.output)
     table, report = load_csv(args.path, args.map, arrival_unit=args.arrival_unit,
                              duration_unit=args.duration_unit,
                              timestamp_format=args.timestamp_format, strict=args.strict)

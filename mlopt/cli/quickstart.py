@@ -109,4 +109,4 @@ def _run_one(spec_path: Path, family: str, out: Path, workers: int) -> int:
     if summary.interrupted:
         return 130
     checked = df[df.method_kind == "algorithm"]
-    return 0 if summary.ok and bool(checked.feasible.all()) else 1
+    return 0 if summary.ok and not summary.errors and bool(checked.feasible.all()) else 1

@@ -3,7 +3,6 @@ validate mlopt's files (the models live in :mod:`mlopt.formats`)."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 from mlopt.cli import command
 
@@ -22,7 +21,9 @@ def _schema(args) -> int:
 
     text = json.dumps(json_schema(args.format), indent=1, sort_keys=True) + "\n"
     if args.output:
-        Path(args.output).write_text(text)
+        from mlopt.fileio import write_text
+
+        write_text(args.output, text)
     else:
         print(text, end="")
     return 0

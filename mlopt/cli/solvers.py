@@ -1,9 +1,12 @@
 """``mlopt solvers list|bench`` and ``mlopt export``."""
 from __future__ import annotations
 
+import sys
+
 from pathlib import Path
 
 from mlopt.cli import command
+from mlopt.errors import InputError
 
 
 @command("solvers", "solver backends: list them, or benchmark them on a spec (TOML)")
@@ -37,10 +40,17 @@ def _bench(args) -> int:
     out = Path(args.out) if args.out else spec.output
     if args.report_only:
         df = read_results(out / "results.csv")
+        if df.attrs.get("malformed"):
+            raise InputError(f"{df.attrs['malformed']} malformed result lines: run the "
+                             "benchmark again without --report-only (it resumes and re-runs "
+                             "them)", file=str(out / "results.csv"))
     else:
         df = run_bench(spec, out, resume=not args.fresh)
     print(f"wrote {write_report(df, out, title=f'Solver benchmark: {spec.name}')}")
-    return 0
+    failed = int((df["status"] == "error").sum()) if "status" in df else 0
+    if failed:
+        print(f"{failed} runs ended with status error", file=sys.stderr)
+    return 1 if failed else 0
 
 
 @command("export", "write a formulation of a workload as MPS or LP: mlopt export w.json "
@@ -48,7 +58,8 @@ def _bench(args) -> int:
 def _export_args(p):
     p.add_argument("file")
     p.add_argument("--model", default=None, help="formulation (default: the family's)")
-    p.add_argument("--family", default=None, help="default: the workload's meta.family or oasis")
+    p.add_argument("--family", default=None, help="the workload's family, for a workload without "
+                   "meta.family")
     p.add_argument("-o", "--output", required=True, help="OUT.mps or OUT.lp")
     p.add_argument("--option", action="append", metavar="KEY=VALUE",
                    help="model builder option (value parsed as JSON), e.g. harmony's "
@@ -59,9 +70,9 @@ def _export_args(p):
 def _export(args) -> int:
     from mlopt.cli import parse_kv
     from mlopt.export import export_workload
-    from mlopt.workload import Workload
+    from mlopt.fileio import check_output
 
-    family = args.family or Workload.load(args.file).meta.get("family", "oasis")
-    print(export_workload(args.file, args.model, args.output, family=family,
+    check_output(args.output)
+    print(export_workload(args.file, args.model, args.output, family=args.family,
                           **parse_kv(args.option, "--option")))
     return 0

@@ -24,7 +24,10 @@ def _args(p):
 
 
 def run(args) -> int:
+    from mlopt.fileio import check_output
+
     fam = get_family(args.family)
+    check_output(args.output)  # before the training, not after it
     if not fam.trainers:
         raise InputError("this family has nothing to train", field="family", value=fam.name)
     target = args.target or next(iter(fam.trainers))

@@ -23,6 +23,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from mlopt.fileio import write_text
 from mlopt.harness.ratios import shifted_geometric_mean
 from mlopt.harness.store import ResultStore
 
@@ -37,6 +38,7 @@ def _frame(source):
     from mlopt.harness.runner import STORE_NAME
 
     if isinstance(source, ResultStore):
+        _check_store(source)
         return source.to_frame(), {"spec_name": source.get_meta("spec_name")}
     path = Path(source)
     if path.is_dir():
@@ -46,7 +48,21 @@ def _frame(source):
 
         raise InputError("no results store here", file=str(path))
     with ResultStore(path) as store:
+        _check_store(store)
         return store.to_frame(), {"spec_name": store.get_meta("spec_name")}
+
+
+def _check_store(store: ResultStore) -> None:
+    """Never report from a damaged store or from rows a task did not write."""
+    from mlopt.errors import InputError
+
+    store.check_integrity()
+    bad = store.malformed()
+    if bad:
+        first = min(bad)
+        raise InputError(f"{len(bad)} malformed result rows (row {first}: {bad[first][1]}); "
+                         "resume the run (mlopt bench run SPEC -o DIR --resume) to re-run "
+                         "their tasks", file=str(store.path))
 
 
 # ---- formatting --------------------------------------------------------------------------------
@@ -103,6 +119,18 @@ def stamp() -> str:
 
 # ---- the report --------------------------------------------------------------------------------
 def report(store_or_dir, figures_dir: str | Path | None = None) -> str:
+    """Markdown summary of a store (a :class:`ResultStore`, its directory or its file); see
+    :func:`_report`.  Aggregates over missing values (a method with no feasible run) are
+    expected here and shown as "–": NumPy's RuntimeWarning about them is no error, even under
+    the CLI (which makes it one for the input of a command)."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return _report(store_or_dir, figures_dir)
+
+
+def _report(store_or_dir, figures_dir: str | Path | None = None) -> str:
     """Markdown summary of a store (a :class:`ResultStore`, its directory or its file).
 
     With ``figures_dir``, PNG figures are written there and linked (relative to its parent).
@@ -363,7 +391,5 @@ def write_report(out_dir: str | Path) -> Path:
     out = Path(out_dir)
     text = report(out, figures_dir=out / FIGURES)
     path = out / REPORT_NAME
-    tmp = path.with_suffix(".md.tmp")
-    tmp.write_text(text)
-    os.replace(tmp, path)
+    write_text(path, text)  # atomic: never a half-written report
     return path

@@ -10,7 +10,10 @@
   in).
 
 Only this (parent) process writes ``out_dir/results.sqlite``: each finished task in its own
-transaction.  ``resume=True`` skips the tasks already stored; the stored method configuration
+transaction.  ``resume=True`` skips the tasks already stored -- after checking them
+(:func:`stored_tasks`: SQLite's integrity check, every row a task writes present and well
+formed; a task with a missing or malformed row runs again, a damaged file is an InputError
+saying what to do); the stored method configuration
 (family, algorithms, offline method, bounds, solver — see :meth:`Spec.method_config`) must equal
 the spec's, while the instance set may grow (more seeds, a wider grid).
 
@@ -40,11 +43,14 @@ from pathlib import Path
 from typing import Callable
 
 from mlopt.errors import InputError
+from mlopt.fileio import write_text
 from mlopt.harness.spec import InstanceSpec, Spec, canonical_json, load_spec
 from mlopt.harness.store import ResultStore
 from mlopt.harness.tasks import family_module, resolve_family, run_task
 
 STORE_NAME = "results.sqlite"
+#: most local worker processes a run may start (``--workers 100000`` is refused, not forked)
+MAX_WORKERS = 1024
 SPEC_COPY = "spec.toml"
 
 
@@ -59,6 +65,7 @@ class RunSummary:
     completed: int  # finished and stored in this run
     failed: list[tuple[str, str]] = field(default_factory=list)  # (instance_id, error)
     errors: int = 0  # stored rows with status 'error' written in this run
+    repaired: int = 0  # tasks whose stored rows were missing or malformed: run again
     interrupted: bool = False
     elapsed_s: float = 0.0
 
@@ -70,6 +77,8 @@ class RunSummary:
         state = "interrupted" if self.interrupted else "done"
         text = (f"{self.spec}: {state}: {self.completed} tasks run, {self.skipped} resumed, "
                 f"{len(self.failed)} failed, {self.errors} error rows, of {self.total}, "
+                + (f"{self.repaired} re-run (missing or malformed rows in the store), "
+                   if self.repaired else "") +
                 f"in {self.elapsed_s:.1f}s on {self.executor}; results in {self.store}")
         return text
 
@@ -115,6 +124,8 @@ def open_store(out_dir: str | Path, spec: Spec, resume: bool) -> ResultStore:
     existed = path.exists()
     store = ResultStore(path)
     try:
+        if existed:  # never write into (or resume from) a damaged file
+            store.check_integrity()
         old = store.get_meta("fingerprint")
         if existed and (old is not None or len(store)):
             if not resume:
@@ -131,16 +142,58 @@ def open_store(out_dir: str | Path, spec: Spec, resume: bool) -> ResultStore:
     except BaseException:
         store.close()
         raise
-    (out / SPEC_COPY).write_text(spec.source)
+    try:
+        write_text(out / SPEC_COPY, spec.source)
+    except BaseException:
+        store.close()
+        raise
     return store
+
+
+def expected_rows(task: dict) -> tuple[set[str], set[str]]:
+    """The row keys a finished task has: (all methods, the generator-error row alone)."""
+    tk = task["task_key"]
+    rows = {f"{tk}/algorithm/{a['label']}" for a in task["algorithms"]}
+    rows |= {f"{tk}/bound/{b['name']}" for b in task["bounds"]}
+    off = task["offline"]
+    if off["method"] == "exact":
+        rows.add(f"{tk}/offline/{off['model']}")
+    return rows, {f"{tk}/instance/{task['preset']}"}
+
+
+def stored_tasks(store: ResultStore, tasks: list[dict]) -> tuple[set[str], int]:
+    """The tasks ``store`` really holds, checked: (their keys, how many had damaged rows).
+
+    The file must pass SQLite's integrity check (else one InputError saying what to do);
+    malformed rows are deleted; a task counts as done only when its stored rows are exactly
+    the rows it writes (every method, or the one generator-error row)."""
+    store.check_integrity()
+    bad = store.malformed()
+    damaged = {tk for tk, _ in bad.values() if tk is not None}
+    store.delete_rows(bad)
+    stored = store.stored_methods()
+    done, repaired = set(), 0
+    for t in tasks:
+        have = stored.get(t["task_key"])
+        if not have:
+            repaired += t["task_key"] in damaged
+            continue
+        full, failed = expected_rows(t)
+        if have == full or have == failed:
+            done.add(t["task_key"])
+        else:
+            repaired += 1
+    return done, repaired
 
 
 def run_spec(spec_path: str | Path, out_dir: str | Path, workers: int = 1,
              scheduler: str | None = None, resume: bool = False,
              progress: bool = True) -> RunSummary:
     """Run every task of the spec not yet in ``out_dir``'s store; see the module docstring."""
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 0:
-        raise InputError("must be an integer >= 0", field="workers", value=workers)
+    if isinstance(workers, bool) or not isinstance(workers, int) or not \
+            0 <= workers <= MAX_WORKERS:
+        raise InputError(f"must be an integer in [0, {MAX_WORKERS}]", field="workers",
+                         value=workers)
     if scheduler is not None and (not isinstance(scheduler, str) or not scheduler):
         raise InputError("must be a scheduler address like tcp://host:port", field="scheduler",
                          value=scheduler)
@@ -149,12 +202,12 @@ def run_spec(spec_path: str | Path, out_dir: str | Path, workers: int = 1,
     start = time.perf_counter()
     store = open_store(out_dir, spec, resume)
     try:
-        done = store.keys()
+        done, repaired = stored_tasks(store, tasks)
         todo = [t for t in tasks if t["task_key"] not in done]
         executor = (scheduler if scheduler else
                     "inline" if workers == 0 else f"local[{min(workers, max(len(todo), 1))}]")
         summary = RunSummary(spec.name, Path(out_dir), store.path, executor, len(tasks),
-                             len(tasks) - len(todo), 0)
+                             len(tasks) - len(todo), 0, repaired=repaired)
         bar = _progress(progress, len(tasks), summary.skipped, spec.name)
 
         def on_result(result: dict) -> None:

@@ -3,7 +3,7 @@
 Spec (TOML)::
 
     name = "oasis-fig5"              # required
-    family = "oasis"                 # default "oasis"
+    family = "oasis"                 # required: a registered family (never guessed)
     model = "utility_ilp"            # default: the family's default formulation
     solvers = ["highs", "scip", "cpsat"]
     time_limits = [60.0]             # seconds, > 0
@@ -95,11 +95,26 @@ class BenchSpec:
     time_limits: list[float]
     threads: list[int]
     instances: list[BenchInstance]
-    family: str = "oasis"
+    family: str  # required in the spec: never guessed
     model: str | None = None
     mip_gap: float = 0.0
     output: Path = Path("results")
     file: str | None = None
+
+
+def _check_solve_params(time_limits, threads, gap, file: str | None) -> None:
+    """The solve layer's own ranges (:data:`mlopt.solve.SOLVE_PARAMS`): NaN, absurd time
+    limits, thread counts beyond what any machine has, a gap above 1."""
+    from mlopt.params import check_values
+    from mlopt.solve import SOLVE_PARAMS
+
+    for key, values in (("time_limits", time_limits), ("threads", threads), ("mip_gap", [gap])):
+        param = SOLVE_PARAMS[{"time_limits": "time_limit"}.get(key, key)]
+        for v in values:
+            try:
+                check_values({key: param}, {key: v})
+            except InputError as err:
+                raise InputError(err.message, file=file, field=key, value=v) from None
 
 
 def _need(data: dict, key: str, file: str | None):
@@ -139,7 +154,7 @@ def parse_spec(data: dict, file: str | None = None, base_dir: Path | None = None
     name = _need(data, "name", file)
     if not isinstance(name, str) or not name.strip():
         raise InputError("must be a non-empty string", file=file, field="name", value=name)
-    family = data.get("family", "oasis")
+    family = _need(data, "family", file)
     if not isinstance(family, str):
         raise InputError("must be a string", file=file, field="family", value=family)
     model = data.get("model")
@@ -157,6 +172,7 @@ def parse_spec(data: dict, file: str | None = None, base_dir: Path | None = None
     gap = data.get("mip_gap", 0.0)
     if not _is_num(gap) or gap < 0:
         raise InputError("must be a number >= 0", file=file, field="mip_gap", value=gap)
+    _check_solve_params(tls, threads, gap, file)
     output = data.get("output", f"results/{name}")
     if not isinstance(output, str):
         raise InputError("must be a path string", file=file, field="output", value=output)
@@ -341,7 +357,7 @@ def read_results(path: Path) -> pd.DataFrame:
     if not rows or tuple(rows[0]) != COLUMNS:
         raise InputError("not a solver-benchmark results table (header differs)",
                          file=str(path))
-    good = [r for r in rows[1:] if len(r) == len(COLUMNS)]
+    good = [r for r in rows[1:] if len(r) == len(COLUMNS) and _well_formed(r)]
     df = pd.DataFrame(good, columns=list(COLUMNS))
     for c in ("n_vars", "n_cons", "threads"):
         df[c] = pd.to_numeric(df[c]).astype(int)
@@ -349,7 +365,34 @@ def read_results(path: Path) -> pd.DataFrame:
               "build_s", "check_objective"):
         df[c] = pd.to_numeric(df[c].replace("", np.nan)).astype(float)
     df["check_feasible"] = df["check_feasible"].map({"True": True, "False": False})
+    # rows a run did not write (garbled, cut short): dropped here, so a resumed run runs them
+    # again; how many, for a report that must not pass over them silently
+    df.attrs["malformed"] = len(rows) - 1 - len(good)
     return df
+
+
+_INTS = ("n_vars", "n_cons", "threads")
+_FLOATS = ("time_limit", "mip_gap", "objective", "bound", "gap", "runtime_s", "solve_s",
+           "build_s", "check_objective")
+_STATUSES = {"optimal", "feasible", "no_solution", "infeasible", "unbounded", "error",
+             "disputed"}
+
+
+def _well_formed(row: list[str]) -> bool:
+    """A results line as :class:`_CsvSink` writes it (numbers where numbers belong, a known
+    status, a boolean verdict)."""
+    r = dict(zip(COLUMNS, row))
+    try:
+        for c in _INTS:
+            int(r[c])
+        for c in _FLOATS:
+            if r[c] != "":
+                float(r[c])
+        float(r["time_limit"]), float(r["mip_gap"])
+    except ValueError:
+        return False
+    return (r["status"] in _STATUSES and r["check_feasible"] in ("True", "False", "")
+            and all(r[c] for c in ("instance", "content_hash", "solver")))
 
 
 class _CsvSink:
@@ -358,13 +401,17 @@ class _CsvSink:
         if not path.exists() or path.stat().st_size == 0:
             with path.open("w", newline="") as fh:
                 csv.writer(fh).writerow(COLUMNS)
-        else:  # rewrite without a truncated last line, if any
+        else:  # rewrite without a truncated or malformed line, if any (atomically: a Ctrl-C
+            # here keeps the old file)
+            from mlopt.fileio import atomic_output
+
             df = read_results(path)
-            with path.open("w", newline="") as fh:
-                w = csv.writer(fh)
-                w.writerow(COLUMNS)
-                for r in df.to_dict("records"):
-                    w.writerow([_fmt(r[c]) for c in COLUMNS])
+            with atomic_output(path) as tmp:
+                with tmp.open("w", newline="") as fh:
+                    w = csv.writer(fh)
+                    w.writerow(COLUMNS)
+                    for r in df.to_dict("records"):
+                        w.writerow([_fmt(r[c]) for c in COLUMNS])
 
     def add(self, row: dict) -> None:
         with self.path.open("a", newline="") as fh:
@@ -606,6 +653,17 @@ def _md_table(df: pd.DataFrame) -> str:
 
 def write_report(df: pd.DataFrame, out_dir: str | Path, *, title: str = "Solver benchmark",
                  stamp: dict | None = None) -> Path:
+    """``report.md`` + one performance-profile PNG per (time limit, threads) setting
+    (aggregates over missing values are expected: their RuntimeWarning is no error here)."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return _write_report(df, out_dir, title=title, stamp=stamp)
+
+
+def _write_report(df: pd.DataFrame, out_dir: str | Path, *, title: str = "Solver benchmark",
+                  stamp: dict | None = None) -> Path:
     """``report.md`` + one performance-profile PNG per (time limit, threads) setting."""
     out = Path(out_dir)
     if stamp is None:  # the machine and date of the run, not of this rewrite

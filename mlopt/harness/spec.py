@@ -21,10 +21,12 @@ Format (every table and key is checked; unknown keys are errors, so typos do not
     options = { price_mode = "estimate", estimate_factor = 0.5 }   # keyword options
 
     [offline]
-    method = "exact"                # "exact": the family's MILP via mlopt.solve; "none": skip
+    method = "exact"                # "exact": the family's MILP via mlopt.solve; "bracket": the
+                                    # best certified interval within time_limit (mlopt.bracket:
+                                    # algorithms, bounds, the exact model, wall clock); "none"
     model = "utility_ilp"           # default: the family's default model
     model_options = {}              # keyword options for the model builder
-    time_limit = 60.0               # seconds per MILP (default 60)
+    time_limit = 60.0               # seconds per MILP, or per bracket (default 60)
     mip_gap = 0.0                   # stop gap; 'optimal' is only reported when proven anyway
     bounds = ["lp_relaxation"]      # extra bounds on OPT, by name (strings or {name, options})
     verify = true                   # re-solve each optimum with a second solver (true: SCIP if
@@ -58,7 +60,7 @@ from typing import Any, Callable
 from mlopt import fileio, formats, limits
 from mlopt.errors import InputError
 
-OFFLINE_METHODS = ("exact", "none")
+OFFLINE_METHODS = ("exact", "bracket", "none")
 MAX_TASKS = limits.MAX_TASKS
 
 
@@ -264,6 +266,54 @@ def _check_kwargs(fn: Callable, names, where: str, what: str) -> None:
                              field=f"{where}.{name}" if where else name)
 
 
+def _solve_param(name: str, value: Any, full: str) -> None:
+    """The solve layer's range for ``name`` (:data:`mlopt.solve.SOLVE_PARAMS`)."""
+    from mlopt.params import check_values
+    from mlopt.solve import SOLVE_PARAMS
+
+    try:
+        check_values({name: SOLVE_PARAMS[name]}, {name: value})
+    except InputError as err:
+        raise InputError(err.message, field=full, value=value) from None
+
+
+def _check_model_options(family, model: str | None, builder: Callable, options: dict) -> None:
+    """``[offline] model_options``: the formulation's declared options (kind and range);
+    otherwise the builder's keyword names and, by building the model once on the family's
+    small probe preset, the values (a wrong type or range is an InputError here, not an error
+    row in every task)."""
+    if not options:
+        return
+    formulation = None
+    if hasattr(family, "formulation"):
+        try:
+            formulation = family.formulation(model)
+        except InputError:
+            formulation = None
+    declared = getattr(formulation, "options", None)
+    if declared:
+        from mlopt.params import check_values
+
+        try:
+            check_values(declared, options, where=f"model {formulation.name!r}")
+        except InputError as err:
+            raise _within(err, "offline.model_options") from None
+        return
+    _check_kwargs(builder, options, "offline.model_options", "the model builder")
+    preset = getattr(family, "probe_preset", None)
+    if not preset or not hasattr(family, "generate") or \
+            preset not in getattr(family, "preset_names", ()):
+        return
+    from mlopt.families.base import _probe
+
+    workload = family.generate(preset, seed=0)
+    try:
+        _probe(lambda: builder(workload, **options),
+               f"building the model with these options on preset {preset!r}")
+    except InputError as err:
+        raise InputError(err.message, field="offline.model_options", value=options) from None
+
+
 def _within(err: InputError, prefix: str) -> InputError:
     """``err`` with its field placed inside ``prefix`` (``n_jobs`` -> ``instances[0].params.n_jobs``)."""
     field = f"{prefix}.{err.field}" if err.field else prefix
@@ -385,6 +435,7 @@ def _parse(data: dict, default_name: str) -> Spec:
     _unknown_keys(sv, ("name", "threads", "options"), "solver")
     solver = _string(sv, "name", "solver", "highs")
     threads = _int(sv["threads"], "solver.threads", 1) if "threads" in sv else 1
+    _solve_param("threads", threads, "solver.threads")
     solver_options = _table(sv, "options", "solver")
     _json_value(solver_options, "solver.options")
 
@@ -403,10 +454,11 @@ def _parse(data: dict, default_name: str) -> Spec:
                   if "time_limit" in off else 60.0)
     mip_gap = (_float(off["mip_gap"], "offline.mip_gap", below=1.0) if "mip_gap" in off
                else 0.0)
+    _solve_param("time_limit", time_limit, "offline.time_limit")
     bounds = _bounds(off.get("bounds", []), family, BUILTIN_BOUNDS)
     verify = _verify(off.get("verify", False), method)
 
-    needs_model = method == "exact" or any(b.name == "lp_relaxation" and
+    needs_model = method in ("exact", "bracket") or any(b.name == "lp_relaxation" and
                                            b.name not in getattr(family, "bounds", {})
                                            for b in bounds)
     if needs_model:
@@ -415,13 +467,13 @@ def _parse(data: dict, default_name: str) -> Spec:
         except InputError as err:
             raise InputError(err.message, field="offline.model",
                              value=model or family.default_model) from None
-        _check_kwargs(builder, model_options, "offline.model_options", "the model builder")
+        _check_model_options(family, model, builder, model_options)
         mname = model or family.default_model
-        if method == "exact" and mname not in family.extract:
+        if method in ("exact", "bracket") and mname not in family.extract:
             raise InputError(f"family {family.name} has no schedule extractor for this model",
                              field="offline.model", value=mname)
         model = mname
-    if method == "exact" or bounds:
+    if method in ("exact", "bracket") or bounds or solver_options:  # options: still refused
         from mlopt.solvers import get_backend
 
         try:
@@ -447,6 +499,9 @@ def _verify(raw: Any, method: str) -> str | None:
     """``[offline] verify``: false (default), true (= "auto") or an installed solver's name."""
     if raw is False:
         return None
+    if method == "bracket":  # a bracket verifies a solver's optimum itself
+        raise InputError("a bracket verifies every optimum it reports (drop offline.verify)",
+                         field="offline.verify", value=raw)
     if method != "exact":
         raise InputError("needs offline.method = \"exact\"", field="offline.verify", value=raw)
     if raw is True:

@@ -43,6 +43,13 @@ verified            offline and algorithm rows of a spec with ``[offline] verify
 verified_by         ``"<solver> <version>[ with settings]"`` of the agreeing second solver
 ==================  ===========================================================================
 
+A resumed run trusts nothing it has not checked (:meth:`ResultStore.check_integrity`,
+:meth:`ResultStore.malformed`): SQLite's ``PRAGMA integrity_check`` must pass (a damaged file is
+one InputError saying what to do), every stored row must be well formed (its key matches its
+task, method kind and method; known status; numbers where numbers belong; JSON where JSON
+belongs), and the runner re-runs every task whose rows are missing or malformed
+(:func:`mlopt.harness.runner.stored_tasks`).
+
 Schema versions: 1 had no ``verified``/``verified_by``; 2 appends them.  A version-1 database
 opens as it is (reading gives NULL for the new columns, so committed results still report and
 the file is not touched) and is migrated lazily, by ``ALTER TABLE ... ADD COLUMN``, in the same
@@ -68,6 +75,21 @@ _TYPES = {
     "runtime_s": "REAL", "verified": "INTEGER",
 }
 COLUMNS = ROW_FIELDS
+#: the statuses a row of each method kind may have (:mod:`mlopt.harness.tasks`)
+ROW_STATUSES = {
+    "offline": {"optimal", "feasible", "no_solution", "infeasible", "unbounded", "error",
+                "disputed"},
+    "algorithm": {"feasible", "infeasible", "error"},
+    "bound": {"ok", "no_bound", "violated", "error"},
+    "instance": {"error"},
+}
+_NUMBERS = ("objective", "bound_low", "bound_high", "ratio_low", "ratio_high", "runtime_s")
+_FLAGS = ("feasible", "proven", "verified")
+_TEXTS = ("key", "task_key", "spec", "instance_id", "family", "preset", "params", "method_kind",
+          "method", "status", "extra", "timing")
+#: what a user does about a damaged store
+REPAIR_HINT = ("move the file away and run again (or run into a new folder); its intact tasks "
+               "can be kept by resuming a copy made with `sqlite3 OLD .recover | sqlite3 NEW`")
 #: columns that legitimately differ between two runs of the same spec
 VOLATILE = ("runtime_s", "timestamp", "timing")
 
@@ -109,7 +131,11 @@ class ResultStore:
             self._init_schema()
         except sqlite3.DatabaseError as err:
             self.close()
-            raise InputError(f"not a usable results database ({err})", file=str(path)) from None
+            if _environment(err):
+                raise InputError(f"cannot open the results database ({err}): check the "
+                                 "folder's space and permissions", file=str(path)) from None
+            raise InputError(f"not a usable results database ({err}); {REPAIR_HINT}",
+                             file=str(path)) from None
         except BaseException:
             self.close()
             raise
@@ -206,6 +232,50 @@ class ResultStore:
         except json.JSONDecodeError:
             return row[0]
 
+    # -- checking ---------------------------------------------------------------------------------
+    def check_integrity(self) -> None:
+        """SQLite's own ``PRAGMA integrity_check``: a damaged file is one InputError."""
+        try:
+            found = [r[0] for r in self._con.execute("PRAGMA integrity_check")]
+        except sqlite3.DatabaseError as err:
+            found = [str(err)]
+        if found != ["ok"]:
+            what = " ".join(" ".join(map(str, found[:3])).split())
+            what = what if len(what) <= 200 else what[:197] + "..."
+            raise InputError(f"the results database is damaged ({what}); "
+                             f"{REPAIR_HINT}", file=str(self.path))
+
+    def malformed(self) -> dict[int, tuple[str | None, str]]:
+        """Rows that are not what a task writes: rowid -> (task_key, why)."""
+        have = _columns(self._version)
+        bad: dict[int, tuple[str | None, str]] = {}
+        try:
+            cur = self._con.execute(f"SELECT rowid, {', '.join(have)} FROM results")
+            for rowid, *values in cur:
+                row = dict(zip(have, values))
+                why = row_problem(row)
+                if why:
+                    tk = row.get("task_key")
+                    bad[rowid] = (tk if isinstance(tk, str) else None, why)
+        except sqlite3.DatabaseError as err:
+            raise InputError(f"the results database is damaged ({err}); {REPAIR_HINT}",
+                             file=str(self.path)) from None
+        return bad
+
+    def delete_rows(self, rowids: Iterable[int]) -> None:
+        """Remove rows by rowid (malformed rows, before their tasks run again)."""
+        ids = [(int(i),) for i in rowids]
+        if ids:
+            self._write(lambda con: con.executemany("DELETE FROM results WHERE rowid = ?",
+                                                    ids))
+
+    def stored_methods(self) -> dict[str, set[str]]:
+        """task_key -> the row keys stored for it."""
+        out: dict[str, set[str]] = {}
+        for key, tk in self._con.execute("SELECT key, task_key FROM results"):
+            out.setdefault(tk, set()).add(key)
+        return out
+
     # -- reading ----------------------------------------------------------------------------------
     def keys(self) -> set[str]:
         """Task keys with results (each is complete: tasks are written atomically)."""
@@ -238,18 +308,22 @@ class ResultStore:
         return df
 
     def export_csv(self, path: str | Path) -> Path:
-        path = Path(path)
-        self.to_frame().to_csv(path, index=False)
-        return path
+        from mlopt.fileio import atomic_output
+
+        with atomic_output(path) as tmp:  # never a partial file (full device, Ctrl-C)
+            self.to_frame().to_csv(tmp, index=False)
+        return Path(path)
 
     def export_parquet(self, path: str | Path) -> Path:
-        path = Path(path)
-        try:
-            self.to_frame().to_parquet(path, index=False)
-        except ImportError as err:
-            raise InputError(f"Parquet export needs pyarrow ({err}); pip install mlopt[parquet]",
-                             file=str(path)) from None
-        return path
+        from mlopt.fileio import atomic_output
+
+        with atomic_output(path) as tmp:
+            try:
+                self.to_frame().to_parquet(tmp, index=False)
+            except ImportError as err:
+                raise InputError(f"Parquet export needs pyarrow ({err}); pip install "
+                                 "mlopt[parquet]", file=str(path)) from None
+        return Path(path)
 
     # -- lifecycle --------------------------------------------------------------------------------
     def close(self) -> None:
@@ -262,6 +336,47 @@ class ResultStore:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def row_problem(row: dict[str, Any]) -> str:
+    """Why a stored row is not one a task writes ("" when it is well formed)."""
+    for c in _TEXTS:
+        if not isinstance(row.get(c), str) or not row[c]:
+            return f"{c} is not text"
+    kind, status = row["method_kind"], row["status"]
+    if kind not in ROW_STATUSES:
+        return f"unknown method_kind {kind!r}"
+    if status not in ROW_STATUSES[kind]:
+        return f"unknown status {status!r} for a {kind} row"
+    if row["key"] != f"{row['task_key']}/{kind}/{row['method']}":
+        return "key does not match task_key/method_kind/method"
+    seed = row.get("seed")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        return "seed is not an integer >= 0"
+    for c in _NUMBERS:
+        v = row.get(c)
+        if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float))):
+            return f"{c} is not a number"
+    for c in _FLAGS:
+        if row.get(c) not in (None, 0, 1) or isinstance(row.get(c), float):
+            return f"{c} is not a flag"
+    for c in ("params", "extra", "timing"):
+        try:
+            value = json.loads(row[c])
+        except (ValueError, RecursionError):
+            return f"{c} is not JSON"
+        if c != "params" and not isinstance(value, dict):
+            return f"{c} is not a JSON object"
+    for c in ("content_hash", "solver", "solver_version", "timestamp", "verified_by"):
+        if row.get(c) is not None and not isinstance(row[c], str):
+            return f"{c} is not text"
+    return ""
+
+
+def _environment(err: Exception) -> bool:
+    text = str(err).lower()
+    return any(s in text for s in ("readonly", "read-only", "disk is full", "unable to open",
+                                   "disk i/o error"))
 
 
 def _rollback(con: sqlite3.Connection) -> None:

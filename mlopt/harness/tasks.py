@@ -50,6 +50,7 @@ import platform
 import socket
 import time
 import traceback
+import warnings
 from typing import Any, Callable
 
 from mlopt.errors import InputError
@@ -183,7 +184,17 @@ def run_task(task: dict) -> dict:
     Exceptions raised by the generator, the solver, an algorithm, a checker or a bound method are
     results (rows with status ``error``); only infrastructure problems (the family cannot be
     found, the worker dies) escape, and then nothing is recorded for the task.
+
+    Warnings behave as in a fresh worker process wherever the task runs: the CLI turns NumPy's
+    RuntimeWarning into an error (bad input is one line), which must not turn a warning inside
+    an algorithm into an error row when a spec runs in the calling process (``--workers 0``).
     """
+    with warnings.catch_warnings():
+        warnings.simplefilter("default", RuntimeWarning)
+        return _run_task(task)
+
+
+def _run_task(task: dict) -> dict:
     t_start, c_start = time.perf_counter(), time.process_time()
     family = resolve_family(task["family"], task.get("family_module"))
     env = environment()
@@ -227,7 +238,8 @@ def run_task(task: dict) -> dict:
     solver_ctx = {"solver": task["solver"]["name"], "threads": task["solver"]["threads"],
                   "time_limit": off["time_limit"], "seed": seed}
     # 2. offline MILP
-    offline = _run_offline(family, workload, task) if off["method"] == "exact" else None
+    offline = (_run_offline(family, workload, task) if off["method"] == "exact" else
+               _run_bracket(family, workload, task) if off["method"] == "bracket" else None)
     # 3. algorithms
     algs = [_run_algorithm(family, workload, a, seed) for a in task["algorithms"]]
     # 4. bounds
@@ -372,6 +384,38 @@ def _run_offline(family, workload, task) -> dict:
     return out
 
 
+def _run_bracket(family, workload, task) -> dict:
+    """``[offline] method = "bracket"``: :func:`mlopt.bracket.bracket` within the time limit.
+    The row is read like an exact solve's: ``objective`` is the best checked schedule's,
+    ``solver_bound`` the certified dual end, status ``optimal`` only with a proof (then
+    ``verified``), else ``interval``."""
+    from mlopt.bracket import bracket
+
+    off, sv = task["offline"], task["solver"]
+    out = {"method": "bracket", "status": "error", "objective": None, "feasible": None,
+           "runtime_s": None, "solver": sv["name"], "solver_version": None, "extra": {},
+           "timing": {}, "verified": None, "verified_by": None}
+    t0 = time.perf_counter()
+    try:
+        b = bracket(workload, family=family.name, time_limit=off["time_limit"] or 60.0,
+                    solver=sv["name"], threads=sv["threads"] or 1)
+    except Exception as err:
+        out["extra"] = {"error": _err(err), "traceback": traceback.format_exc(limit=-3)}
+        out["timing"] = {"offline_total_s": time.perf_counter() - t0}
+        return out
+    primal = b.low if b.sense == "max" else b.high
+    dual = b.high if b.sense == "max" else b.low
+    out.update(status="optimal" if b.status == "optimal" else b.status,
+               objective=primal, feasible=primal is not None, runtime_s=b.elapsed_s,
+               verified=b.status == "optimal", verified_by=b.proof)
+    d = b.to_dict()
+    out["extra"] = {"solver_objective": primal, "solver_bound": dual, "gap": d["gap"],
+                    "low_source": b.low_source, "high_source": b.high_source,
+                    "sources": d["sources"], "proof": b.proof}
+    out["timing"] = {"bracket_wall_s": time.perf_counter() - t0}
+    return out
+
+
 def _verify_offline(family, workload, task, m, res, out: dict) -> None:
     """``[offline] verify``: a second solver re-solves an optimum (see
     :func:`mlopt.pipeline.verify_offline`); the row gets ``verified``/``verified_by``, a dispute
@@ -406,12 +450,15 @@ def _run_algorithm(family, workload, a: dict, seed: int) -> dict:
            "runtime_s": None, "extra": {"algorithm": a["name"], "options": a["options"]},
            "timing": {}}
     try:
-        fn = family.algorithm(a["name"])
-        # the problem the run solves (e.g. speed 1 + eps), from its options, not its output
-        check_options = family.run_check_options(a["name"], a["options"])
         t0 = time.perf_counter()
-        schedule = fn(workload, seed=seed, **a["options"])
+        if hasattr(family, "run"):  # seed and options checked against the declaration
+            schedule = family.run(a["name"], workload, seed=seed, options=a["options"])
+        else:  # a family-like object without the contract's hooks
+            schedule = family.algorithm(a["name"])(workload, seed=seed, **a["options"])
         t1 = time.perf_counter()
+        # the problem the run solves (e.g. speed 1 + eps), from its options, not its output
+        check_options = (family.run_check_options(a["name"], a["options"])
+                         if hasattr(family, "run_check_options") else {})
         check = family.check(workload, schedule, **check_options)
         t2 = time.perf_counter()
     except Exception as err:

@@ -8,7 +8,7 @@ from typing import ClassVar
 import pyomo.environ as pyo
 
 from mlopt.errors import InputError
-from mlopt.solve import SolveResult
+from mlopt.solvers.result import SolveResult
 
 
 @dataclass(frozen=True)

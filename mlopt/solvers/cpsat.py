@@ -73,7 +73,7 @@ from pathlib import Path
 import numpy as np
 
 from mlopt.errors import InputError
-from mlopt.solve import SolveResult, Status, classify
+from mlopt.solvers.result import SolveResult, Status, classify
 from mlopt.solvers._matrix import LinearForm, compile_linear, load_solution
 from mlopt.solvers.base import Capabilities, SolverBackend, register_backend, unknown_option
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import time
 
-from mlopt.solve import SolveResult, Status, classify
+from mlopt.solvers.result import SolveResult, Status, classify
 from mlopt.solvers._matrix import compile_linear, load_solution
 from mlopt.solvers.base import Capabilities, SolverBackend, register_backend
 

@@ -1,15 +1,36 @@
 """HiGHS through Pyomo's direct (in-memory) interface: the embedded default solver."""
 from __future__ import annotations
 
+import math
+import os
+import sys
 import time
 
 import pyomo.environ  # noqa: F401  (registers the contrib solvers with SolverFactory)
 from pyomo.contrib.solver.common.factory import SolverFactory
 from pyomo.contrib.solver.common.results import SolutionStatus, TerminationCondition as TC
 
-from mlopt.solve import SolveResult, Status, classify, model_sense
+from mlopt.solvers.result import SolveResult, Status, classify, model_sense
 from mlopt.errors import InputError
 from mlopt.solvers.base import Capabilities, SolverBackend, register_backend, unknown_option
+
+def _quiet_highs():
+    """A ``highspy.Highs`` instance with logging off; its constructor's banner (written to
+    file descriptor 1 by the C++ library) is discarded."""
+    import highspy
+
+    sys.stdout.flush()
+    saved = os.dup(1)
+    try:
+        with open(os.devnull, "wb") as null:
+            os.dup2(null.fileno(), 1)
+            highs = highspy.Highs()
+            highs.setOptionValue("output_flag", False)
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+    return highs
+
 
 _LIMITS = {TC.maxTimeLimit, TC.iterationLimit, TC.objectiveLimit, TC.interrupted}
 
@@ -50,6 +71,14 @@ class HighsBackend(SolverBackend):
             except (TypeError, ValueError):
                 raise InputError(f"wrong type for this HiGHS option (expects "
                                  f"{type(current).__name__})", field=key, value=val) from None
+            if isinstance(val, float) and math.isnan(val):
+                raise InputError("NaN is not a value for a HiGHS option", field=key, value=val)
+        if options:  # values: HiGHS's own check (a string option's allowed words, ranges)
+            highs = _quiet_highs()
+            for key, val in options.items():
+                if highs.setOptionValue(key, val) != highspy.HighsStatus.kOk:
+                    raise InputError("HiGHS refuses this value for the option", field=key,
+                                     value=val)
 
     def solve(self, model, *, time_limit, mip_gap, threads, options) -> SolveResult:
         sense = model_sense(model)

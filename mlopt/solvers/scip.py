@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 import time
 
-from mlopt.solve import SolveResult, Status, classify
+from mlopt.solvers.result import SolveResult, Status, classify
 from mlopt.solvers._matrix import compile_linear, load_solution
 from mlopt.errors import InputError
 from mlopt.solvers.base import Capabilities, SolverBackend, register_backend, unknown_option

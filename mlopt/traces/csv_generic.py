@@ -20,6 +20,7 @@ from typing import Any, Mapping
 
 import pandas as pd
 
+from mlopt import limits
 from mlopt.errors import InputError
 from mlopt.traces.table import FIELD_KINDS, LoadReport, read_table
 
@@ -61,7 +62,27 @@ def load_csv(path: str | Path, mapping: str | Mapping[str, str], *, arrival_unit
              duration_unit: str = "s", timestamp_format: str | None = None, origin: Any = None,
              unsorted: str = "sort", strict: bool = False,
              name: str = "csv") -> tuple[pd.DataFrame, LoadReport]:
-    """Load any CSV file with a column mapping -> (trace table, load report)."""
+    """Load any CSV file with a column mapping -> (trace table, load report).  A bad
+    ``timestamp_format`` (an unknown directive such as ``%Q``, a stray ``%``, no directive at
+    all) is an InputError before the file is read."""
+    if timestamp_format is not None:
+        check_timestamp_format(timestamp_format)
     return read_table(path, parse_mapping(mapping), trace=name, arrival_unit=arrival_unit,
                       duration_unit=duration_unit, timestamp_format=timestamp_format,
                       origin=origin, unsorted=unsorted, strict=strict)
+
+
+def check_timestamp_format(fmt: Any) -> str:
+    """``fmt`` if it is a strftime format pandas can parse with, else one InputError."""
+    if not isinstance(fmt, str) or not fmt or len(fmt) > limits.MAX_NAME:
+        raise InputError("must be a non-empty strftime format", field="timestamp_format",
+                         value=fmt)
+    if "%" not in fmt:
+        raise InputError("has no % directive (e.g. %Y-%m-%d %H:%M:%S)",
+                         field="timestamp_format", value=fmt)
+    try:
+        pd.to_datetime(pd.Series(["2000-01-01"]), format=fmt, errors="coerce")
+    except (ValueError, TypeError) as err:
+        raise InputError(f"not a usable strftime format ({err})", field="timestamp_format",
+                         value=fmt) from None
+    return fmt

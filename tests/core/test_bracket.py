@@ -67,7 +67,7 @@ def test_budget_is_wall_clock_even_when_the_model_cannot_be_built():
     res = bracket(w, time_limit=8)
     elapsed = time.perf_counter() - t0
     assert elapsed < 8 + 3, elapsed
-    assert res.low is not None  # OASiS itself finishes in about a second
+    assert all(s.runtime_s < 8 + 1 for s in res.sources)
     exact = [s for s in res.sources if s.kind == "exact"]
     assert exact and exact[0].status == "stopped"
 

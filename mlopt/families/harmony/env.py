@@ -207,7 +207,7 @@ class PlacementEnv(EnvShape):
     # ---- per-action features of the DRL policy ------------------------------------------------
     def action_parts(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The state re-arranged per action for a policy that scores every (job, role, server)
-        with one shared network (:mod:`.drl`): job features (N' x FJ: model one-hot, W/3, P/3,
+        with one shared network (:mod:`.agent`): job features (N' x FJ: model one-hot, W/3, P/3,
         demands / capacity, placed so far), server features (Mmax x FS: free / capacity,
         workers and PSs of each model type on it / 3, exists) and pair features
         (N' x Mmax x 3: the job's own workers and PSs on the server / 3, and whether the job

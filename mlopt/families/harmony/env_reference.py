@@ -3,8 +3,8 @@
 The fast environment builds the state, the policy's features and the masks with numpy gathers
 over precomputed arrays; this one does the same job the obvious way, with Python lists and
 loops, so that tests can assert the two agree value for value (observations, features, masks,
-rewards, schedules; tests/test_harmony_env_reference.py) and ``benchmarks/harmony/perf.py`` can
-time them side by side.
+rewards, schedules; tests/harmony/test_harmony_env_reference.py) and
+``benchmarks/harmony/perf.py`` can time them side by side.
 
 What it shares with the fast environment (DECISION): the two numeric definitions that *are*
 the simulated world rather than the environment's bookkeeping: the ground-truth speeds of an

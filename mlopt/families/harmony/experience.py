@@ -1,13 +1,53 @@
-"""Experience of Harmony's DRL trainers (single-process :func:`.drl.train` and the workers of
-:mod:`.parallel`): playing an episode, the replay buffer, and the updates an episode's
+"""Experience of Harmony's DRL trainers (single-process :func:`.training.train` and the workers
+of :mod:`.parallel`): playing an episode, the replay buffer, and the updates an episode's
 experience triggers (one per closed interval from the buffer; then, without replay, on the
-episode's own samples). One implementation for both trainers, so they act and learn alike.
+episode's own samples); also the exploration / entropy annealing, the reward setting and the
+warm start both trainers share. One implementation for both trainers, so they act and learn
+alike. The training side: it imports :mod:`.agent`, never the other way round.
 """
 from __future__ import annotations
 
 import numpy as np
 
+from mlopt.errors import InputError
+from mlopt.families.harmony.agent import Agent, TrainConfig, heuristic_server, load_checkpoint
 from mlopt.families.harmony.env import PlacementEnv
+
+
+def anneal(cfg: TrainConfig, ep: int) -> tuple[float, float]:
+    frac = min(1.0, ep / max(1, cfg.anneal_fraction * cfg.episodes))
+    eps = cfg.eps_start * (1 - frac) if cfg.exploration else 0.0
+    beta = cfg.beta_start + (cfg.beta_end - cfg.beta_start) * frac
+    return eps, beta
+
+
+def reward_fn_of(cfg: TrainConfig):
+    if cfg.reward == "true":
+        return None
+    if cfg.reward == "model":
+        from mlopt.families.harmony.reward_model import RewardModel
+
+        return RewardModel.load(cfg.reward_model).env_reward_fn()
+    raise InputError("must be 'true' or 'model'", field="reward", value=cfg.reward)
+
+
+def load_initial(agent: Agent, cfg: TrainConfig, obs_dim: int, feat_dim: int) -> None:
+    """Online retraining (the paper retrains "periodically" on new samples): start from the
+    weights of the checkpoint ``cfg.init`` instead of random ones (DECISION: Adam's moments and
+    the exploration schedule start afresh; lower ``eps_start`` / ``beta_start`` to explore
+    less). Its networks must have this run's shapes."""
+    if cfg.init is None:
+        return
+    _, meta = load_checkpoint(cfg.init)
+    if (meta["obs_dim"], meta["feat_dim"]) != (obs_dim, feat_dim) \
+            or tuple(meta["config"]["hidden"]) != tuple(cfg.hidden) \
+            or tuple(meta["config"]["value_hidden"]) != tuple(cfg.value_hidden):
+        raise InputError("the checkpoint's networks differ from this run's (hidden, "
+                         "value_hidden, model types or max_servers)", field="init",
+                         value=str(cfg.init))
+    data = np.load(cfg.init, allow_pickle=False)
+    agent.policy.load_arrays(data, "policy")
+    agent.value.load_arrays(data, "value")
 
 
 def discounted(rewards: np.ndarray, gamma: float) -> np.ndarray:
@@ -27,8 +67,6 @@ def collect_episode(agent, env: PlacementEnv, rng: np.random.Generator, eps: flo
     after every interval the episode closes (the single-process trainer updates there).
     Returns the samples (per decision: obs, job, srv, pair, mask, act, interval_of) and the
     closed intervals' Eq. (1) rewards."""
-    from mlopt.families.harmony.drl import heuristic_server
-
     obs, job, srv, pair, masks, acts, interval_of, interval_rewards = ([] for _ in range(8))
     while not env.done:
         o, parts, mask = env.observe(), env.action_parts(), env.action_mask()

@@ -1,38 +1,67 @@
 """Harmony (seed 002, Bao, Peng, Wu; INFOCOM'19): interference-aware placement of PS jobs.
 
-The registration only: the ground-truth speed model (:mod:`.speed`, parameters in
-``speed_model.toml``), generator presets (:mod:`.generator`), the placement simulator
-(:mod:`.state`), the independent checker (:mod:`.checker`), the DRL policy (:mod:`.drl`), the
-paper's baselines (:mod:`.baselines`) and the placement MILPs (:mod:`mlopt.models.harmony`).
+The registration only: the workload fields (:mod:`.fields`), the ground-truth speed model
+(:mod:`.speed`, parameters in ``speed_model.toml``), generator presets and their parameters
+(:mod:`.generator`), the placement simulator (:mod:`.state`), the independent checker
+(:mod:`.checker`), the DRL policy (:mod:`.agent`; its training: :mod:`.training`), the paper's
+baselines (:mod:`.baselines`) and the placement MILPs (:mod:`mlopt.models.harmony`).
 """
 from __future__ import annotations
 
+from mlopt import limits
 from mlopt.families.base import Algorithm, Family, Formulation
+from mlopt.params import Param
 
 P = "mlopt.families.harmony"
+
+#: milp_greedy: at most this many queued jobs per interval enter the per-interval MILP (far
+#: above the DRL's N' = 5; its size grows with it, a larger cap only slows HiGHS down)
+MAX_NEW = 1_000
+#: LIF profiling scenarios per model type (300 by default: ~0.04 s; 10,000: ~1.5 s)
+MAX_PROFILE = 10_000
+
+ALGORITHMS = ("harmony", "milp_greedy", "lb", "tetris", "lif_line", "lif_quad")
+LIF_OPTIONS = {"n_profile": Param.int(300, low=10, high=MAX_PROFILE,
+                                      doc="profiling scenarios per model type for the fit")}
 
 FAMILY = Family(
     name="harmony",
     paper="seeds/002 Harmony (Bao, Peng, Wu; INFOCOM'19)",
     sense="min",
     checker=f"{P}.checker:check_harmony",
-    fields=f"{P}.validate:validate_harmony",
+    fields=f"{P}.fields:validate_harmony",
     generator=f"{P}.generator",
     formulations=[
         Formulation("placement_milp", "mlopt.models.harmony.placement:build_placement_milp",
                     "mlopt.models.harmony.placement:extract_schedule"),
         # milp_greedy's per-interval model, for export (it has no full schedule)
         Formulation("interval_milp", "mlopt.models.harmony.interval:build_interval_milp_at",
-                    role="export"),
+                    role="export", options={
+                        "interval": Param.int(None, low=1, high=limits.MAX_HORIZON,
+                                              nullable=True,
+                                              doc="the interval (default: the first arrival)"),
+                        "replay": Param.choice("milp_greedy", ALGORITHMS,
+                                               doc="the algorithm that placed the jobs before"),
+                        "max_new": Param.int(5, low=1, high=MAX_NEW,
+                                             doc="queued jobs (FIFO) in the MILP")}),
     ],
     default_model="placement_milp",
     algorithms_=[
-        Algorithm("harmony", f"{P}.drl:run_harmony"),
-        Algorithm("milp_greedy", f"{P}.milp_greedy:run_milp_greedy", role="reference"),
-        *(Algorithm(name, f"{P}.baselines:BASELINES.{name}", role="baseline")
-          for name in ("lb", "tetris", "lif_line", "lif_quad")),
+        Algorithm("harmony", f"{P}.agent:run_harmony", options={
+            "policy": Param.path(None, doc="a policy checkpoint (.npz, mlopt train harmony "
+                                 "--target policy); default: the committed harmony_mini.npz")}),
+        Algorithm("milp_greedy", f"{P}.milp_greedy:run_milp_greedy", role="reference",
+                  options={
+                      "max_new": Param.int(5, low=1, high=MAX_NEW,
+                                           doc="queued jobs (FIFO) per interval in the MILP"),
+                      "time_limit": Param.float(10.0, low=0.0, low_open=True, high=86_400.0,
+                                                doc="HiGHS seconds per interval")}),
+        *(Algorithm(name, f"{P}.baselines:BASELINES.{name}", role="baseline", options={})
+          for name in ("lb", "tetris")),
+        *(Algorithm(name, f"{P}.baselines:BASELINES.{name}", role="baseline",
+                    options=LIF_OPTIONS) for name in ("lif_line", "lif_quad")),
     ],
-    trainers_={"policy": f"{P}.drl:train_policy",
+    trainers_={"policy": f"{P}.training:train_policy",
                "reward_model": f"{P}.reward_model:train_reward_model"},
     from_trace_=f"{P}.from_trace:harmony_from_trace",
 )

@@ -31,13 +31,25 @@ import numpy as np
 import pandas as pd
 
 from mlopt.errors import InputError
-from mlopt.families.harmony.generator import (DEFAULTS, _positive_int, _range, drain_of,
-                                              make_workload, trace_map)
+from mlopt.families.harmony.generator import (_COMMON, _N_JOBS, DEFAULTS, MAX_TASKS,
+                                              _positive_int, _range, check_cells, check_drain,
+                                              drain_of, make_workload, trace_map)
 from mlopt.families.harmony.speed import SpeedModel, default_params
+from mlopt.limits import MAX_JOBS
+from mlopt.params import Param, check_values
 
 # generator parameters that mean nothing here (the trace decides the arrivals)
 IGNORED = ("arrivals", "uniform_counts", "poisson_rate", "trace")
-KNOWN = sorted((set(DEFAULTS) - set(IGNORED)) | {"gpus_per_worker"})
+#: the parameters (``-p``): the generator's common ones and n_jobs, trace_offset,
+#: gpus_per_worker, with the generator's kinds, ranges and caps (``drain`` as in the generator:
+#: "auto" or at least the auto drain, so every job can finish)
+PARAMS: dict[str, Param] = {
+    **{k: p.with_default(DEFAULTS[k]) for k, p in _COMMON.items()},
+    "n_jobs": _N_JOBS.with_default(DEFAULTS["n_jobs"]),
+    "trace_offset": Param.int(0, low=0, high=MAX_JOBS, doc="first trace row used"),
+    "gpus_per_worker": Param.int(1, low=1, high=MAX_TASKS * 64, doc="GPUs per worker"),
+}
+KNOWN = sorted(PARAMS)
 
 
 def rank_durations(durations: np.ndarray, lo: float, hi: float) -> np.ndarray:
@@ -51,11 +63,14 @@ def rank_durations(durations: np.ndarray, lo: float, hi: float) -> np.ndarray:
 
 def harmony_from_trace(table: pd.DataFrame, *, seed: int = 0, report=None, **params):
     """Trace table (:mod:`mlopt.traces.table`) -> Harmony workload (module docstring)."""
-    unknown = sorted(set(params) - set(KNOWN))
-    if unknown:
-        raise InputError(f"unknown parameter of the harmony trace conversion (known: "
-                         f"{', '.join(KNOWN)})", field=unknown[0], value=params[unknown[0]])
+    check_values(PARAMS, params, where="the harmony trace conversion",
+                 reserved={"seed": "the seed is --seed, not a parameter"})
     p = {**DEFAULTS, "gpus_per_worker": 1, **params}
+    if p["max_new_jobs"] >= p["max_jobs"]:
+        raise InputError("N' must be below N (max_jobs)", field="max_new_jobs",
+                         value=p["max_new_jobs"])
+    check_drain(p["drain"])
+    check_cells(p["n_jobs"], p["n_servers"])
     n_jobs, window = _positive_int(p, "n_jobs"), _positive_int(p, "window")
     offset, gpw = _positive_int(p, "trace_offset", 0), _positive_int(p, "gpus_per_worker")
     wlo, whi = _range(p, "workers", integer=True)
@@ -67,8 +82,10 @@ def harmony_from_trace(table: pd.DataFrame, *, seed: int = 0, report=None, **par
     if not isinstance(models, (list, tuple)) or not models:
         raise InputError("must be a non-empty list of model types", field="models",
                          value=p["models"])
-    for m in models:
-        sm.index(m)
+    for n, m in enumerate(models):
+        if m not in sm.models:
+            raise InputError(f"unknown model type (known: {', '.join(sm.models)})",
+                             field=f"models[{n}]", value=m)
     arrivals = trace_map(table["arrival_s"].to_numpy(), n_jobs, window, offset)
     rows = table.iloc[offset:offset + n_jobs]
     length = rank_durations(rows["duration_s"].to_numpy(float), dlo, dhi)

@@ -40,8 +40,10 @@ from typing import Any
 
 import numpy as np
 
+from mlopt import limits
 from mlopt.errors import InputError
 from mlopt.families.harmony.speed import RESOURCES, SpeedModel, default_params
+from mlopt.params import Param, check_values
 from mlopt.utility import Constant
 from mlopt.workload import Job, Server, Workload, validate
 
@@ -79,6 +81,131 @@ PRESETS: dict[str, dict[str, Any]] = {
     "mini": {"n_servers": 4, "arrivals": "uniform", "window": 6,
              "uniform_counts": (0, 2)},
 }
+
+
+# ---- declared parameters (``params(preset)``) ------------------------------------------------
+# Caps (DECISION), far above the paper's scale (6-12 servers, a few hundred jobs) and low enough
+# that a generated instance stays runnable: the simulator keeps a few jobs x servers tables
+# (about 80 bytes a cell, recomputed every interval), so jobs x servers is capped too
+# (MAX_JOB_SERVER_CELLS, also a field check of every Harmony workload: .fields).
+#: servers of a generated cluster
+MAX_SERVERS = 1_000
+#: jobs a preset may draw (n_jobs; window x the high end of uniform_counts; window x poisson_rate)
+MAX_JOBS = 20_000
+#: intervals with arrivals
+MAX_WINDOW = 10_000
+#: arrivals per interval (uniform_counts' high end, poisson_rate)
+MAX_RATE = 1_000
+#: workers / PSs of one job (the paper: at most 3 each)
+MAX_TASKS = 16
+#: a job's standalone duration in intervals
+MAX_DURATION = 1_000.0
+#: N and N' of the DRL state (its size grows with N x servers)
+MAX_STATE_JOBS = 100
+#: model types a ``models`` list may name
+MAX_MODELS = 64
+#: jobs x servers of one instance (the simulator's tables, ~80 bytes a cell: ~160 MB)
+MAX_JOB_SERVER_CELLS = 2_000_000
+
+_COMMON: dict[str, Param] = {
+    "n_servers": Param.int(12, low=1, high=MAX_SERVERS, doc="testbed servers"),
+    "window": Param.int(20, low=1, high=MAX_WINDOW, doc="intervals with arrivals"),
+    "drain": Param.json("auto", nullable=False,
+                        doc='"auto" (jobs one after the other, alone) or an integer >= that'),
+    "workers": Param.range((1, 3), low=1, high=MAX_TASKS, integer=True, doc="W, uniform"),
+    "ps": Param.range((1, 3), low=1, high=MAX_TASKS, integer=True, doc="P, uniform"),
+    "duration": Param.range((1.0, 3.0), low=0.0, high=MAX_DURATION,
+                            doc="standalone intervals, uniform"),
+    "models": Param.list(Param.str(), None, min_items=1, max_items=MAX_MODELS, nullable=True,
+                         doc="model types to draw from (null: all of the speed model's)"),
+    "max_new_jobs": Param.int(5, low=1, high=MAX_STATE_JOBS - 1, doc="N' (< N)"),
+    "max_jobs": Param.int(12, low=2, high=MAX_STATE_JOBS, doc="N"),
+}
+_N_JOBS = Param.int(60, low=1, high=MAX_JOBS, doc="jobs")
+#: the parameters each arrival pattern reads, besides the common ones
+_BY_ARRIVALS: dict[str, dict[str, Param]] = {
+    "uniform": {"uniform_counts": Param.range((1, 5), low=0, high=MAX_RATE, integer=True,
+                                              doc="arrivals per interval, uniform")},
+    "poisson": {"poisson_rate": Param.float(2.0, low=0.0, low_open=True, high=MAX_RATE,
+                                            doc="mean arrivals per interval")},
+    "trace": {"n_jobs": _N_JOBS,
+              "trace": Param.choice("philly", ("philly",), doc="trace of the arrivals"),
+              "trace_offset": Param.int(0, low=0, high=limits.MAX_JOBS,
+                                        doc="index of the first submission used")},
+    "fixed": {"n_jobs": _N_JOBS},
+}
+
+
+def _settings(preset: str | None) -> dict[str, Any]:
+    if preset is None:
+        return dict(DEFAULTS)
+    if preset not in PRESETS:
+        raise InputError(f"unknown preset (known: {', '.join(sorted(PRESETS))})",
+                         field="preset", value=preset)
+    return {**DEFAULTS, **PRESETS[preset]}
+
+
+def _trace_choices() -> tuple[str, ...]:
+    from mlopt.traces import TRACES
+
+    return tuple(sorted(n for n, f in TRACES.items() if not f.needs_path))
+
+
+def params(preset: str | None) -> dict[str, Param]:
+    """The parameters ``preset`` takes, with the preset's values as defaults: the common ones
+    and those of its arrival pattern (the pattern itself is the preset's: not a parameter), plus
+    ``speed_params`` (a whole speed model, as ``speed_model.toml``; null: the packaged one)."""
+    settings = _settings(preset)
+    schema = {**_COMMON, **_BY_ARRIVALS[settings["arrivals"]]}
+    if "trace" in schema:
+        schema["trace"] = Param.choice("philly", _trace_choices(), doc=schema["trace"].doc)
+    out = {k: p.with_default(settings[k]) for k, p in schema.items()}
+    out["speed_params"] = Param.json(None, doc="a speed model (speed_model.toml's tables)")
+    return out
+
+
+def check_params(preset: str | None, values: dict) -> None:
+    """Every parameter of ``preset`` (declared kinds and ranges) and the relations between them,
+    before anything is drawn: N' < N, known model types, a bounded number of jobs, ``drain``."""
+    check_values(params(preset), values, where=f"preset {preset!r} of the harmony generator",
+                 reserved={"seed": "the seed is --seed, not a parameter"})
+    p = {**_settings(preset), **values}
+    if p["max_new_jobs"] >= p["max_jobs"]:
+        raise InputError("N' must be below N (max_jobs)", field="max_new_jobs",
+                         value=p["max_new_jobs"])
+    raw = values.get("speed_params")
+    sm = SpeedModel.from_params(raw if raw is not None else default_params(),
+                                where="speed_params")
+    for n, m in enumerate(p["models"] or ()):
+        if m not in sm.models:
+            raise InputError(f"unknown model type (known: {', '.join(sm.models)})",
+                             field=f"models[{n}]", value=m)
+    window, kind = p["window"], p["arrivals"]
+    if kind == "uniform" and window * p["uniform_counts"][1] > MAX_JOBS:
+        raise InputError(f"window x the high end of uniform_counts must be <= {MAX_JOBS} jobs",
+                         field="uniform_counts", value=p["uniform_counts"])
+    if kind == "poisson" and window * p["poisson_rate"] > MAX_JOBS:
+        raise InputError(f"window x poisson_rate must be <= {MAX_JOBS} jobs",
+                         field="poisson_rate", value=p["poisson_rate"])
+    jobs = (window * p["uniform_counts"][1] if kind == "uniform"
+            else window * p["poisson_rate"] if kind == "poisson" else p["n_jobs"])
+    check_cells(jobs, p["n_servers"])
+    check_drain(p["drain"])
+
+
+def check_cells(jobs: float, n_servers: int) -> None:
+    """(Expected) jobs x servers within :data:`MAX_JOB_SERVER_CELLS`."""
+    if jobs * n_servers > MAX_JOB_SERVER_CELLS:
+        raise InputError(f"jobs x servers (about {int(jobs)} x {n_servers}) must be <= "
+                         f"{MAX_JOB_SERVER_CELLS} (the simulator's tables)", field="n_servers",
+                         value=n_servers)
+
+
+def check_drain(drain) -> None:
+    if drain != "auto" and (isinstance(drain, bool) or not isinstance(drain, int)
+                            or not 1 <= drain <= limits.MAX_HORIZON):
+        raise InputError(f'must be "auto" or an integer in [1, {limits.MAX_HORIZON}]',
+                         field="drain", value=drain)
 
 
 def _range(params, key, integer=False):
@@ -169,27 +296,28 @@ def make_workload(jobs: list[dict], *, n_servers: int, horizon: int, name: str =
 
 
 def drain_of(jobs: list[dict], sm: SpeedModel, params: dict) -> int:
-    """Intervals added after the window (the DECISION on the horizon above)."""
+    """Intervals added after the window (the DECISION on the horizon above). An explicit
+    ``drain`` must be at least the ``auto`` one: with less, no schedule need exist (the checker
+    requires every job to finish within the horizon; ``drain = 0`` left the online algorithms
+    nothing but infeasible schedules), so it is refused."""
+    auto = sum(math.ceil(j["epochs"] / (float(sm.standalone(sm.index(j["model"]), j["workers"]))
+                                        * (1.0 - sm.comm_penalty[sm.index(j["model"])])) - 1e-9)
+               for j in jobs)
     if params["drain"] == "auto":
-        return sum(math.ceil(j["epochs"] / (float(sm.standalone(sm.index(j["model"]), j["workers"]))
-                                            * (1.0 - sm.comm_penalty[sm.index(j["model"])])) - 1e-9)
-                   for j in jobs)
-    return _positive_int(params, "drain", 0)
+        return auto
+    check_drain(params["drain"])
+    if params["drain"] < auto:
+        raise InputError(f"must be \"auto\" or at least {auto} intervals for these jobs (them "
+                         "run one after the other, alone: less may leave no feasible schedule)",
+                         field="drain", value=params["drain"])
+    return params["drain"]
 
 
 def generate(preset: str | None = None, seed: int = 0, *, speed_params: dict | None = None,
              **overrides) -> Workload:
-    params = dict(DEFAULTS)
-    if preset is not None:
-        if preset not in PRESETS:
-            raise InputError(f"unknown preset (known: {', '.join(sorted(PRESETS))})",
-                             field="preset", value=preset)
-        params.update(PRESETS[preset])
-    unknown = set(overrides) - set(DEFAULTS)
-    if unknown:
-        name = sorted(unknown)[0]
-        raise InputError(f"unknown parameter (known: {', '.join(sorted(DEFAULTS))})",
-                         field=name, value=overrides[name])
+    check_params(preset, {**overrides, **({} if speed_params is None
+                                           else {"speed_params": speed_params})})
+    params = _settings(preset)
     params.update(overrides)
     raw = speed_params if speed_params is not None else default_params()
     sm = SpeedModel.from_params(raw)

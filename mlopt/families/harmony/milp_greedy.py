@@ -6,20 +6,27 @@ Harmony's DRL maximizes over a discounted horizon instead).
 
 DECISION: at most ``max_new`` queued jobs (FIFO) per interval enter the MILP (the DRL's N'),
 HiGHS with ``time_limit`` seconds per interval; the incumbent is used when the limit stops it.
+When the limit stops HiGHS before any incumbent, that interval's ``max_new`` jobs are placed as
+load balancing places them (:mod:`.baselines.lb`; counted in ``meta.fallback_intervals``), so a
+short limit never leaves jobs unplaced for good (with none, ``time_limit=1e-9`` placed nothing:
+an infeasible schedule).
 """
 from __future__ import annotations
 
 import numpy as np
 
-from mlopt.families.harmony.state import ClusterState
+from mlopt.errors import InputError
+from mlopt.families.harmony.baselines.lb import lb_choice
+from mlopt.families.harmony.state import ClusterState, place_queue
 from mlopt.models.harmony.interval import build_interval_milp
 from mlopt.solve import solve
 
 
-def run_milp_greedy(workload, *, seed: int = 0, max_new: int = 5, time_limit: float = 10.0,
-                    **options):
+def run_milp_greedy(workload, *, seed: int = 0, max_new: int = 5, time_limit: float = 10.0):
+    if isinstance(max_new, bool) or not isinstance(max_new, int) or max_new < 1:
+        raise InputError("must be an integer >= 1", field="max_new", value=max_new)
     st = ClusterState(workload)
-    solves = 0
+    solves = fallbacks = 0
     while st.t <= workload.horizon and not st.all_done():
         queue = list(st.queue())[: int(max_new)]
         if queue:
@@ -35,5 +42,9 @@ def run_milp_greedy(workload, *, seed: int = 0, max_new: int = 5, time_limit: fl
                             for _ in range(int(round(var[n, s].value or 0))):
                                 st.place(n, role, s)
                     st.commit(n)
+            else:
+                place_queue(st, queue, lb_choice)
+                fallbacks += 1
         st.advance()
-    return st.schedule("milp_greedy", {"interval_solves": solves})
+    return st.schedule("milp_greedy", {"interval_solves": solves,
+                                       **({"fallback_intervals": fallbacks} if fallbacks else {})})

@@ -20,7 +20,7 @@ Determinism: ``numpy.random.SeedSequence(seed).spawn(N + 1)`` gives the learner 
 initialization, mini-batches) stream 0 and worker w stream w + 1, each a Generator that lives
 for the whole run in its own process (worker w always plays episodes w, w + N, ...), so a run is
 a function of (seed, workers) alone, whatever the scheduling of the processes. ``workers = 1``
-is the single-process trainer of :mod:`.drl` (updates inside the episode, one stream), which
+is the single-process trainer of :mod:`.training` (updates inside the episode, one stream), which
 reproduces the committed checkpoint; it is not this module with one worker.
 """
 from __future__ import annotations
@@ -31,9 +31,11 @@ from dataclasses import asdict
 
 import numpy as np
 
+from mlopt.families.harmony.agent import Agent, TrainConfig, action_features
 from mlopt.families.harmony.env import PlacementEnv
-from mlopt.families.harmony.experience import (ReplayBuffer, collect_episode, end_of_episode,
-                                               record_episode, replay_updates)
+from mlopt.families.harmony.experience import (ReplayBuffer, anneal, collect_episode,
+                                               end_of_episode, load_initial, record_episode,
+                                               replay_updates, reward_fn_of)
 from mlopt.families.harmony.nn import one_thread
 
 
@@ -42,12 +44,11 @@ def _worker(conn, cfg_dict: dict, seed_seq: np.random.SeedSequence, obs_dim: int
     """Worker process: receive (episode, eps, policy weights), play, send the samples back (or
     the traceback of a failure); ``None`` ends it."""
     from mlopt.families import get_family
-    from mlopt.families.harmony.drl import Agent, TrainConfig, _reward_fn
 
     cfg = TrainConfig(**cfg_dict)
     rng = np.random.default_rng(seed_seq)
     gen = get_family("harmony").preset(cfg.preset)
-    reward_fn = _reward_fn(cfg)
+    reward_fn = reward_fn_of(cfg)
     agent = Agent(obs_dim, feat_dim, cfg, np.random.default_rng(0))  # weights come per round
     with one_thread():
         while True:
@@ -77,9 +78,8 @@ def learn_from(agent, cfg, buf: ReplayBuffer, ep: dict, rng: np.random.Generator
 
 def train_parallel(cfg, *, progress: bool = False, log=None, env_cls=PlacementEnv):
     """Train with ``cfg.workers`` collecting processes; returns (agent, history) as
-    :func:`.drl.train`."""
+    :func:`.training.train`."""
     from mlopt.families import get_family
-    from mlopt.families.harmony.drl import Agent, _schedule, action_features, load_initial
 
     n = int(cfg.workers)
     streams = np.random.SeedSequence(cfg.seed).spawn(n + 1)
@@ -115,7 +115,7 @@ def train_parallel(cfg, *, progress: bool = False, log=None, env_cls=PlacementEn
             def dispatch(r: int) -> None:
                 weights = {k: v.copy() for k, v in agent.policy.params.items()}
                 for w, ep in enumerate(rounds[r]):
-                    pipes[w].send((ep, _schedule(cfg, ep)[0], weights))
+                    pipes[w].send((ep, anneal(cfg, ep)[0], weights))
             if rounds:
                 dispatch(0)
             for r, eps_round in enumerate(rounds):
@@ -126,7 +126,7 @@ def train_parallel(cfg, *, progress: bool = False, log=None, env_cls=PlacementEn
                 if r + 1 < len(rounds):  # the workers play round r + 1 while the learner learns
                     dispatch(r + 1)
                 for ep, res in zip(eps_round, results):
-                    eps, beta = _schedule(cfg, ep)
+                    eps, beta = anneal(cfg, ep)
                     stats = learn_from(agent, cfg, buf, res, rng, beta)
                     record_episode(history, ep, res, eps, beta, stats, log=log, bar=bar)
     finally:

@@ -27,7 +27,7 @@ import numpy as np
 from mlopt.errors import InputError
 from mlopt.families.harmony.nn import MLP, Adam, one_thread
 from mlopt.families.harmony.speed import SpeedModel
-from mlopt.families.harmony.train_params import config_from_params
+from mlopt.families.harmony.train_params import REWARD_PARAMS, config_from_params
 
 ROLE_NORM = 3.0
 
@@ -223,7 +223,7 @@ def lif_relative_errors(sm: SpeedModel, raw, Y, mask) -> dict[str, float]:
 
 def train_reward_model(out_path, params: dict, *, progress: bool = False) -> dict:
     """``mlopt train harmony --target reward_model``: sample, train, report the test error."""
-    cfg = config_from_params(RewardConfig, params)
+    cfg = config_from_params(RewardConfig, params, REWARD_PARAMS)
     sm = SpeedModel.default()
     t0 = time.perf_counter()
     X, Y, mask, raw = sample_placements(sm, cfg, np.random.default_rng(cfg.seed))

@@ -155,23 +155,29 @@ def run_placement(workload, choose, *, producer: str, meta: dict | None = None) 
     back and waits; later jobs may still be placed (backfilling)."""
     st = ClusterState(workload)
     while st.t <= workload.horizon and not st.all_done():
-        for n in st.queue():
-            ok = True
-            for role in (1, 0):
-                for _ in range(st.remaining(n, role)):
-                    feas = st.feasible_servers(n, role)
-                    if len(feas) == 0:
-                        ok = False
-                        break
-                    st.place(n, role, int(choose(st, n, role, feas)))
-                if not ok:
-                    break
-            if ok:
-                st.commit(n)
-            else:
-                st.rollback(n)
+        place_queue(st, st.queue(), choose)
         st.advance()
     return st.schedule(producer, meta)
+
+
+def place_queue(st: ClusterState, queue, choose) -> None:
+    """One interval of :func:`run_placement`: the jobs of ``queue`` in order, each whole (PSs
+    first, one task at a time on ``choose(state, n, role, feasible)``) or rolled back."""
+    for n in queue:
+        ok = True
+        for role in (1, 0):
+            for _ in range(st.remaining(n, role)):
+                feas = st.feasible_servers(n, role)
+                if len(feas) == 0:
+                    ok = False
+                    break
+                st.place(n, role, int(choose(st, n, role, feas)))
+            if not ok:
+                break
+        if ok:
+            st.commit(n)
+        else:
+            st.rollback(n)
 
 
 def state_at(workload, schedule: Schedule, interval: int) -> ClusterState:

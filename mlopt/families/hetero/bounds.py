@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from mlopt.families.hetero.configs import fits_alone, job_configs
-from mlopt.families.hetero.data import hetero_data
+from mlopt.families.hetero.fields import hetero_data
 from mlopt.workload import Workload
 
 

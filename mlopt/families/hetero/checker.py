@@ -7,9 +7,15 @@ each job's start, duration, worker/PS counts and placement, the co-location q_j,
 job occupies slots t_j .. t_j + d_j - 1).
 
 Violations, named after the paper's equations:
-* structural: ``unknown_job``, ``unknown_server``, ``unknown_role``, ``unknown_type``,
-  ``slot_out_of_range`` (slot < 1), ``integer_counts`` (count not a positive integer);
-* ``c2a_scheduled_once``: a job with no rows (every job must complete: (2a));
+* structural: ``unknown_job`` (a row's job or an ``admitted`` id the workload does not have),
+  ``unknown_server``, ``unknown_role``, ``unknown_type``, ``slot_out_of_range`` (slot < 1),
+  ``integer_counts`` (count not a positive integer), ``duplicate_row`` (two rows with the same
+  job, slot, server, role and type);
+* ``c2a_scheduled_once``: a job with no worker rows (every job must complete: (2a));
+  ``c2a_admitted``: DECISION: in this min-sum family every job is admitted, so a job missing
+  from ``admitted`` is a violation (as is one admitted without rows: ``c2a_scheduled_once``);
+* ``c2b_one_worker_type`` also when the job's first slot holds no worker (its workers moved to
+  other slots: every slot must hold the same allocation);
 * ``no_preemption``: the job's slots are not contiguous, or its allocation changes between slots
   (y_jhm, s_jhp are fixed for the whole run, Sec. 3.1);
 * ``c2b_one_worker_type`` / ``c2c_one_ps_type``; ``c2e_at_least_one_ps``;
@@ -33,14 +39,15 @@ import numpy as np
 import pandas as pd
 
 from mlopt.check import CheckResult, Violation
-from mlopt.families.hetero.data import hetero_data
+from mlopt.families.hetero.fields import hetero_data
 from mlopt.schedule import Schedule
 from mlopt.workload import Workload
 
 TOL = 1e-9
 CONSTRAINTS = (
     "unknown_job", "unknown_server", "unknown_role", "unknown_type", "slot_out_of_range",
-    "integer_counts", "c2a_scheduled_once", "no_preemption", "c2b_one_worker_type",
+    "integer_counts", "duplicate_row", "c2a_scheduled_once", "c2a_admitted", "no_preemption",
+    "c2b_one_worker_type",
     "c2c_one_ps_type", "c2e_at_least_one_ps", "c15_no_ps", "c2f_work_done", "c2g_max_workers",
     "c2h_capacity", "c15b_capacity", "c2i_ps_bandwidth", "c2j_before_arrival",
 )
@@ -58,6 +65,12 @@ def check_hetero(workload: Workload, schedule: Schedule) -> CheckResult:
     widx = {m: i for i, m in enumerate(d.wtype_ids)}
     pidx = {p: i for i, p in enumerate(d.ptype_ids)}
 
+    admitted = {str(a) for a in schedule.admitted}
+    for a in sorted(admitted - set(jidx)):
+        out.append(Violation("unknown_job", f"admitted job {a!r} is not in the workload", job=a))
+    for jid in d.job_ids:
+        if jid not in admitted:
+            out.append(Violation("c2a_admitted", "every job must be admitted (2a)", job=jid))
     ok = np.ones(len(df), dtype=bool)
     for n, r in enumerate(df.itertuples(index=False)):
         bad = None
@@ -80,7 +93,14 @@ def check_hetero(workload: Workload, schedule: Schedule) -> CheckResult:
             out.append(Violation(bad[0], bad[1], job=str(r.job), slot=int(r.slot),
                                  server=str(r.server)))
             ok[n] = False
-    good = df[ok]
+    keys = ["job", "slot", "server", "role", "type"]
+    dup = df.duplicated(keys, keep="first").to_numpy() & ok if len(df) else ok
+    for n in np.flatnonzero(dup):
+        r = df.iloc[n]
+        out.append(Violation("duplicate_row", "two rows with the same job, slot, server, role "
+                             "and type", job=str(r["job"]), slot=int(r["slot"]),
+                             server=str(r["server"])))
+    good = df[ok & ~dup]
 
     H, R = d.cap.shape
     loads: dict[int, np.ndarray] = {}  # slot -> H x R used
@@ -112,7 +132,8 @@ def check_hetero(workload: Workload, schedule: Schedule) -> CheckResult:
         wtypes = {typ for _, typ, _ in workers}
         ptypes = {typ for _, typ, _ in pss}
         if len(wtypes) != 1:
-            out.append(Violation("c2b_one_worker_type", f"worker types {sorted(wtypes)}", job=jid))
+            out.append(Violation("c2b_one_worker_type", f"worker types {sorted(wtypes)} in the "
+                                 f"first slot {start}", job=jid, slot=start))
         if not ra and len(ptypes) > 1:
             out.append(Violation("c2c_one_ps_type", f"PS types {sorted(ptypes)}", job=jid))
         if not ra and not pss:
@@ -125,17 +146,16 @@ def check_hetero(workload: Workload, schedule: Schedule) -> CheckResult:
                                  f"{d.arrival[j]}", job=jid, slot=start))
         servers_used = {s for s, _, _ in workers} | {s for s, _, _ in pss}
         q = 1 if len(servers_used) == 1 else 0
-        m = widx[min(wtypes)]
-        if ra:
+        m = widx[min(wtypes)] if wtypes else None
+        rate = None  # None: no rate (no worker or no PS in the first slot, flagged above)
+        if m is not None and ra:
             rate = d.rate_ra(j, m, N, q)
-        elif pss:
+        elif m is not None and pss:
             rate = d.rate_ps(j, m, pidx[min(ptypes)], q)
-        else:
-            rate = 0.0
-        if rate > 0 and dur * N * rate < d.work[j] * (1 - TOL):
+        if rate is not None and not (rate > 0 and dur * N * rate >= d.work[j] * (1 - TOL)):
             out.append(Violation("c2f_work_done", f"d N rho = {dur} x {N} x {rate:.6g} = "
                                  f"{dur * N * rate:.6g} < E D K = {d.work[j]:g}", job=jid))
-        if not ra and pss:
+        if not ra and pss and m is not None:
             b = d.b[m]
             for srv in {s for s, _, _ in pss}:
                 remote = sum(c for s, _, c in workers if s != srv) * b

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mlopt.families.hetero.data import _CEIL_EPS, HeteroData
+from mlopt.families.hetero.fields import _CEIL_EPS, MAX_DURATION, HeteroData
 
 
 @dataclass(frozen=True)
@@ -33,14 +33,15 @@ class Config:
 def job_config_arrays(data: HeteroData, j: int, *, worker_types: Collection[int] | None = None,
                       workers: int | None = None) -> np.ndarray:
     """Every non-dominated configuration of job j as rows (m, p, q, n, d) of an int array,
-    sorted by (d, n, m, p, q = 1 first); optionally only worker types in ``worker_types``
-    (indices) and exactly min(workers, D_j) workers.
+    sorted by (d, n, m, p, q = 1 first), with N up to min(D_j, :func:`cluster_workers`) (more
+    workers fit nowhere); optionally only worker types in ``worker_types`` (indices) and
+    exactly min(workers, D_j) workers.
 
     Vectorized over N with the arithmetic of HeteroData.rate / duration, operation by operation
     (IEEE results are the same elementwise), so durations equal the scalar formulas exactly."""
     parts: list[np.ndarray] = []
     ps = data.architecture == "ps"
-    n = np.arange(1, int(data.chunks[j]) + 1)
+    n = np.arange(1, min(int(data.chunks[j]), cluster_workers(data)) + 1)
     if workers is not None:
         n = np.array([min(int(workers), int(data.chunks[j]))])
     work = data.work[j]
@@ -56,7 +57,9 @@ def job_config_arrays(data: HeteroData, j: int, *, worker_types: Collection[int]
                 else:  # (14): depends on Phi = N
                     f = (nn - 1) / nn
                     rate = 1.0 / (v + data.u_ra[j] * f + (0.0 if q else comm * f))
-                d = np.maximum(1, np.ceil(work / (nn * rate) - _CEIL_EPS)).astype(int)
+                with np.errstate(divide="ignore", over="ignore"):
+                    d = np.minimum(np.maximum(1, np.ceil(work / (nn * rate) - _CEIL_EPS)),
+                                   MAX_DURATION).astype(np.int64)
                 # the first N reaching each d is the smallest (n ascending)
                 ds, idx = np.unique(d, return_index=True)
                 rows = np.empty((len(ds), 5), dtype=np.int64)
@@ -65,6 +68,29 @@ def job_config_arrays(data: HeteroData, j: int, *, worker_types: Collection[int]
                 parts.append(rows)
     a = np.concatenate(parts) if parts else np.empty((0, 5), dtype=np.int64)
     return a[np.lexsort((-a[:, 2], a[:, 1], a[:, 0], a[:, 3], a[:, 4]))]
+
+
+def cluster_workers(data: HeteroData) -> int:
+    """The most workers of any one type the empty cluster holds: sum_h min_r floor(C_h^r /
+    e_m^r), maximized over m.  No configuration with more workers fits anywhere (fits_alone
+    needs them on the servers), so the enumeration stops there: with D_j far above the cluster
+    (D_j = 10^5 on a 2-server cluster) it stays as small as the cluster."""
+    hit = _WORKERS.get(id(data))
+    if hit is not None and hit[0] is data:
+        return hit[1]
+    best = 0
+    for e in data.e:
+        pos = e > 0
+        per = np.floor(data.cap[:, pos] / e[pos] + 1e-9).min(axis=1) if pos.any() else \
+            np.full(len(data.cap), np.inf)
+        best = max(best, int(min(float(per.sum()), 2.0 ** 62)))
+    if len(_WORKERS) > 64:
+        _WORKERS.clear()
+    _WORKERS[id(data)] = (data, best)
+    return best
+
+
+_WORKERS: dict[int, tuple[HeteroData, int]] = {}
 
 
 def job_configs(data: HeteroData, j: int, **restrict) -> list[Config]:

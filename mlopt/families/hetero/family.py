@@ -1,7 +1,7 @@
 """Heterogeneous weighted completion time (seed 003, Zhou et al., TCC'22): minimize
 sum_j w_j c_j choosing each job's start, worker/PS types, counts and placement, under the PS
 architecture (problem (2)) or Ring-AllReduce (problem (15)); ``Workload.extra["hetero"]``
-says which (:mod:`mlopt.families.hetero.data`).
+says which (:mod:`mlopt.families.hetero.fields`).
 
 DECISION: ``a_online`` serves both architectures -- it runs the PS subroutines (A_mincost1/2)
 on a PS workload and the RA ones (A^RA_mincost1/2) on an RA workload, so a workload never meets
@@ -26,16 +26,18 @@ FAMILY = Family(
     sense="min",
     slots_past_horizon=True,  # T bounds arrivals; jobs may run past it
     checker=f"{P}.checker:check_hetero",
-    fields=f"{P}.data:validate_hetero",
+    fields=f"{P}.fields:validate_hetero",
     generator=f"{P}.generator",
-    formulations=[Formulation("wct_milp", "mlopt.models.hetero:build_wct_milp",
-                              "mlopt.models.hetero:extract_schedule")],
+    formulations=[Formulation("wct_milp", "mlopt.models.hetero.wct_milp:build_wct_milp",
+                              "mlopt.models.hetero.wct_milp:extract_schedule")],
     default_model="wct_milp",
     algorithms_=[
-        Algorithm("a_online", f"{P}.online:run_a_online", diagnostics=f"{P}.theory:diagnostics"),
-        Algorithm("a_online_ra", f"{P}.online:run_a_online_ra",
+        Algorithm("a_online", f"{P}.online:run_a_online", options=f"{P}.online:OPTIONS",
+                  diagnostics=f"{P}.theory:diagnostics"),
+        Algorithm("a_online_ra", f"{P}.online:run_a_online_ra", options=f"{P}.online:OPTIONS",
                   diagnostics=f"{P}.theory:diagnostics", preset="tiny-ra"),
-        *(Algorithm(name, f"{P}.baselines:BASELINES.{name}", role="baseline")
+        *(Algorithm(name, f"{P}.baselines:BASELINES.{name}",
+                    options=f"{P}.baselines:OPTIONS.{name}", role="baseline")
           for name in ("fifo", "drf", "antman", "tiresias")),
     ],
     bounds_=[Bound("lower_bound", f"{P}.bounds:lower_bound")],

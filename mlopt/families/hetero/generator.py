@@ -2,6 +2,11 @@
 
 ``generate(preset, seed, **overrides)`` draws servers, worker/PS types and jobs from one
 ``numpy.random.Generator``: same seed and parameters, same workload bit for bit.
+``params(preset)`` declares the parameters each preset takes (with its values as defaults and
+the documented caps below); :meth:`mlopt.families.base.Family.generate` checks them first.  A
+draw in which no job can be placed (no worker/PS type combination fits the empty cluster) is
+refused naming the parameters, and the workload is validated by :mod:`.fields` before it is
+returned.
 
 Paper settings (Sec. 7): T in [100, 300] (default 150), slot = 1 h, H = 150 servers shaped like
 EC2 P3 / P2 / G3, M = 8 worker types (1-4 GPUs, 1-16 vCPUs, 100 Mbps - 5 Gbps), P = 10 PS types
@@ -40,8 +45,12 @@ import numpy as np
 import pandas as pd
 
 from mlopt.errors import InputError
-from mlopt.families.hetero.trace import (check_trace_params, epochs_from_duration, trace_rows,
-                                         trace_weights)
+from mlopt.families.hetero.fields import (MAX_TYPES, MIN_POSITIVE, fitting_pairs, parse_fields,
+                                          validate_hetero)
+from mlopt.families.hetero.trace import (JOB_TRACES, WEIGHT_MODES, check_trace_params,
+                                         epochs_from_duration, trace_rows, trace_weights)
+from mlopt.limits import MAX_COUNT, MAX_HORIZON, MAX_JOBS, MAX_SERVERS, MAX_VALUE
+from mlopt.params import Param, check_values
 from mlopt.utility import utility_from_dict
 from mlopt.workload import BANDWIDTH, Job, Server, Workload, validate
 
@@ -131,6 +140,96 @@ PRESETS["small-ra"] = _ring_allreduce("small")
 PRESETS["tiny-ra"] = _ring_allreduce("tiny")
 PRESETS["trace-philly-ra"] = _ring_allreduce("trace-philly")
 PRESETS["trace-itp-ra"] = _ring_allreduce("trace-itp")
+
+# ---- declared parameters (Family.generate checks them before anything is drawn) -------------
+# Caps (documented limits, far above the paper's Sec. 7 settings, low enough that a value is
+# refused at once instead of grinding): counts use mlopt.limits; types use the family's
+# MAX_TYPES; per-type demands and per-job quantities the caps below.
+#: largest D_j drawn (chunks = max workers per job; the paper: 50); see fields.MAX_CONFIG_ROWS
+MAX_CHUNKS = 1_000
+#: largest epochs E_j / mini-batches K_j drawn (the paper: 100 / 50)
+MAX_EPOCHS = 1_000_000
+#: largest GPUs / vCPUs / GB of memory of one drawn type (servers have at most 16 / 64 / 732)
+MAX_TYPE_AMOUNT = 100_000
+#: a slot lasts 1 s to 1e7 s (the paper: 3600 s)
+SLOT_SECONDS = (1.0, 1e7)
+#: capacity_scale, speedup_exp, trace time/duration scales: at most this
+MAX_SCALE = 1e6
+
+_PS_ONLY = ("n_ps_types", "ps_cpu", "ps_memory_gb", "ps_bandwidth_gbps")
+_TRACE_ONLY = ("trace", "trace_path", "trace_start", "trace_time_scale", "trace_duration_scale",
+               "trace_weight")
+# with a trace, arrivals come from the trace and epochs from its durations (the draws are made
+# for the random stream, then replaced): those parameters mean nothing there
+_SYNTHETIC_ONLY = ("arrival_window", "epochs")
+
+
+def _schema_all() -> dict[str, Param]:
+    amount = dict(low=0, high=MAX_TYPE_AMOUNT, integer=True)
+    bw = dict(low=0.001, high=MAX_VALUE)
+    return {
+        "n_jobs": Param.int(low=1, high=MAX_JOBS, doc="jobs J"),
+        "horizon": Param.int(low=1, high=MAX_HORIZON, doc="T: slots arrivals fall in"),
+        "slot_seconds": Param.float(low=SLOT_SECONDS[0], high=SLOT_SECONDS[1],
+                                    doc="seconds per slot"),
+        "n_servers": Param.int(low=1, high=MAX_SERVERS, doc="servers H"),
+        "server_shapes": Param.list(Param.choice(None, tuple(SERVER_SHAPES)), min_items=1,
+                                    max_items=len(SERVER_SHAPES),
+                                    doc="EC2 shapes servers are drawn from"),
+        "capacity_scale": Param.float(low=0.0, low_open=True, high=MAX_SCALE,
+                                      doc="multiplies every server capacity"),
+        "n_worker_types": Param.int(low=1, high=MAX_TYPES, doc="worker types M"),
+        "n_ps_types": Param.int(low=1, high=MAX_TYPES, doc="PS types P"),
+        "worker_gpu": Param.range(**amount), "worker_cpu": Param.range(**amount),
+        "worker_memory_gb": Param.range(**amount),
+        "worker_bandwidth_gbps": Param.range(**bw),
+        "ps_cpu": Param.range(**amount), "ps_memory_gb": Param.range(**amount),
+        "ps_bandwidth_gbps": Param.range(**bw),
+        "arrival_window": Param.int(low=1, high=MAX_HORIZON, nullable=True,
+                                    doc="arrivals uniform on 1..window (null: T)"),
+        "weight": Param.range(low=MIN_POSITIVE, high=MAX_VALUE, doc="w_j"),
+        "epochs": Param.range(low=1, high=MAX_EPOCHS, integer=True, doc="E_j"),
+        "chunks": Param.range(low=1, high=MAX_CHUNKS, integer=True, doc="D_j"),
+        "minibatches": Param.range(low=1, high=MAX_EPOCHS, integer=True, doc="K_j"),
+        "update_ms": Param.range(low=0.0, high=MAX_VALUE, doc="U_j^p / U_j (ms)"),
+        "minibatch_slots": Param.range(low=MIN_POSITIVE, high=MAX_VALUE,
+                                       doc="base v_j (slots per mini-batch)"),
+        "speedup_exp": Param.float(low=0.0, high=MAX_SCALE, doc="v_jm = v_j g_m^-exp"),
+        "gradient_mb": Param.range(low=0.0, high=MAX_VALUE, doc="pi_j (MB)"),
+        "trace": Param.choice(None, JOB_TRACES, doc="job trace the jobs come from"),
+        "trace_path": Param.path(doc="a file in the trace's format (null: the shared copy)"),
+        "trace_start": Param.int(low=0, high=MAX_COUNT, doc="first trace row used"),
+        "trace_time_scale": Param.float(low=0.0, low_open=True, high=MAX_SCALE),
+        "trace_duration_scale": Param.float(low=0.0, low_open=True, high=MAX_SCALE),
+        "trace_weight": Param.choice(None, WEIGHT_MODES),
+    }
+
+
+def params(preset: str) -> dict[str, Param]:
+    """The parameters ``preset`` takes, with the preset's values as defaults: the PS-only ones
+    only for PS presets, the trace ones only for trace presets, arrival_window and epochs only
+    for synthetic ones.  ``architecture`` is the preset's (every PS preset has an ``-ra``
+    twin), not a parameter."""
+    values = {**DEFAULTS, **PRESETS[preset]}
+    drop = {"architecture"}
+    if values["architecture"] != "ps":
+        drop |= set(_PS_ONLY)
+    drop |= set(_SYNTHETIC_ONLY) if values["trace"] is not None else set(_TRACE_ONLY)
+    out = {}
+    for name, p in _schema_all().items():
+        if name not in drop:
+            v = values[name]
+            out[name] = p.with_default(list(v) if isinstance(v, tuple) else v)
+    return out
+
+
+def check_params(preset: str, given: dict[str, Any]) -> None:
+    """Relations between parameters (Family.generate, after each one's own check)."""
+    values = {**DEFAULTS, **PRESETS[preset], **given}
+    window = values.get("arrival_window")
+    if window is not None and values["trace"] is None and window > values["horizon"]:
+        raise InputError(f"must be at most horizon = {values['horizon']}",
+                         field="arrival_window", value=window)
 
 
 def _rng_range(params, key, integer=False):
@@ -289,13 +388,27 @@ def generate(preset: str = "paper-default", seed: int = 0, *, table=None,
     w = Workload(f"hetero-{preset}-{seed}", T, float(params["slot_seconds"]), RESOURCES,
                  tuple(servers), tuple(jobs), meta,
                  {"hetero": {"architecture": arch, "worker_types": wtypes, "ps_types": ptypes}})
-    return validate(w)
+    validate(w)
+    if not fitting_pairs(parse_fields(w, assumptions=False)):
+        raise InputError("no job could be placed: no drawn worker/PS type combination fits the "
+                         "empty cluster (widen server_shapes / capacity_scale or lower the type "
+                         "demand ranges)", field="server_shapes", value=list(shapes))
+    validate_hetero(w)  # every assumption the models rely on (e.g. durations)
+    return w
 
 
 PRESET_FUNCS = {name: partial(generate, name) for name in PRESETS}
 
 # generator parameters that mean nothing for a given table (it is the trace)
 FROM_TRACE_IGNORED = ("trace", "trace_path", "arrival_window")
+
+
+def from_trace_params() -> dict[str, Param]:
+    """What :func:`from_trace` takes: the ``trace-itp`` preset's parameters but the trace
+    itself, and the architecture (``ps`` or ``ra``: the PS parameters then mean nothing)."""
+    out = {k: v for k, v in params("trace-itp").items() if k not in FROM_TRACE_IGNORED}
+    out["architecture"] = Param.choice("ps", ("ps", "ra"), doc="PS or Ring-AllReduce")
+    return out
 
 
 def from_trace(table, *, seed: int = 0, report=None, **params) -> Workload:
@@ -307,6 +420,11 @@ def from_trace(table, *, seed: int = 0, report=None, **params) -> Workload:
     if bad:
         raise InputError("not a parameter of a trace conversion (the table is the trace)",
                          field=bad[0], value=params[bad[0]])
+    from mlopt.families.base import check_seed
+
+    check_seed(seed)
+    check_values(from_trace_params(), params, where="hetero's trace conversion",
+                 reserved={"seed": "the seed is --seed, not a parameter"})
     w = generate("trace-itp", seed, table=table, **{"trace": None, "trace_start": 0, **params})
     name = getattr(report, "trace", None) or "table"
     meta = {**w.meta, "generator": "hetero.from_trace", "preset": None,

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from mlopt.families.hetero.configs import KeyTest, fits_alone, job_config_arrays
-from mlopt.families.hetero.data import HeteroData
+from mlopt.families.hetero.fields import HeteroData
 from mlopt.families.hetero.mincost import Placement, Searcher, Window
 
 

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from mlopt.families.hetero.configs import Config, KeyTest, job_config_arrays
-from mlopt.families.hetero.data import HeteroData
+from mlopt.families.hetero.fields import HeteroData
 
 _EPS = 1e-9
 _BIG = 1e300

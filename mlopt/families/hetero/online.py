@@ -9,8 +9,12 @@ empty cluster).
 
 DECISIONS (notes 6.6, 6.9):
 * alpha is one global integer, both the number of sub-windows and the offset.  ``alpha=4``
-  (default) is the paper's practical value; ``alpha="theorem5"`` uses Theorem 5's value
-  floor((log w(J) - log w_min) / (1 + log log lambda - log(2 log lambda - 1))) + 1, log base 2.
+  (default) is the paper's practical value; ``alpha_rule="theorem5"`` uses Theorem 5's value
+  floor((log w(J) - log w_min) / (1 + log log lambda - log(2 log lambda - 1))) + 1, log base 2,
+  instead of ``alpha``.  Either is at most :data:`MAX_ALPHA` (every round runs up to alpha
+  A_maxweight calls, so a huge alpha would grind; Theorem 5's value beyond it is refused).
+* ``F`` (assumption A1) is at least 1, as :func:`.maxweight.default_F` makes it: then
+  lambda = 2 T H R F + 1 >= 9 and Theorem 5's denominator is positive.
 * ``compact=True`` (not the paper): round i starts at max(tau_i, the last completion of earlier
   rounds) instead of alpha tau_i; decisions still use only jobs arrived by tau_i.
 * Jobs too long for tau_i wait for later rounds; rounds continue past T until all jobs are done.
@@ -34,13 +38,32 @@ import numpy as np
 
 from mlopt.errors import InputError
 from mlopt.families.hetero.configs import fits_alone, job_config_arrays, job_configs
-from mlopt.families.hetero.data import HeteroData, hetero_data
+from mlopt.families.hetero.fields import MAX_TYPES, HeteroData, hetero_data
 from mlopt.families.hetero.maxweight import a_maxweight, default_F, lam_of
 from mlopt.families.hetero.mincost import Placement, Searcher
+from mlopt.limits import MAX_COUNT, MAX_HORIZON, MAX_VALUE
+from mlopt.params import Param
 from mlopt.schedule import COLUMNS, SCHEDULE_SCHEMA_VERSION, Schedule
 from mlopt.workload import Workload
 
 MAX_ROUNDS = 40
+#: largest alpha (sub-windows per round and the rounds' offset); the paper uses 4
+MAX_ALPHA = 1024
+
+#: every option of A_online (and a_online_ra): Family.run checks them before the run
+OPTIONS: dict[str, Param] = {
+    "alpha": Param.int(4, low=1, high=MAX_ALPHA, doc="sub-windows per round and offset"),
+    "alpha_rule": Param.choice("fixed", ("fixed", "theorem5"),
+                               doc="theorem5: Theorem 5's alpha instead of the alpha option"),
+    "F": Param.float(None, low=1.0, high=MAX_VALUE, nullable=True,
+                     doc="assumption A1's F (null: default_F, an upper estimate)"),
+    "compact": Param.bool(False, doc="round i starts at max(tau_i, last completion)"),
+    "order": Param.choice("arrival", ("arrival", "weight"), doc="order of J_i in A_maxweight"),
+    "worker_types": Param.list(Param.str(), None, min_items=1, max_items=MAX_TYPES,
+                               nullable=True, doc="only these worker type ids (Fig. 9)"),
+    "workers": Param.int(None, low=1, high=MAX_COUNT, nullable=True,
+                         doc="every job runs min(workers, D_j) workers (Fig. 10)"),
+}
 
 
 def theorem5_alpha(weights: np.ndarray, lam: float) -> int:
@@ -89,9 +112,9 @@ def _restricted_configs(data: HeteroData, worker_types, workers):
     return lambda d, j: job_config_arrays(d, j, **restrict)
 
 
-def a_online(workload: Workload, *, alpha: int | str = 4, F: float | None = None,
-             compact: bool = False, order: str = "arrival", observe=None,
-             search=Searcher, worker_types: list[str] | None = None,
+def a_online(workload: Workload, *, alpha: int = 4, alpha_rule: str = "fixed",
+             F: float | None = None, compact: bool = False, order: str = "arrival",
+             observe=None, search=Searcher, worker_types: list[str] | None = None,
              workers: int | None = None) -> OnlineRun:
     """``observe(round, sub_round, result)`` (optional) sees every A_maxweight call's
     :class:`MaxWeightResult` while its window still holds the final prices (theory checks).
@@ -101,14 +124,20 @@ def a_online(workload: Workload, *, alpha: int | str = 4, F: float | None = None
     data = hetero_data(workload)
     searcher = search(data)  # caches configurations for default_F and every round
     F = float(F) if F is not None else default_F(data, searcher)
-    if not (math.isfinite(F) and F > 0):
-        raise InputError("must be > 0", field="F", value=F)
+    if not (math.isfinite(F) and 1 <= F <= MAX_VALUE):
+        raise InputError(f"must be in [1, {MAX_VALUE:g}]", field="F", value=F)
     lam = lam_of(data, F)
     a5 = theorem5_alpha(data.weight, lam)
-    if alpha == "theorem5":
+    if alpha_rule not in ("fixed", "theorem5"):
+        raise InputError("must be fixed or theorem5", field="alpha_rule", value=alpha_rule)
+    if alpha_rule == "theorem5":
+        if a5 > MAX_ALPHA:
+            raise InputError(f"Theorem 5's alpha = {a5} exceeds MAX_ALPHA = {MAX_ALPHA} "
+                             "(mlopt.families.hetero.online)", field="alpha_rule",
+                             value=alpha_rule)
         alpha = a5
-    if isinstance(alpha, bool) or not isinstance(alpha, int) or alpha < 1:
-        raise InputError("must be an integer >= 1 or 'theorem5'", field="alpha", value=alpha)
+    if isinstance(alpha, bool) or not isinstance(alpha, int) or not 1 <= alpha <= MAX_ALPHA:
+        raise InputError(f"must be an integer in [1, {MAX_ALPHA}]", field="alpha", value=alpha)
     if order not in ("arrival", "weight"):
         raise InputError("must be arrival or weight", field="order", value=order)
     restricted = _restricted_configs(data, worker_types, workers)
@@ -159,6 +188,11 @@ def placements_to_schedule(workload: Workload, placed, meta: dict | None = None)
     """Rows (job, slot, server, role, count, type) for absolute starts."""
     data = hetero_data(workload)
     rows = []
+    last = max((start + pl.d - 1 for pl, start in placed), default=0)
+    if last > MAX_HORIZON:
+        raise InputError(f"the schedule runs until slot {last:,}, past the last slot a schedule "
+                         f"may name ({MAX_HORIZON:,}, mlopt.limits.MAX_HORIZON)", field="jobs",
+                         value=len(data.job_ids))
     for pl, start in placed:
         jid = data.job_ids[pl.job]
         wt = data.wtype_ids[pl.m]
@@ -174,13 +208,14 @@ def placements_to_schedule(workload: Workload, placed, meta: dict | None = None)
         "columns": [*COLUMNS, "type"], "rows": [list(r) for r in rows], "meta": meta or {}})
 
 
-def run_a_online(workload: Workload, *, seed: int = 0, alpha: int | str = 4,
-                 F: float | None = None, compact: bool = False,
+def run_a_online(workload: Workload, *, seed: int = 0, alpha: int = 4,
+                 alpha_rule: str = "fixed", F: float | None = None, compact: bool = False,
                  order: str = "arrival", worker_types: list[str] | None = None,
                  workers: int | None = None) -> Schedule:
-    # explicit options (no **kwargs): an unknown option name is rejected with the known ones
-    run = a_online(workload, alpha=alpha, F=F, compact=compact, order=order,
-                   worker_types=worker_types, workers=workers)
+    """A_online as a family algorithm: the options are :data:`OPTIONS` (declared)."""
+    run = a_online(workload, alpha=alpha, alpha_rule=alpha_rule, F=F, compact=compact,
+                   order=order, worker_types=list(worker_types) if worker_types else None,
+                   workers=workers)
     meta = {"alpha": run.alpha, "alpha_theorem5": run.alpha_theorem5, "lambda": run.lam,
             "F": run.F, "rounds": len(run.rounds)}
     schedule = placements_to_schedule(workload, run.placements.values(), meta)
@@ -189,13 +224,13 @@ def run_a_online(workload: Workload, *, seed: int = 0, alpha: int | str = 4,
     return schedule
 
 
-def run_a_online_ra(workload: Workload, *, seed: int = 0, alpha: int | str = 4,
-                    F: float | None = None, compact: bool = False,
+def run_a_online_ra(workload: Workload, *, seed: int = 0, alpha: int = 4,
+                    alpha_rule: str = "fixed", F: float | None = None, compact: bool = False,
                     order: str = "arrival", worker_types: list[str] | None = None,
                     workers: int | None = None) -> Schedule:
     """A_online with the RA subroutines: the workload must declare architecture "ra"."""
     if hetero_data(workload).architecture != "ra":
         raise InputError("a_online_ra needs a Ring-AllReduce workload (a_online runs PS ones)",
                          field="extra.hetero.architecture", value="ps")
-    return run_a_online(workload, seed=seed, alpha=alpha, F=F, compact=compact, order=order,
-                        worker_types=worker_types, workers=workers)
+    return run_a_online(workload, seed=seed, alpha=alpha, alpha_rule=alpha_rule, F=F,
+                        compact=compact, order=order, worker_types=worker_types, workers=workers)

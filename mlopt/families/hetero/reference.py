@@ -5,7 +5,7 @@ workers g next to the PSs, and the greedy fill k, recomputing every window quant
 price and capacity tables the way the printed pseudo-code does.
 
 It is the reference the fast search (:mod:`.mincost`) is tested against (same results on random
-cases, tests/test_hetero_reference.py) and timed against (benchmarks/hetero/online_speed.py).
+cases, tests/hetero/test_hetero_reference.py) and timed against (benchmarks/hetero/online_speed.py).
 DECISION (where it lives): in the package, next to the code it checks, so tests and benchmarks
 import it without path tricks; it is not registered as an algorithm.
 
@@ -28,7 +28,7 @@ import math
 import numpy as np
 
 from mlopt.families.hetero.configs import Config, job_configs
-from mlopt.families.hetero.data import HeteroData
+from mlopt.families.hetero.fields import HeteroData
 from mlopt.families.hetero.mincost import Placement, Window
 
 _EPS = 1e-9  # the fast search's tolerance for "fits" (floating-point capacities)

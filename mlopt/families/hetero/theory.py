@@ -23,7 +23,7 @@ import math
 import numpy as np
 
 from mlopt.families.hetero.checker import check_hetero
-from mlopt.families.hetero.data import hetero_data
+from mlopt.families.hetero.fields import hetero_data
 from mlopt.families.hetero.maxweight import dual_value, theorem3_ratio
 from mlopt.families.hetero.mincost import Searcher
 from mlopt.families.hetero.online import a_online, placements_to_schedule
@@ -122,8 +122,9 @@ def diagnostics(workload, schedule, *, options, opt_upper):
     A_maxweight call (Theorem 3), check it reproduces the checked schedule, then
     :func:`theory_checks` (``opt_upper`` is the OPT side the harness passes: for this
     minimization family the lower end of OPT)."""
-    opts = {k: v for k, v in options.items() if k in ("alpha", "F", "compact", "order",
-                                                   "worker_types", "workers")}
+    from mlopt.families.hetero.online import OPTIONS
+
+    opts = {k: v for k, v in options.items() if k in OPTIONS}
     run, calls = observed_run(workload, **opts)
     again = placements_to_schedule(workload, run.placements.values())
     if not again.allocations.equals(schedule.allocations):

@@ -12,5 +12,5 @@ def lb_choice(st, n, role, feasible) -> int:
     return int(feasible[np.argmin(load)])
 
 
-def run_lb(workload, *, seed: int = 0, **options):
+def run_lb(workload, *, seed: int = 0):
     return run_placement(workload, lb_choice, producer="lb")

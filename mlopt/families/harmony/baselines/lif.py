@@ -112,9 +112,9 @@ def _run(workload, kind: str, n_profile: int, seed: int):
                          meta={"profile_samples": n_profile, "profile_seed": seed})
 
 
-def run_lif_line(workload, *, seed: int = 0, n_profile: int = 300, **options):
+def run_lif_line(workload, *, seed: int = 0, n_profile: int = 300):
     return _run(workload, "line", int(n_profile), int(seed))
 
 
-def run_lif_quad(workload, *, seed: int = 0, n_profile: int = 300, **options):
+def run_lif_quad(workload, *, seed: int = 0, n_profile: int = 300):
     return _run(workload, "quad", int(n_profile), int(seed))

@@ -22,5 +22,5 @@ def tetris_choice(st, n, role, feasible) -> int:
     return int(feasible[np.argmax(score)])
 
 
-def run_tetris(workload, *, seed: int = 0, **options):
+def run_tetris(workload, *, seed: int = 0):
     return run_placement(workload, tetris_choice, producer="tetris")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from mlopt.families.hetero.baselines._list import ideal_config, list_schedule
-from mlopt.families.hetero.data import hetero_data
+from mlopt.families.hetero.fields import hetero_data
 from mlopt.families.hetero.online import placements_to_schedule
 
 

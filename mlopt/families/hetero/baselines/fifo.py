@@ -6,12 +6,16 @@ from __future__ import annotations
 
 import numpy as np
 
+from mlopt.errors import InputError
 from mlopt.families.hetero.baselines._list import ideal_config, list_schedule
-from mlopt.families.hetero.data import hetero_data
+from mlopt.families.hetero.fields import hetero_data
 from mlopt.families.hetero.online import placements_to_schedule
 
 
 def run_fifo(workload, *, seed: int = 0, max_workers: int = 30):
+    if isinstance(max_workers, bool) or not isinstance(max_workers, int) or max_workers < 1:
+        # declared in OPTIONS (Family.run checks it); also here for direct callers
+        raise InputError("must be an integer >= 1", field="max_workers", value=max_workers)
     data = hetero_data(workload)
     rng = np.random.default_rng(seed)
     n = {j: int(min(data.chunks[j], rng.integers(1, max_workers + 1)))

@@ -20,7 +20,7 @@ import numpy as np
 
 from mlopt.families.hetero.baselines._list import Profile, place
 from mlopt.families.hetero.configs import fits_alone, job_configs
-from mlopt.families.hetero.data import HeteroData
+from mlopt.families.hetero.fields import HeteroData
 from mlopt.families.hetero.mincost import Placement
 
 

@@ -4,7 +4,7 @@ remaining workload of a waiting job is its whole work, E D K mini-batches x dura
 from __future__ import annotations
 
 from mlopt.families.hetero.baselines._list import ideal_config, list_schedule
-from mlopt.families.hetero.data import hetero_data
+from mlopt.families.hetero.fields import hetero_data
 from mlopt.families.hetero.online import placements_to_schedule
 
 

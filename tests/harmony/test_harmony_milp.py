@@ -1,0 +1,140 @@
+"""Harmony placement MILP (models/harmony/placement.py): golden LP file, a hand-solved optimum, agreement
+with the checker, and no algorithm beating it.
+
+Refresh the golden file after an intended model change with
+    MLOPT_UPDATE_GOLDEN=1 python -m pytest tests/harmony/test_harmony_milp.py -k golden
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from mlopt import pipeline
+from mlopt.families import get_family
+from mlopt.families.harmony.generator import make_workload
+from mlopt.models.harmony import build_placement_milp, extract_schedule
+from mlopt.solve import Status
+
+GOLDEN = Path(__file__).resolve().parents[1] / "data" / "golden" / "harmony_placement_milp_tiny.lp"
+FAM = get_family("harmony")
+ALGS = ("lb", "tetris", "lif_line", "lif_quad")
+
+
+def one_server(horizon=5):
+    # ResNeXt (3 epochs, 3/interval alone) and CTC (10 epochs, 6/interval alone), 1 worker + 1 PS
+    return make_workload([
+        {"model": "resnext110", "workers": 1, "ps": 1, "epochs": 3, "arrival": 1},
+        {"model": "ctc", "workers": 1, "ps": 1, "epochs": 10, "arrival": 1}],
+        n_servers=1, horizon=horizon)
+
+
+def test_golden_lp_file(tmp_path):
+    out = tmp_path / "model.lp"
+    build_placement_milp(one_server(horizon=3)).write(
+        str(out), io_options={"symbolic_solver_labels": True})
+    text = out.read_text()
+    if os.environ.get("MLOPT_UPDATE_GOLDEN") == "1":
+        GOLDEN.write_text(text)
+    assert GOLDEN.exists(), "golden file missing: run with MLOPT_UPDATE_GOLDEN=1"
+    assert text == GOLDEN.read_text(), "model changed: review, then MLOPT_UPDATE_GOLDEN=1"
+    for name in ("obj_avg_jct", "c_start_once(j0)", "c_capacity(s0_2_cpu)",
+                 "c_slowdown(j0_s0_1)", "c_speed_factor(j1_3_tail)", "c_epochs(j1)",
+                 "c_run_contiguous(j0_2)", "c_running_ps(j1_s0_3)"):
+        assert name in text, name
+
+
+def test_hand_computed_optimum_delays_a_job():
+    """One server (2 GPUs, 8 cores: both jobs fit together). Options:
+    * both in interval 1 (packed): ResNeXt 1.507/interval -> done in 2; CTC 4.649, 9.298 after 2,
+      alone in 3 -> done in 3: JCTs 2 + 3 -> average 2.5 (what every online baseline does);
+    * ResNeXt alone in 1 (3 >= 3 epochs: done), CTC placed in 2, alone 6 + 6 = 12 >= 10: done in
+      3: JCTs 1 + 3 -> average 2.0;
+    * CTC first (done in 2), ResNeXt from 3 (done in 3, JCT 3): 2.5; ResNeXt joining CTC in 2:
+      CTC 6 + 4.649 done in 2, ResNeXt 1.507 + 3 done in 3: 2.5.
+    JCT >= 1 for ResNeXt and >= ceil(10/6) = 2 for CTC, and 1 + 2 would need both alone from
+    interval 1 on one server: impossible without interference, so OPT = 2.0 (delay the CTC)."""
+    w = one_server()
+    off = pipeline.solve_offline(w, family="harmony", time_limit=60)
+    assert off.solve.status == Status.OPTIMAL
+    assert off.check.feasible
+    assert off.objective == pytest.approx(2.0)
+    assert off.solve.objective == pytest.approx(2.0)
+    assert dict(zip(off.check.per_job["job"], off.check.per_job["placed"])) == {"j0": 1, "j1": 2}
+    for alg in ALGS:
+        r = pipeline.run_algorithm(w, alg, family="harmony")
+        assert r.check.objective == pytest.approx(2.5)
+
+
+def test_two_servers_spread_is_optimal():
+    """Two servers: each job alone on its own server: JCT 1 + 2 = lower bounds -> 1.5."""
+    w = make_workload([
+        {"model": "resnext110", "workers": 1, "ps": 1, "epochs": 3, "arrival": 1},
+        {"model": "ctc", "workers": 1, "ps": 1, "epochs": 10, "arrival": 1}],
+        n_servers=2, horizon=4)
+    off = pipeline.solve_offline(w, family="harmony", time_limit=60)
+    assert off.solve.status == Status.OPTIMAL and off.objective == pytest.approx(1.5)
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=list(HealthCheck))
+@given(seed=st.integers(0, 10_000))
+def test_milp_is_checked_and_no_algorithm_beats_it(seed):
+    w = FAM.preset("tiny")(seed=seed)
+    off = pipeline.solve_offline(w, family="harmony", time_limit=60)
+    assert off.solve.status == Status.OPTIMAL
+    assert off.check.feasible, off.check.summary()
+    assert off.objective == pytest.approx(off.solve.objective, abs=1e-6)
+    for alg in ALGS:
+        r = pipeline.run_algorithm(w, alg, family="harmony")
+        assert r.check.feasible
+        assert r.check.objective >= off.objective - 1e-9, alg
+
+
+def test_extract_rejects_foreign_models():
+    with pytest.raises(ValueError):
+        extract_schedule(build_placement_milp(one_server()), FAM.preset("tiny")(seed=0))
+
+
+@pytest.mark.parametrize("set_name", ["harmony-tiny", "harmony-small"])
+def test_instance_sets_regenerate_and_tiny_optima_reproduce(set_name):
+    from mlopt.instances import build_entry, load_set, read_solu
+
+    iset = load_set(set_name)
+    solu = read_solu()
+    for entry in iset.entries:
+        w = build_entry(iset, entry)
+        assert w.content_hash() == entry.hash == iset.load(entry).content_hash()
+        rec = solu[entry.name]
+        assert rec["status"] == "optimal" and rec["verified_by"]
+    if set_name == "harmony-tiny":
+        entry = iset.entries[0]
+        off = pipeline.solve_offline(iset.load(entry), family="harmony", time_limit=60)
+        assert off.solve.status == Status.OPTIMAL
+        assert off.objective == pytest.approx(solu[entry.name]["objective"], abs=1e-6)
+
+
+def test_interval_milp_hand_case_and_greedy_reference():
+    """Per-interval MILP on the one-server case, interval 1, both jobs queued. Eq. (1) reward:
+    both packed 1.507/3 + 4.649/10 = 0.967; ResNeXt alone min(3, 3 left)/3 = 1.0; CTC alone
+    6/10 = 0.6 -> place ResNeXt only; CTC follows in interval 2: average JCT 2.0 = OPT."""
+    from mlopt.families.harmony.state import ClusterState
+    from mlopt.models.harmony.interval import build_interval_milp
+    from mlopt.solve import solve
+
+    w = one_server()
+    st = ClusterState(w)
+    m = build_interval_milp(st, [0, 1])
+    res = solve(m, "highs", time_limit=60)
+    assert res.status == Status.OPTIMAL
+    assert res.objective == pytest.approx(1.0)
+    assert [round(m.a[n].value) for n in (0, 1)] == [1, 0]
+    r = pipeline.run_algorithm(w, "milp_greedy", family="harmony")
+    assert r.check.feasible and r.check.objective == pytest.approx(2.0)
+    for seed in range(3):
+        wt = FAM.preset("tiny")(seed=seed)
+        off = pipeline.solve_offline(wt, family="harmony", time_limit=60)
+        g = pipeline.run_algorithm(wt, "milp_greedy", family="harmony")
+        assert g.check.feasible and g.check.objective >= off.objective - 1e-9
