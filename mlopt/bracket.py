@@ -327,7 +327,9 @@ def _start_exact(fam, workload, solver: str, threads: int, share: float,
         model = fam.model(form.name)(workload)
         build_s = time.perf_counter() - t0
         left = deadline - time.perf_counter()
-        limit = left - max(1.0, 0.1 * left)  # room to extract, check and report
+        # room to extract, check and send back: a solver can overrun its limit (presolve,
+        # cleanup), and a child killed at the deadline loses its incumbent and bound
+        limit = 0.85 * left - 1.0
         if limit <= 0.5:
             return {"build_s": build_s, "solved": False}
         res = solve(model, solver, time_limit=limit, mip_gap=0.0, threads=threads)
