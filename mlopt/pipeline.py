@@ -87,6 +87,8 @@ class AlgorithmResult:
     check: CheckResult
     runtime_s: float
     options: dict[str, Any] = field(default_factory=dict)
+    # the checker's arguments for this run (e.g. {"speed": 1.5}: a speed-augmented problem)
+    check_options: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         c = self.check
@@ -96,6 +98,7 @@ class AlgorithmResult:
             "bound": None, "gap": None, "runtime_s": self.runtime_s,
             "feasible": c.feasible, "admitted": len(self.schedule.admitted),
             "options": self.options,
+            **({"check_options": self.check_options} if self.check_options else {}),
             "violations": [v.__dict__ for v in c.violations[:20]],
         }
 
@@ -270,8 +273,11 @@ def run_algorithm(workload: Workload, algorithm: str, *, family: str | None = No
     schedule = fam.run(algorithm, workload, seed=seed, options=options)
     runtime = time.perf_counter() - t0
     schedule.meta.setdefault("producer", algorithm)
-    return AlgorithmResult(algorithm, schedule, fam.check(workload, schedule), runtime,
-                           dict(options, seed=seed))
+    # the problem the run solves (edgecloud's A_online at eps: speed 1 + eps), from its
+    # (checked) options, never from the schedule's meta
+    check_options = fam.run_check_options(algorithm, options)
+    return AlgorithmResult(algorithm, schedule, fam.check(workload, schedule, **check_options),
+                           runtime, dict(options, seed=seed), check_options)
 
 
 def ratio_interval(sense: str, alg: float, opt_low: float | None, opt_high: float | None,

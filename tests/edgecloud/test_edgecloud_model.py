@@ -2,7 +2,7 @@
 relaxation chain zeta=1 bound <= ILP (4) <= exact optimum, and pinned >= unpinned.
 
 Refresh golden files after an intended model change with
-    MLOPT_UPDATE_GOLDEN=1 python -m pytest tests/test_edgecloud_model.py -k golden
+    MLOPT_UPDATE_GOLDEN=1 python -m pytest tests/edgecloud/test_edgecloud_model.py -k golden
 and review the .lp diff like code.
 """
 from __future__ import annotations
@@ -21,7 +21,7 @@ from mlopt.models.edgecloud import build_flow_lb, build_jct_milp, extract_schedu
 from mlopt.errors import InputError
 from mlopt.solve import Status, solve
 
-GOLDEN = Path(__file__).resolve().parent / "data" / "golden"
+GOLDEN = Path(__file__).resolve().parents[1] / "data" / "golden"
 
 
 def _opt(w):
