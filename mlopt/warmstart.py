@@ -15,7 +15,7 @@ model with the start handed to the solver:
   partial solution that SCIP's ``completesol`` heuristic completes;
 * ``cpsat``: OR-Tools CP-SAT with ``AddHint`` (the integer model is built exactly as
   :mod:`mlopt.solvers.cpsat` builds it, by its own functions; CP-SAT runs in a child process,
-  :mod:`mlopt._warm_cpsat_worker`, because OR-Tools and highspy cannot share a process).
+  :mod:`mlopt.solvers._cpsat_worker`, because OR-Tools and highspy cannot share a process).
 
 Before any solver runs, the start is checked against every row and bound of the linear form
 (:func:`check_start`): ``full`` (every column has a value), ``feasible`` (integral where needed,
@@ -41,7 +41,6 @@ import subprocess
 import sys
 import time
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 import numpy as np
@@ -225,32 +224,10 @@ _SCIP_LIMITS = {"timelimit", "gaplimit", "nodelimit", "totalnodelimit", "stallno
 
 
 def _scip(form, x, given, full_ok, time_limit, mip_gap, threads, options, note):
-    import pyscipopt
-    from pyscipopt.scip import Expr, ExprCons, Term
+    from mlopt.solvers.scip import scip_model
 
-    scip = pyscipopt.Model()
-    scip.hideOutput()
+    scip, cols = scip_model(form)
     inf = scip.infinity()
-
-    def finite(v):
-        return None if math.isinf(v) else float(v)
-
-    cols = []
-    for j in range(form.n_cols):
-        lb, ub = form.col_lb[j], form.col_ub[j]
-        vtype = "C"
-        if form.integer[j]:
-            vtype = "B" if lb >= 0 and ub <= 1 else "I"
-        cols.append(scip.addVar(name=f"x{j}", vtype=vtype, lb=finite(lb), ub=finite(ub),
-                                obj=float(form.c[j])))
-    for i in range(form.n_rows):
-        idx, coef = form.row(i)
-        expr = Expr({Term(cols[j]): float(a) for j, a in zip(idx, coef)})
-        scip.addCons(ExprCons(expr, lhs=finite(form.row_lo[i]), rhs=finite(form.row_hi[i])),
-                     name=f"r{i}")
-    scip.setMaximize() if form.sense == "max" else scip.setMinimize()
-    if form.c0:
-        scip.addObjoffset(form.c0)
     if time_limit is not None:
         scip.setParam("limits/time", max(float(time_limit), 0.0))
     scip.setParam("limits/gap", float(mip_gap))
@@ -303,89 +280,24 @@ def _scip_version() -> str:
 
 # ---- CP-SAT ---------------------------------------------------------------------------------
 def _cpsat_payload(form: LinearForm, time_limit, mip_gap, threads, options):
-    """The integer model of :class:`mlopt.solvers.cpsat.CpSatBackend` (same functions, same
-    rules), as (payload, scale, delta, lb_i, ub_i); InputError where CP-SAT cannot represent the
-    model (a continuous variable, an unbounded integer one)."""
+    """The integer model of :class:`mlopt.solvers.cpsat.CpSatBackend` (the backend's own
+    :func:`~mlopt.solvers.cpsat.integer_model`), as (payload, scale, delta, lb_i, ub_i);
+    payload None when the integer model is infeasible before solving."""
     from mlopt.solvers import cpsat as C
 
     options = dict(options or {})
     forced_scale = options.pop("objective_scale", None)
-    for j in np.flatnonzero(~form.integer):
-        if form.col_lb[j] != form.col_ub[j] or form.col_lb[j] != round(form.col_lb[j]):
-            raise InputError(f"CP-SAT cannot represent continuous variable "
-                             f"{form.columns[j].name}; use a MILP solver (highs, scip)",
-                             field="solver", value="cpsat")
-    lb, ub = form.col_lb.copy(), form.col_ub.copy()
-    if not (np.all(np.isfinite(lb)) and np.all(np.isfinite(ub))):
-        C._propagate_bounds(form, lb, ub)
-        bad = np.flatnonzero(~np.isfinite(lb) | ~np.isfinite(ub))
-        if len(bad):
-            raise InputError(f"CP-SAT needs finite bounds; variable "
-                             f"{form.columns[bad[0]].name} has none (given or implied)",
-                             field="solver", value="cpsat")
-    lb_i = [C._ceil(v) for v in lb]
-    ub_i = [C._floor(v) for v in ub]
-    if any(lo > hi for lo, hi in zip(lb_i, ub_i)):
-        return None, 1.0, 0.0, lb_i, ub_i
-    box = np.maximum(np.abs(lb_i), np.abs(ub_i)).astype(float)
-    binary = (np.asarray(lb_i) >= 0) & (np.asarray(ub_i) <= 1)
-    rows_out = []
-    for i in range(form.n_rows):
-        idx, a = form.row(i)
-        rows, _ = C.integer_rows(idx, a, form.row_lo[i], form.row_hi[i], lb[idx], ub[idx],
-                                 binary[idx], form.row_names[i])
-        for cols, coefs, lo, hi in rows:
-            amin = sum(cf * (lb_i[j] if cf > 0 else ub_i[j]) for j, cf in zip(cols, coefs))
-            amax = sum(cf * (ub_i[j] if cf > 0 else lb_i[j]) for j, cf in zip(cols, coefs))
-            lo = amin if math.isinf(lo) else max(int(lo), amin)
-            hi = amax if math.isinf(hi) else min(int(hi), amax)
-            if lo > hi:
-                return None, 1.0, 0.0, lb_i, ub_i
-            if lo == amin and hi == amax:
-                continue
-            rows_out.append([cols, coefs, lo, hi])
-    scale, c_int, delta, _ = C.scale_objective(form.c, box, scale=forced_scale)
-    sign = -1 if form.sense == "max" else 1
-    nz = [j for j, v in enumerate(c_int) if v]
-    params = {"num_workers": 1 if threads is None else max(1, int(threads)),
-              "relative_gap_limit": float(mip_gap), "absolute_gap_limit": 0.0,
-              **C.DEFAULT_PARAMS}
-    if time_limit is not None:
-        params["max_time_in_seconds"] = max(float(time_limit), 0.0)
-    params.update(options)
-    payload = {"vars": [[lo, hi] for lo, hi in zip(lb_i, ub_i)], "rows": rows_out,
-               "objective": [nz, [sign * c_int[j] for j in nz]], "params": params,
-               "nz": len(nz)}
-    return payload, scale, delta, lb_i, ub_i
-
-
-_HINT_WORKER = Path(__file__).with_name("_warm_cpsat_worker.py")
-_hint_worker = None  # the child process, started on first use and kept for later solves
+    m = C.integer_model(form, time_limit, mip_gap, threads, options, forced_scale)
+    if m.payload is not None:
+        m.payload["nz"] = len(m.payload["objective"][0])
+    return m.payload, m.scale, m.delta, m.lb, m.ub
 
 
 def _run_hint_worker(payload: dict, time_limit) -> dict:
-    """Solve ``payload`` in the child (:mod:`mlopt._warm_cpsat_worker`), with the process
-    handling of :class:`mlopt.solvers.cpsat._Worker` (ids, time-outs, kill on interruption,
-    ends with this process) pointed at the hint worker's script."""
-    global _hint_worker
+    """Solve ``payload`` (with its ``hint``) in the backend's CP-SAT child process."""
     from mlopt.solvers import cpsat as C
 
-    if _hint_worker is None:
-        class HintWorker(C._Worker):
-            def _start(self) -> subprocess.Popen:
-                if self.owner != os.getpid():  # inherited through fork: not ours to use
-                    self.proc, self.owner = None, os.getpid()
-                if self.proc is None or self.proc.poll() is not None:
-                    env = {**os.environ, "MLOPT_PARENT_PID": str(os.getpid())}
-                    self.proc = subprocess.Popen(
-                        [sys.executable, str(_HINT_WORKER)], stdin=subprocess.PIPE,
-                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1,
-                        env=env)
-                return self.proc
-
-        _hint_worker = HintWorker()
-    timeout = None if time_limit is None else float(time_limit) * 1.5 + C._GRACE_S
-    return _hint_worker.run(payload, timeout)
+    return C._run_worker(payload, time_limit)
 
 
 def _cpsat(form, x, given, full_ok, time_limit, mip_gap, threads, options, note):
