@@ -11,7 +11,9 @@ Sources (each inside what is left of one wall-clock budget):
    default options, each schedule passed through the family's checker; algorithms that do not
    apply to the workload (an InputError) are listed and skipped;
 2. **exact**: the family's default exact model, built under the budget (a build that would not
-   finish in time is stopped and reported, never left running), solved with the time left; its
+   finish in time is stopped and reported, never left running), warm-started from the best
+   checked schedule of the family's online algorithm(s) (:mod:`mlopt.warmstart`; at most a
+   fifth of its time), solved with the time left; its
    incumbent is checked like any other schedule, its dual bound is a dual source (the solver's
    word: a proven optimum is reported ``optimal`` only after a second solver agrees);
 3. **dual**: every certified bound the family registers (LP relaxations, column generation,
@@ -253,7 +255,9 @@ class Boxed:
             except Exception as err:  # noqa: BLE001
                 send.send(("error", f"result could not be sent back: {err}"))
 
-        self._proc = ctx.Process(target=child, daemon=True)
+        # not daemonic: a source may box work of its own (the exact model's warm start); it
+        # is killed at its deadline here and ends with its parent (lifeline) regardless
+        self._proc = ctx.Process(target=child, daemon=False)
         self._proc.start()
         send.close()
 
@@ -327,13 +331,23 @@ def _start_exact(fam, workload, solver: str, threads: int, share: float,
         model = fam.model(form.name)(workload)
         build_s = time.perf_counter() - t0
         left = deadline - time.perf_counter()
-        limit = left - max(1.0, 0.1 * left)  # room to extract, check and report
+        # room to extract, check and send back: a solver can overrun its limit (presolve,
+        # cleanup), and a child killed at the deadline loses its incumbent and bound
+        limit = 0.85 * left - 1.0
         if limit <= 0.5:
             return {"build_s": build_s, "solved": False}
-        res = solve(model, solver, time_limit=limit, mip_gap=0.0, threads=threads)
+        start, warm_note = _warm_start(fam, workload, model, cap=0.2 * limit)
+        if start is not None:
+            from mlopt.warmstart import solve_warm
+
+            limit = 0.85 * (deadline - time.perf_counter()) - 1.0
+            res = solve_warm(model, start, solver, time_limit=max(0.5, limit), mip_gap=0.0,
+                             threads=threads)
+        else:
+            res = solve(model, solver, time_limit=limit, mip_gap=0.0, threads=threads)
         out = {"build_s": build_s, "solved": True, "status": res.status.value,
                "solve_s": res.runtime_s, "bound": res.bound, "schedule": None, "value": None,
-               "check": None, "verified_by": None}
+               "check": None, "verified_by": None, "warm": warm_note}
         if res.has_solution:
             schedule = resolve(form.extract)(model, workload)
             check = fam.check(workload, schedule)
@@ -350,6 +364,35 @@ def _start_exact(fam, workload, solver: str, threads: int, share: float,
     return Boxed(share, work)
 
 
+def _warm_start(fam, workload, model, cap: float):
+    """The exact model's start: the best checked schedule of the family's online algorithms
+    (each in a child process, all within ``cap`` seconds), encoded for ``model``
+    (:mod:`mlopt.warmstart`).  (None, why) when there is none or it cannot be encoded."""
+    from mlopt.warmstart import encode_schedule
+
+    best = None
+    stop = time.perf_counter() + cap
+    for name in sorted(n for n, a in fam.algorithms_.items() if a.role == "online"):
+        def work(name=name):
+            schedule = fam.run(name, workload, seed=0)
+            check = fam.check(workload, schedule)
+            return schedule, check.feasible, float(check.objective)
+
+        kind, out = run_boxed(stop - time.perf_counter(), work)
+        if kind != "ok" or not out[1]:
+            continue
+        better = best is None or (out[2] > best[2] if fam.sense == "max" else out[2] < best[2])
+        if better:
+            best = (name, out[0], out[2])
+    if best is None:
+        return None, "cold start (no online schedule within the warm-start cap)"
+    try:
+        start = encode_schedule(fam.name, model, workload, best[1])
+    except Exception as err:  # noqa: BLE001  (a start is an optimisation, never required)
+        return None, f"cold start (encoding {best[0]}'s schedule failed: {err})"
+    return start, f"warm start from {best[0]} ({best[2]:.6g})"
+
+
 def _finish_exact(st: _State, fam, handle: "Boxed", solver: str, t0: float):
     name = f"{fam.exact_formulation().name} ({solver})"
     form = fam.exact_formulation()
@@ -363,8 +406,8 @@ def _finish_exact(st: _State, fam, handle: "Boxed", solver: str, t0: float):
         st.add(Source(name, "exact", None, "stopped", dt,
                       f"built in {out['build_s']:.1f} s; no time left to solve"))
         return None
-    note = (f"build {out['build_s']:.1f} s, solve {out['solve_s']:.1f} s, solver status "
-            f"{out['status']}")
+    note = (f"build {out['build_s']:.1f} s, {out.get('warm') or 'cold start'}, solve "
+            f"{out['solve_s']:.1f} s, solver status {out['status']}")
     if out["schedule"] is not None and out["value"] is None:
         note += "; the checker rejects its incumbent: " + out["check"]
     if out.get("verified_by"):

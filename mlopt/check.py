@@ -77,7 +77,9 @@ def structural_violations(workload, schedule, *, max_slot: int) -> list[Violatio
         out.append(Violation("slot_range", f"slot {int(slots[i])} outside 1..{max_slot}",
                              job=str(a["job"].iat[i]), slot=int(slots[i])))
     keys = [c for c in a.columns if c != "count"]
-    dup = a.duplicated(keys, keep="first").to_numpy()
+    # extra columns may hold lists or dicts (a malformed file): compare those by their text
+    key_frame = a[keys].apply(lambda col: col.map(repr) if col.dtype == object else col)
+    dup = key_frame.duplicated(keep="first").to_numpy()
     for i in np.flatnonzero(dup)[:20]:
         out.append(Violation("duplicate_row", "two rows with the same " + ", ".join(keys),
                              job=str(a["job"].iat[i]), slot=int(slots[i]),

@@ -178,7 +178,7 @@ class BoundEntry(_Strict):
 
 
 class OfflineTable(_Strict):
-    method: Literal["exact", "none"] = "exact"
+    method: Literal["exact", "bracket", "none"] = "exact"
     model: Name | None = None
     model_options: Options = Field(default_factory=dict)
     time_limit: TimeLimit = 60.0

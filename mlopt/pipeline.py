@@ -87,6 +87,8 @@ class AlgorithmResult:
     check: CheckResult
     runtime_s: float
     options: dict[str, Any] = field(default_factory=dict)
+    # the checker's arguments for this run (e.g. {"speed": 1.5}: a speed-augmented problem)
+    check_options: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         c = self.check
@@ -96,6 +98,7 @@ class AlgorithmResult:
             "bound": None, "gap": None, "runtime_s": self.runtime_s,
             "feasible": c.feasible, "admitted": len(self.schedule.admitted),
             "options": self.options,
+            **({"check_options": self.check_options} if self.check_options else {}),
             "violations": [v.__dict__ for v in c.violations[:20]],
         }
 
@@ -121,7 +124,7 @@ def verifier_name(verify: bool | str | None) -> str | None:
 def solve_offline(workload: Workload, *, family: str | None = None, model: str | None = None,
                   solver: str = "highs", time_limit: float | None = None, mip_gap: float = 0.0,
                   threads: int | None = 1, verify: bool | str | None = None,
-                  options: dict | None = None) -> OfflineResult:
+                  options: dict | None = None, warm_start=None) -> OfflineResult:
     """Build the family's model, solve, extract and check the schedule.
 
     ``verify`` (True, "auto" or a solver name): after an optimal solve, re-solve the same model
@@ -130,7 +133,10 @@ def solve_offline(workload: Workload, *, family: str | None = None, model: str |
     objectives and bounds in ``verification``; ``bound`` becomes the looser of the two, the only
     one valid if either is); verification that cannot run leaves ``optimal`` with
     ``verified = False`` and the reason.  ``options``: the first solver's own options.  The
-    time limit, gap, threads and options are checked before the model is built.
+    time limit, gap, threads and options are checked before the model is built; the time limit
+    is wall clock for building and solving.  ``warm_start``: an algorithm name of the family,
+    ``"best"``, a :class:`Schedule` or a schedule file (:func:`mlopt.warmstart.start_from`):
+    the solver starts from that checked schedule, and its incumbent is never worse.
     """
     check_settings(time_limit=time_limit, mip_gap=mip_gap, threads=threads, options=options,
                    solver=solver)
@@ -146,8 +152,17 @@ def solve_offline(workload: Workload, *, family: str | None = None, model: str |
     build_s = time.perf_counter() - t0
     # the time limit is wall clock for the whole call: the solver gets what the build left
     solve_limit = None if time_limit is None else max(0.01, time_limit - build_s)
-    res = solve(m, solver, time_limit=solve_limit, mip_gap=mip_gap, threads=threads,
-                options=options)
+    if warm_start is None:
+        res = solve(m, solver, time_limit=solve_limit, mip_gap=mip_gap, threads=threads,
+                    options=options)
+    else:
+        from mlopt.warmstart import solve_warm, start_from
+
+        start, _ = start_from(workload, fam.name, m, warm_start)
+        if time_limit is not None:  # the start's algorithm runs count against the limit too
+            solve_limit = max(0.01, time_limit - (time.perf_counter() - t0))
+        res = solve_warm(m, start, solver, time_limit=solve_limit, mip_gap=mip_gap,
+                         threads=threads, options=options)
     schedule = check = None
     if res.has_solution:
         schedule = fam.extract[name](m, workload)
@@ -258,8 +273,11 @@ def run_algorithm(workload: Workload, algorithm: str, *, family: str | None = No
     schedule = fam.run(algorithm, workload, seed=seed, options=options)
     runtime = time.perf_counter() - t0
     schedule.meta.setdefault("producer", algorithm)
-    return AlgorithmResult(algorithm, schedule, fam.check(workload, schedule), runtime,
-                           dict(options, seed=seed))
+    # the problem the run solves (edgecloud's A_online at eps: speed 1 + eps), from its
+    # (checked) options, never from the schedule's meta
+    check_options = fam.run_check_options(algorithm, options)
+    return AlgorithmResult(algorithm, schedule, fam.check(workload, schedule, **check_options),
+                           runtime, dict(options, seed=seed), check_options)
 
 
 def ratio_interval(sense: str, alg: float, opt_low: float | None, opt_high: float | None,

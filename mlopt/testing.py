@@ -50,7 +50,7 @@ ROOT = Path(__file__).resolve().parents[1]
 #: seconds any single refusal may take before it counts as grinding
 REFUSE_SECONDS = 10
 #: examples of the seeded field fuzz per family
-FUZZ_EXAMPLES = int(os.environ.get("MLOPT_FUZZ_EXAMPLES", "25"))
+FUZZ_EXAMPLES = int(os.environ.get("MLOPT_FUZZ_EXAMPLES", "100"))
 
 
 @dataclass(frozen=True)
@@ -325,17 +325,22 @@ def fuzz_one(fam: Family, base: dict, path: tuple, value) -> None:
 
 
 def check_field_fuzz(fam: Family) -> None:
-    """Seeded fuzz of the probe preset's workload (``MLOPT_FUZZ_EXAMPLES`` mutations)."""
-    import numpy as np
+    """Hypothesis fuzz of the probe preset's workload, seeded and derandomized (the same
+    ``MLOPT_FUZZ_EXAMPLES`` mutations every run; a failure shrinks to one field and value)."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
 
     base = _workload(fam.name, fam.probe_preset).to_dict()
     paths = [p for p in _leaves(base) if p and p[0] not in ("meta", "schema_version", "name")]
-    rng = np.random.default_rng(20261128 + sum(map(ord, fam.name)))
-    picks = rng.choice(len(paths), size=min(FUZZ_EXAMPLES, len(paths)), replace=False)
-    for k in sorted(picks):
-        options = list(_REPLACEMENTS) + [_DELETE]
-        value = options[int(rng.integers(len(options)))]
-        fuzz_one(fam, base, paths[int(k)], value)
+    values = list(_REPLACEMENTS) + [_DELETE]
+
+    @settings(max_examples=FUZZ_EXAMPLES, derandomize=True, deadline=None, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(st.integers(0, len(paths) - 1), st.sampled_from(values))
+    def fuzz(k, value):
+        fuzz_one(fam, base, paths[k], value)
+
+    fuzz()
 
 
 # ---- artifacts of a packaged family ------------------------------------------------------------

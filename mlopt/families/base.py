@@ -85,7 +85,10 @@ class Algorithm:
     accepted.  ``diagnostics(workload, schedule, *, options, opt_upper) -> dict``: the paper's
     theory checks on every run.  ``preset``: the small preset the algorithm runs on when its
     options are probed and in the conformance suite (default: the family's ``probe_preset``),
-    for algorithms that only apply to one kind of workload."""
+    for algorithms that only apply to one kind of workload.  ``check_options(options) -> dict``:
+    the keyword arguments of the family's checker for a run with these options, when the
+    algorithm solves a relaxed problem (edgecloud's A_online at ``eps`` is checked at speed
+    1 + eps); the harness and the pipeline pass them, a schedule file never sets them."""
     name: str
     run: Ref
     options: Mapping[str, Param] | Ref | None = None  # None: not declared (legacy)
@@ -93,6 +96,7 @@ class Algorithm:
     diagnostics: Ref | None = None
     preset: str | None = None
     doc: str = ""
+    check_options: Ref | None = None
 
     def __post_init__(self):
         if self.role not in ("online", "baseline", "reference"):
@@ -329,6 +333,12 @@ class Family:
         check_seed(seed)
         opts = self.validate_options(algorithm, {**dict(options or {}), **more_options})
         return self.algorithm(algorithm)(workload, seed=seed, **opts)
+
+    def run_check_options(self, algorithm: str, options: Mapping[str, Any]) -> dict[str, Any]:
+        """The checker's keyword arguments for a run of ``algorithm`` with ``options`` (the
+        problem it solves, e.g. ``{"speed": 1.5}``; ``{}`` for the problem itself)."""
+        fn = self.algorithm_record(algorithm).check_options
+        return {} if fn is None else dict(resolve(fn)(dict(options)))
 
     @property
     def diagnostics(self) -> dict[str, Callable]:

@@ -25,8 +25,9 @@ sets ``[offline] verify``, a second solver agreed (``verified``; a disagreement 
 is one more primal value).  Otherwise the bracket is [best checked feasible objective, best
 bound] (max; mirrored for min).
 Every feasible checked schedule — the MILP incumbent and every algorithm's — is a valid primal
-value, except a speed-augmented one (``schedule.meta["speed"] > 1``: it was checked at that speed,
-a different problem; ``extra.speed`` marks its row).  A bound contradicted by a checked schedule (max: bound < a feasible objective) is
+value, except a speed-augmented one (the family's ``Algorithm.check_options`` for the run's
+options give ``speed > 1``: it was checked at that speed, a different problem; ``extra.speed``
+marks its row; a schedule's own ``meta`` never sets the speed).  A bound contradicted by a checked schedule (max: bound < a feasible objective) is
 flagged ``violated`` and left out; the MILP's own bound is left out when the checker rejects the
 MILP's schedule (the model then does not describe the checked problem).
 
@@ -251,7 +252,7 @@ def _run_task(task: dict) -> dict:
     second = ((offline or {}).get("extra", {}).get("verification") or {}).get("second") or {}
     if second.get("checked_feasible"):  # the verifying solver's schedule, checked
         primal.append(second["checked_objective"])
-    # a speed-augmented run (schedule meta "speed" > 1) solves an easier problem: its checked
+    # a speed-augmented run (checked at speed > 1) solves an easier problem: its checked
     # objective is no feasible value of OPT, so it stays out of the bracket (ratios still apply)
     primal += [a["objective"] for a in algs if a["feasible"] and not a["extra"].get("speed")]
     best_primal = (max(primal) if sense == "max" else min(primal)) if primal else None
@@ -455,7 +456,10 @@ def _run_algorithm(family, workload, a: dict, seed: int) -> dict:
         else:  # a family-like object without the contract's hooks
             schedule = family.algorithm(a["name"])(workload, seed=seed, **a["options"])
         t1 = time.perf_counter()
-        check = family.check(workload, schedule)
+        # the problem the run solves (e.g. speed 1 + eps), from its options, not its output
+        check_options = (family.run_check_options(a["name"], a["options"])
+                         if hasattr(family, "run_check_options") else {})
+        check = family.check(workload, schedule, **check_options)
         t2 = time.perf_counter()
     except Exception as err:
         out["extra"].update(error=_err(err), traceback=traceback.format_exc(limit=-3))
@@ -464,7 +468,7 @@ def _run_algorithm(family, workload, a: dict, seed: int) -> dict:
                objective=check.reported_objective, feasible=bool(check.feasible),
                runtime_s=t1 - t0)
     out["extra"]["admitted"] = len(schedule.admitted)
-    speed = schedule.meta.get("speed")
+    speed = check_options.get("speed")
     if isinstance(speed, (int, float)) and speed > 1:
         out["extra"]["speed"] = float(speed)  # augmented: excluded from the OPT bracket
     if not check.feasible:

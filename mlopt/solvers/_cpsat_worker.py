@@ -9,7 +9,8 @@ of its input.
 
 Request: ``{"vars": [[lb, ub], ...], "rows": [[[cols], [coefs], lo, hi], ...],
 "objective": [[cols], [coefs]], "params": {name: value}, "id": n}`` -- integers except
-params; the objective is minimized.  Answer: ``{"id", "status", "objective", "bound",
+params; the objective is minimized; optional ``"hint": [[cols], [values]]`` (a warm start,
+:mod:`mlopt.warmstart`) becomes the proto's ``solution_hint``.  Answer: ``{"id", "status", "objective", "bound",
 "wall_time", "solution", "invalid", "version", "message"}``, echoing the request's id.
 """
 import json
@@ -29,6 +30,9 @@ def solve(data: dict, cp_model, version: str) -> dict:
     cols, coefs = data["objective"]
     proto.objective.vars.extend(cols)
     proto.objective.coeffs.extend(coefs)
+    hint_cols, hint_vals = data.get("hint") or ([], [])
+    proto.solution_hint.vars.extend(hint_cols)
+    proto.solution_hint.values.extend(hint_vals)
     out = {"version": version, "invalid": model.validate()}
     if out["invalid"]:
         out["status"] = "MODEL_INVALID"

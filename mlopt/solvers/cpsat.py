@@ -68,6 +68,7 @@ import subprocess
 import sys
 import threading
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -390,55 +391,13 @@ class CpSatBackend(SolverBackend):
             return SolveResult(status, objective, bound, gap, time.perf_counter() - start,
                                self.name, version, form.sense, termination, settings, message)
 
-        for j in np.flatnonzero(~form.integer):
-            if form.col_lb[j] != form.col_ub[j] or form.col_lb[j] != round(form.col_lb[j]):
-                raise InputError(f"CP-SAT cannot represent continuous variable "
-                                 f"{form.columns[j].name}; use a MILP solver (highs, scip)",
-                                 field="solver", value="cpsat")
-        lb, ub = form.col_lb.copy(), form.col_ub.copy()
-        if not (np.all(np.isfinite(lb)) and np.all(np.isfinite(ub))):
-            _propagate_bounds(form, lb, ub)
-            bad = np.flatnonzero(~np.isfinite(lb) | ~np.isfinite(ub))
-            if len(bad):
-                raise InputError(f"CP-SAT needs finite bounds; variable "
-                                 f"{form.columns[bad[0]].name} has none (given or implied)",
-                                 field="solver", value="cpsat")
-        lb_i = [_ceil(v) for v in lb]
-        ub_i = [_floor(v) for v in ub]
-        if any(l > u for l, u in zip(lb_i, ub_i)):
-            return result(Status.INFEASIBLE, termination="empty integer domain")
-        box = np.maximum(np.abs(lb_i), np.abs(ub_i)).astype(float)
-        binary = (np.asarray(lb_i) >= 0) & (np.asarray(ub_i) <= 1)
-
-        rows_out = []
-        relaxed = 0
-        for i in range(form.n_rows):
-            idx, a = form.row(i)
-            rows, was_relaxed = integer_rows(idx, a, form.row_lo[i], form.row_hi[i], lb[idx],
-                                             ub[idx], binary[idx], form.row_names[i])
-            relaxed += was_relaxed
-            for cols, coefs, lo, hi in rows:
-                amin = sum(cf * (lb_i[j] if cf > 0 else ub_i[j]) for j, cf in zip(cols, coefs))
-                amax = sum(cf * (ub_i[j] if cf > 0 else lb_i[j]) for j, cf in zip(cols, coefs))
-                lo = amin if math.isinf(lo) else max(int(lo), amin)
-                hi = amax if math.isinf(hi) else min(int(hi), amax)
-                if lo > hi:
-                    return result(Status.INFEASIBLE,
-                                  termination=f"row {form.row_names[i]} cannot hold")
-                if lo == amin and hi == amax:
-                    continue  # redundant over the box
-                rows_out.append([cols, coefs, lo, hi])
-        scale, c_int, delta, exact = scale_objective(form.c, box, scale=forced_scale)
-        sign = -1 if form.sense == "max" else 1  # CP-SAT minimizes
-        nz = [j for j, v in enumerate(c_int) if v]
-        params = {"num_workers": 1 if threads is None else max(1, int(threads)),
-                  "relative_gap_limit": float(mip_gap), "absolute_gap_limit": 0.0,
-                  **DEFAULT_PARAMS}
-        if time_limit is not None:
-            params["max_time_in_seconds"] = max(float(time_limit), 0.0)
-        params.update(options)
-        payload = {"vars": [[l, u] for l, u in zip(lb_i, ub_i)], "rows": rows_out,
-                   "objective": [nz, [sign * c_int[j] for j in nz]], "params": params}
+        model_int = integer_model(form, time_limit, mip_gap, threads, options, forced_scale)
+        if model_int.infeasible:
+            return result(Status.INFEASIBLE, termination=model_int.infeasible)
+        payload, scale, delta, exact, relaxed = (model_int.payload, model_int.scale,
+                                                 model_int.delta, model_int.exact,
+                                                 model_int.relaxed)
+        nz, sign = model_int.payload["objective"][0], model_int.sign
         settings.update(objective_scale=scale, objective_delta=delta, objective_exact=exact,
                         relaxed_rows=relaxed, build_s=round(time.perf_counter() - start, 6),
                         compile_s=round(form.compile_s, 6))
@@ -471,3 +430,75 @@ class CpSatBackend(SolverBackend):
         status, gap = classify(form.sense, objective, bound, proven_optimal=(name == "OPTIMAL"),
                                limit_reached=name in ("FEASIBLE", "UNKNOWN"))
         return result(status, objective if status != Status.ERROR else None, bound, gap, name)
+
+
+@dataclass
+class IntegerModel:
+    """The integer form CP-SAT solves (``payload`` for the worker) and how to map back."""
+    payload: dict | None
+    scale: float = 1.0
+    delta: float = 0.0
+    exact: bool = True
+    relaxed: int = 0
+    sign: int = 1  # CP-SAT minimizes: -1 for a max model
+    lb: list = field(default_factory=list)
+    ub: list = field(default_factory=list)
+    infeasible: str = ""  # why the model is infeasible before solving ("" when it is not)
+
+
+def integer_model(form, time_limit, mip_gap, threads, options, forced_scale=None
+                  ) -> IntegerModel:
+    """The integer model of a linear form: finite integer bounds (propagated where missing),
+    integral rows (:func:`integer_rows`, redundant rows over the box dropped), the objective
+    scaled to integers (:func:`scale_objective`) and the worker's parameters.  InputError where
+    CP-SAT cannot represent the model (a continuous variable, an unbounded integer one).
+    Shared by the backend and the warm starts (:mod:`mlopt.warmstart`)."""
+    for j in np.flatnonzero(~form.integer):
+        if form.col_lb[j] != form.col_ub[j] or form.col_lb[j] != round(form.col_lb[j]):
+            raise InputError(f"CP-SAT cannot represent continuous variable "
+                             f"{form.columns[j].name}; use a MILP solver (highs, scip)",
+                             field="solver", value="cpsat")
+    lb, ub = form.col_lb.copy(), form.col_ub.copy()
+    if not (np.all(np.isfinite(lb)) and np.all(np.isfinite(ub))):
+        _propagate_bounds(form, lb, ub)
+        bad = np.flatnonzero(~np.isfinite(lb) | ~np.isfinite(ub))
+        if len(bad):
+            raise InputError(f"CP-SAT needs finite bounds; variable "
+                             f"{form.columns[bad[0]].name} has none (given or implied)",
+                             field="solver", value="cpsat")
+    lb_i = [_ceil(v) for v in lb]
+    ub_i = [_floor(v) for v in ub]
+    if any(lo > hi for lo, hi in zip(lb_i, ub_i)):
+        return IntegerModel(None, lb=lb_i, ub=ub_i, infeasible="empty integer domain")
+    box = np.maximum(np.abs(lb_i), np.abs(ub_i)).astype(float)
+    binary = (np.asarray(lb_i) >= 0) & (np.asarray(ub_i) <= 1)
+    rows_out = []
+    relaxed = 0
+    for i in range(form.n_rows):
+        idx, a = form.row(i)
+        rows, was_relaxed = integer_rows(idx, a, form.row_lo[i], form.row_hi[i], lb[idx],
+                                         ub[idx], binary[idx], form.row_names[i])
+        relaxed += was_relaxed
+        for cols, coefs, lo, hi in rows:
+            amin = sum(cf * (lb_i[j] if cf > 0 else ub_i[j]) for j, cf in zip(cols, coefs))
+            amax = sum(cf * (ub_i[j] if cf > 0 else lb_i[j]) for j, cf in zip(cols, coefs))
+            lo = amin if math.isinf(lo) else max(int(lo), amin)
+            hi = amax if math.isinf(hi) else min(int(hi), amax)
+            if lo > hi:
+                return IntegerModel(None, lb=lb_i, ub=ub_i,
+                                    infeasible=f"row {form.row_names[i]} cannot hold")
+            if lo == amin and hi == amax:
+                continue  # redundant over the box
+            rows_out.append([cols, coefs, lo, hi])
+    scale, c_int, delta, exact = scale_objective(form.c, box, scale=forced_scale)
+    sign = -1 if form.sense == "max" else 1  # CP-SAT minimizes
+    nz = [j for j, v in enumerate(c_int) if v]
+    params = {"num_workers": 1 if threads is None else max(1, int(threads)),
+              "relative_gap_limit": float(mip_gap), "absolute_gap_limit": 0.0,
+              **DEFAULT_PARAMS}
+    if time_limit is not None:
+        params["max_time_in_seconds"] = max(float(time_limit), 0.0)
+    params.update(options)
+    payload = {"vars": [[lo, hi] for lo, hi in zip(lb_i, ub_i)], "rows": rows_out,
+               "objective": [nz, [sign * c_int[j] for j in nz]], "params": params}
+    return IntegerModel(payload, scale, delta, exact, relaxed, sign, lb_i, ub_i)

@@ -71,8 +71,8 @@ def classify(sense: str, objective: float | None, bound: float | None, proven_op
     gap = relative_gap(objective, bound)
     if objective is None:
         return (Status.NO_SOLUTION if limit_reached else Status.ERROR), None
-    closed = gap is not None and (gap <= OPTIMALITY_GAP_TOL or
-                                  abs(bound - objective) <= OPTIMALITY_ABS_TOL)
+    closed = bound is not None and ((gap is not None and gap <= OPTIMALITY_GAP_TOL) or
+                                    abs(bound - objective) <= OPTIMALITY_ABS_TOL)
     if proven_optimal and closed:
         return Status.OPTIMAL, gap
     return Status.FEASIBLE, gap

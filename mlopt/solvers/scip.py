@@ -74,36 +74,8 @@ class ScipBackend(SolverBackend):
     def solve(self, model, *, time_limit, mip_gap, threads, options) -> SolveResult:
         start = time.perf_counter()
         form = compile_linear(model)
-        p = _pyscipopt()
-        from pyscipopt.scip import Expr, ExprCons, Term
-
         settings = {"time_limit": time_limit, "mip_gap": mip_gap, "threads": threads}
-        scip = p.Model()
-        scip.hideOutput()
-        inf = scip.infinity()
-
-        def finite(v):
-            return None if math.isinf(v) else float(v)
-
-        cols = []
-        for j in range(form.n_cols):
-            lb, ub = form.col_lb[j], form.col_ub[j]
-            vtype = "C"
-            if form.integer[j]:
-                vtype = "B" if lb >= 0 and ub <= 1 else "I"
-            cols.append(scip.addVar(name=f"x{j}", vtype=vtype, lb=finite(lb), ub=finite(ub),
-                                    obj=float(form.c[j])))
-        for i in range(form.n_rows):
-            idx, coef = form.row(i)
-            expr = Expr({Term(cols[j]): float(a) for j, a in zip(idx, coef)})
-            lo, hi = form.row_lo[i], form.row_hi[i]
-            scip.addCons(ExprCons(expr, lhs=finite(lo), rhs=finite(hi)), name=f"r{i}")
-        if form.sense == "max":
-            scip.setMaximize()
-        else:
-            scip.setMinimize()
-        if form.c0:
-            scip.addObjoffset(form.c0)
+        scip, cols = scip_model(form)
         if time_limit is not None:
             scip.setParam("limits/time", max(float(time_limit), 0.0))
         scip.setParam("limits/gap", float(mip_gap))
@@ -138,10 +110,45 @@ class ScipBackend(SolverBackend):
             objective = scip.getSolObjVal(sol)
             load_solution(form, [scip.getSolVal(sol, v) for v in cols])
         db = scip.getDualbound()
-        if db is not None and abs(db) < inf:
+        if db is not None and abs(db) < scip.infinity():
             bound = float(db)
         st, gap = classify(form.sense, objective, bound, proven_optimal=(status == "optimal"),
                            limit_reached=status in _LIMITS)
         return SolveResult(st, objective if st != Status.ERROR else None, bound, gap,
                            time.perf_counter() - start, self.name, version, form.sense, status,
                            settings)
+
+
+def scip_model(form):
+    """A PySCIPOpt model of a linear form (:mod:`._matrix`): columns, rows, sense and offset,
+    output hidden; returns (model, column variables).  Shared by the backend and the warm
+    starts (:mod:`mlopt.warmstart`)."""
+    p = _pyscipopt()
+    from pyscipopt.scip import Expr, ExprCons, Term
+
+    scip = p.Model()
+    scip.hideOutput()
+
+    def finite(v):
+        return None if math.isinf(v) else float(v)
+
+    cols = []
+    for j in range(form.n_cols):
+        lb, ub = form.col_lb[j], form.col_ub[j]
+        vtype = "C"
+        if form.integer[j]:
+            vtype = "B" if lb >= 0 and ub <= 1 else "I"
+        cols.append(scip.addVar(name=f"x{j}", vtype=vtype, lb=finite(lb), ub=finite(ub),
+                                obj=float(form.c[j])))
+    for i in range(form.n_rows):
+        idx, coef = form.row(i)
+        expr = Expr({Term(cols[j]): float(a) for j, a in zip(idx, coef)})
+        scip.addCons(ExprCons(expr, lhs=finite(form.row_lo[i]), rhs=finite(form.row_hi[i])),
+                     name=f"r{i}")
+    if form.sense == "max":
+        scip.setMaximize()
+    else:
+        scip.setMinimize()
+    if form.c0:
+        scip.addObjoffset(form.c0)
+    return scip, cols

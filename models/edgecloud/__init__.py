@@ -5,7 +5,7 @@
 ``extract_schedule(model, workload)`` - the pinned MILP's solution as a schedule table.
 
 Notation: jobs j (arrival r_j, D_j chunks), edge workers w (server s(w), type), p0_j / p1_j
-whole slots per chunk at mode zeta_j = 0 / 1 (:mod:`mlopt.families.edgecloud.instance`),
+whole slots per chunk at mode zeta_j = 0 / 1 (:mod:`mlopt.families.edgecloud.fields`),
 Delta_js upload delays, H_j = r_j + Delta_jc + p1_j - 1 (the whole job in the cloud).
 
 Storage extension (7)/(8): when the workload has ``storage_gb`` on edge servers, the pinned

@@ -6,8 +6,8 @@ from collections import defaultdict
 
 import pyomo.environ as pyo
 
-from mlopt.families.edgecloud.instance import EdgeCloud
-from mlopt.models.edgecloud.common import _groups
+from mlopt.families.edgecloud.fields import EdgeCloud
+from mlopt.models.edgecloud.common import _groups, check_model_size
 from mlopt.workload import Workload
 
 
@@ -24,6 +24,9 @@ def build_flow_lb(workload: Workload, *, zeta_one: bool = False) -> pyo.Concrete
     p1 = {j: ec.jobs[j].p_cloud for j in J}
     pe = p1 if zeta_one else p0  # edge rate: n1 when every zeta_j is set to 1 (paper's bound)
     r = {j: ec.jobs[j].arrival for j in J}
+    check_model_size(ec, dict(enumerate(keys)),
+                     {j: [g for g, key in enumerate(keys) if key[1] == ec.jobs[j].worker_type]
+                      for j in J}, {g: key[0] for g, key in enumerate(keys)}, m.name)
     JGT = [(j, g, t) for j in J for g, key in enumerate(keys)
            if key[1] == ec.jobs[j].worker_type
            for t in range(ec.start(ec.jobs[j], key[0]), H[j] + 1)]

@@ -11,8 +11,8 @@ from mlopt.errors import InputError
 from mlopt.schedule import Schedule
 from mlopt.workload import Workload
 
-from mlopt.families.edgecloud.instance import EdgeCloud
-from mlopt.models.edgecloud.common import _groups
+from mlopt.families.edgecloud.fields import EdgeCloud
+from mlopt.models.edgecloud.common import _groups, check_model_size
 from mlopt.families.edgecloud.table import CLOUD_WORKER, chunk_rows, make_schedule, ps_rows
 
 INTEGRALITY_TOL = 1e-6
@@ -47,6 +47,7 @@ def build_jct_milp(workload: Workload, *, pin_chunks: bool = True) -> pyo.Concre
         cap = {n: grp[g] for n, g in enumerate(keys)}
         unit_of = {j: [n for n, g in units.items() if g[1] == ec.jobs[j].worker_type] for j in J}
         srv = {n: g[0] for n, g in units.items()}
+    check_model_size(ec, units, unit_of, srv, m.name)
     JW = [(j, w) for j in J for w in unit_of[j] if ec.start(ec.jobs[j], srv[w]) <= H[j]]
     JWT = [(j, w, t) for (j, w) in JW for t in range(ec.start(ec.jobs[j], srv[w]), H[j] + 1)]
     m.JW = pyo.Set(initialize=JW, dimen=2)

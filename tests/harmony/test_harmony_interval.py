@@ -7,13 +7,13 @@ Refresh the golden file after an intended model change with
 """
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
 from mlopt.cli import main
 from mlopt.errors import InputError
+from mlopt.testing import assert_golden_lp
 from mlopt.families import get_family
 from mlopt.families.harmony import milp_greedy
 from mlopt.families.harmony.generator import make_workload
@@ -39,13 +39,10 @@ def lp_text(model, path: Path) -> str:
     return path.read_text()
 
 
-def test_golden_lp_file(tmp_path):
-    text = lp_text(build_interval_milp_at(running_and_queued(), interval=2, replay="lb"),
-                   tmp_path / "m.lp")
-    if os.environ.get("MLOPT_UPDATE_GOLDEN") == "1":
-        GOLDEN.write_text(text)
-    assert GOLDEN.exists(), "golden file missing: run with MLOPT_UPDATE_GOLDEN=1"
-    assert text == GOLDEN.read_text(), "model changed: review, then MLOPT_UPDATE_GOLDEN=1"
+def test_golden_lp_file():
+    assert_golden_lp(build_interval_milp_at(running_and_queued(), interval=2, replay="lb"),
+                     GOLDEN.name)
+    text = GOLDEN.read_text()
     # job 1 (CTC) is the new one, job 0 (ResNeXt) runs: its slowdown row reads X, Y of job 1
     for name in ("obj_reward", "c_all_workers(1)", "c_capacity(0_0)", "c_slowdown(0_0)",
                  "c_slowdown(1_0)", "c_left(0)", "c_speed_factor(0_tail)"):

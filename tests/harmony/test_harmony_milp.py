@@ -6,7 +6,6 @@ Refresh the golden file after an intended model change with
 """
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -14,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mlopt import pipeline
+from mlopt.testing import assert_golden_lp
 from mlopt.families import get_family
 from mlopt.families.harmony.generator import make_workload
 from mlopt.models.harmony import build_placement_milp, extract_schedule
@@ -32,15 +32,9 @@ def one_server(horizon=5):
         n_servers=1, horizon=horizon)
 
 
-def test_golden_lp_file(tmp_path):
-    out = tmp_path / "model.lp"
-    build_placement_milp(one_server(horizon=3)).write(
-        str(out), io_options={"symbolic_solver_labels": True})
-    text = out.read_text()
-    if os.environ.get("MLOPT_UPDATE_GOLDEN") == "1":
-        GOLDEN.write_text(text)
-    assert GOLDEN.exists(), "golden file missing: run with MLOPT_UPDATE_GOLDEN=1"
-    assert text == GOLDEN.read_text(), "model changed: review, then MLOPT_UPDATE_GOLDEN=1"
+def test_golden_lp_file():
+    assert_golden_lp(build_placement_milp(one_server(horizon=3)), GOLDEN.name)
+    text = GOLDEN.read_text()
     for name in ("obj_avg_jct", "c_start_once(j0)", "c_capacity(s0_2_cpu)",
                  "c_slowdown(j0_s0_1)", "c_speed_factor(j1_3_tail)", "c_epochs(j1)",
                  "c_run_contiguous(j0_2)", "c_running_ps(j1_s0_3)"):

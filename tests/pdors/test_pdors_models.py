@@ -3,11 +3,10 @@ the per-slot packing-covering IP (23)-(26) and its LP, golden LP files.
 
 Golden LP files ``tests/data/golden/pdors_*.lp`` are the symbolic-label LPs of the instances
 below; after an intended model change refresh them with
-``MLOPT_UPDATE_GOLDEN=1 python -m pytest tests/test_pdors_models.py -k golden`` and review.
+``MLOPT_UPDATE_GOLDEN=1 python -m pytest tests/pdors/test_pdors_models.py -k golden`` and review.
 """
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import numpy as np
@@ -15,6 +14,7 @@ import pyomo.environ as pyo
 import pytest
 
 from mlopt import pipeline
+from mlopt.testing import assert_golden_lp
 from mlopt.errors import InputError
 from mlopt.families.pdors.examples import HAND_OPTIMUM, hand_tiny
 from mlopt.models.pdors import build_dmlrs_milp, build_pricing_milp, build_slot_ip
@@ -88,15 +88,8 @@ def test_pricing_milp_hand_value():
     ("pdors_slot_lp.lp", lambda: build_slot_ip(**slot_case(), relax=True)),
     ("pdors_pricing_milp.lp", lambda: build_pricing_milp(*pricing_case(), grid=2)),
 ])
-def test_golden_lp_files(tmp_path, name, build):
-    out = tmp_path / name
-    build().write(str(out), io_options={"symbolic_solver_labels": True})
-    text = out.read_text()
-    path = GOLDEN / name
-    if os.environ.get("MLOPT_UPDATE_GOLDEN") == "1":
-        path.write_text(text)
-    assert path.exists(), "golden file missing: run with MLOPT_UPDATE_GOLDEN=1"
-    assert text == path.read_text(), "model changed: review, then MLOPT_UPDATE_GOLDEN=1"
+def test_golden_lp_files(name, build):
+    assert_golden_lp(build(), name)
 
 
 def test_golden_dmlrs_has_the_papers_rows():

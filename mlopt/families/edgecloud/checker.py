@@ -4,8 +4,11 @@ From the workload and the schedule table alone it re-derives each chunk's worker
 job's mode zeta_j ((2g)/(2h)), the slots a chunk needs at that mode's rate, completion c_j ((2j))
 and the objective sum_j (c_j - r_j).  Violations, named after the paper's equations:
 
-* ``unknown_job`` / ``unknown_server`` / ``unknown_role`` / ``bad_row`` (count != 1, negative
-  slot, a missing ``worker``/``chunk`` column) / ``bad_chunk`` (chunk id outside 0..D_j-1);
+* ``unknown_job`` (in a row or in ``admitted``) / ``not_admitted`` (every job of (2) is
+  trained, so ``admitted`` lists every job) / ``unknown_server`` / ``unknown_role`` /
+  ``bad_row`` (count != 1, slot outside 1..MAX_HORIZON, a ``worker`` that is not a string, a
+  ``chunk`` that is not an integer, a missing ``worker``/``chunk`` column) / ``bad_chunk`` (chunk
+  id outside 0..D_j-1, -1 on PS rows);
 * ``c2a_eligibility``: a worker slot that does not exist on that edge server or whose type is
   not the job's (v_jsw = 0); ``o_ps_eligibility`` the same for a PS (o_jsp = 0);
 * ``c2i_upload_delay``: a chunk trained on server s before r_j + Delta_js;
@@ -22,30 +25,44 @@ and the objective sum_j (c_j - r_j).  Violations, named after the paper's equati
 DECISIONS.  zeta_j = 1 iff every worker and PS row of the job is in the cloud ((2g)/(2h), read
 as OR).  A chunk may train more slots than it needs (the (2b) inequality); c_j is the last
 slot with a worker row.  Slots beyond the workload's horizon are allowed (T "large enough").
-``meta["speed"]`` (1 + eps) shortens p_j; such a schedule solves the speed-augmented problem,
-not the problem itself, and must not be used as a feasible value of OPT (the harness excludes it).
+
+Speed augmentation is the caller's argument, never the schedule's: ``speed`` (1 + eps, default
+1) shortens p_j, and a schedule feasible at speed > 1 solves the speed-augmented problem, not
+the problem itself, so its objective is no feasible value of OPT (the harness and the pipeline
+pass the speed an algorithm was run at, :attr:`Algorithm.check_options`; ``mlopt check
+--speed``).  Whatever a schedule file's ``meta`` says (``meta.speed`` included) is ignored.
 """
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
+from mlopt import limits
 from mlopt.check import CheckResult, Violation
 from mlopt.schedule import Schedule
 from mlopt.workload import Workload
 
-from mlopt.families.edgecloud.instance import EdgeCloud
+from mlopt.families.edgecloud.fields import EdgeCloud, check_speed
 
 CONSTRAINTS = (
-    "unknown_job", "unknown_server", "unknown_role", "bad_row", "bad_chunk", "c2a_eligibility",
+    "unknown_job", "not_admitted", "unknown_server", "unknown_role", "bad_row", "bad_chunk",
+    "c2a_eligibility",
     "o_ps_eligibility", "c2i_upload_delay", "c2d_worker_capacity", "c4e_one_worker_per_chunk",
     "chunk_pinning", "c2b_work_covered", "cloud_no_preemption", "c2e_one_ps", "c2f_ps_capacity",
     "c7b_storage",
 )
 
 
-def schedule_speed(schedule: Schedule) -> float:
-    return float(schedule.meta.get("speed", 1.0) or 1.0)
+def _typed(col: pd.Series, integer: bool) -> pd.Series:
+    """Per row: is the value a string (``integer`` False) / an integer, not a bool?"""
+    if integer:  # and within 64 bits (a chunk id is compared with D_j <= MAX_COUNT)
+        if pd.api.types.is_signed_integer_dtype(col.dtype):
+            return pd.Series(True, index=col.index)
+        return col.map(lambda v: isinstance(v, (int, np.integer)) and not isinstance(v, bool)
+                       and -limits.MAX_COUNT <= v <= limits.MAX_COUNT)
+    if pd.api.types.is_string_dtype(col.dtype) and col.dtype != object:
+        return col.notna()  # a string column: every value a string, or missing
+    return col.map(lambda v: isinstance(v, str))
 
 
 def _v(V, label, frame, text):
@@ -59,14 +76,33 @@ def _v(V, label, frame, text):
         V.append(Violation(label, f"... and {len(frame) - 20} more rows"))
 
 
-def check_edgecloud(workload: Workload, schedule: Schedule) -> CheckResult:
-    ec = EdgeCloud(workload, speed=schedule_speed(schedule))
+def check_edgecloud(workload: Workload, schedule: Schedule, *,
+                    speed: float = 1.0) -> CheckResult:
+    """Check ``schedule`` against problem (2) at speed ``speed`` (1: the problem itself)."""
+    ec = EdgeCloud(workload, speed=check_speed(speed))
     V: list[Violation] = []
-    df = schedule.allocations
-    if not {"worker", "chunk"} <= set(df.columns):
-        V.append(Violation("bad_row", "the table needs 'worker' and 'chunk' columns"))
-        return CheckResult(False, float("nan"), "min", V)
-    df = df.copy()
+    # admitted: the workload's jobs, all of them ((2) trains every job)
+    admitted = {str(j) for j in schedule.admitted}
+    for j in sorted(admitted - set(ec.job_index)):
+        V.append(Violation("unknown_job", f"admitted job {j!r} is not in the workload", job=j))
+    for jv in ec.jobs:
+        if jv.id not in admitted:
+            V.append(Violation("not_admitted", "every job is trained in (2): the schedule "
+                               "must admit it", job=jv.id))
+    df = schedule.allocations.copy()
+    missing = [c for c in ("worker", "chunk") if c not in df.columns]
+    if missing and len(df):
+        V.append(Violation("bad_row", f"the table needs a {' and a '.join(missing)} column"))
+    for c in missing:  # every row is then a bad row; an empty table just trains nothing
+        df[c] = pd.Series([None] * len(df), index=df.index, dtype=object)
+    # rows of the wrong shape (a worker that is no string, a chunk that is no integer) are
+    # reported and left out before anything is computed from them
+    typed = _typed(df["worker"], False) & _typed(df["chunk"], True)
+    _v(V, "bad_row", df[~typed], "job {job} slot {slot}: worker {worker!r} / chunk {chunk!r} "
+       "(need a worker name and an integer chunk)")
+    df = df[typed].copy()
+    df["worker"] = df["worker"].astype(str)
+    df["chunk"] = df["chunk"].astype("int64")
     cloud = ec.cloud
     servers = {s.id for s in workload.servers}
     # structural problems first; such rows cannot be placed in (2) and are left out afterwards
@@ -78,11 +114,13 @@ def check_edgecloud(workload: Workload, schedule: Schedule) -> CheckResult:
     role_ok = df["role"].isin(["worker", "ps"])
     _v(V, "unknown_role", df[ok & ~role_ok], "role {role}")
     ok &= role_ok
-    row_ok = (df["count"] == 1) & (df["slot"] >= 1)
-    _v(V, "bad_row", df[ok & ~row_ok], "count {count} at slot {slot} (need count 1, slot >= 1)")
+    row_ok = (df["count"] == 1) & (df["slot"] >= 1) & (df["slot"] <= limits.MAX_HORIZON)
+    _v(V, "bad_row", df[ok & ~row_ok], f"count {{count}} at slot {{slot}} (need count 1, slot "
+       f"in 1..{limits.MAX_HORIZON})")
     ok &= row_ok
-    chunks = df["job"].map({jv.id: jv.chunks for jv in ec.jobs})
-    chunk_ok = (df["role"] != "worker") | ((df["chunk"] >= 0) & (df["chunk"] < chunks))
+    chunks = df["job"].map({jv.id: jv.chunks for jv in ec.jobs}).astype("float64")
+    chunk_ok = ((df["role"] == "worker") & (df["chunk"] >= 0) & (df["chunk"] < chunks)) | (
+        (df["role"] == "ps") & (df["chunk"] == -1))
     _v(V, "bad_chunk", df[ok & ~chunk_ok], "chunk {chunk} out of range")
     ok &= chunk_ok
     df = df[ok]
@@ -131,9 +169,10 @@ def check_edgecloud(workload: Workload, schedule: Schedule) -> CheckResult:
     ps_cloud = (ps["server"] == cloud).groupby(ps["job"]).all().to_dict()
     for jv in ec.jobs:
         zeta[jv.id] = int(jobs_w.get(jv.id, False) and ps_cloud.get(jv.id, True))
-    need = agg["job"].map({jv.id: (jv.p_cloud if zeta[jv.id] else jv.p_edge) for jv in ec.jobs})
+    need = agg["job"].map({jv.id: (jv.p_cloud if zeta[jv.id] else jv.p_edge)
+                           for jv in ec.jobs}).astype("float64")
     _v(V, "c2b_work_covered", agg.assign(need=need)[agg["slots"] < need],
-       "chunk {chunk} of {job} trained {slots} of {need} slots")
+       "chunk {chunk} of {job} trained {slots} of {need:.0f} slots")
     trained = agg.groupby("job")["chunk"].nunique().to_dict()
     for jv in ec.jobs:
         if trained.get(jv.id, 0) < jv.chunks:

@@ -2,7 +2,7 @@
 job completion time of distributed ML jobs over edge servers and a cloud.  Sense ``min``:
 ratios are ALG / OPT.
 
-The registration only: fields and validation (:mod:`.instance`), generator presets
+The registration only: fields and validation (:mod:`.fields`), generator presets
 (:mod:`.generator`), the exact MILP and the flow-time bound models (:mod:`mlopt.models.edgecloud`),
 certified lower bounds (:mod:`.bounds`), A_online (:mod:`.online`), baselines (:mod:`.baselines`),
 theory checks (:mod:`.theory`) and the independent checker (:mod:`.checker`).
@@ -10,9 +10,18 @@ theory checks (:mod:`.theory`) and the independent checker (:mod:`.checker`).
 from __future__ import annotations
 
 from mlopt.families.base import Algorithm, Bound, Family, Formulation
+from mlopt.families.edgecloud.fields import MAX_EPS
+from mlopt.limits import MAX_HORIZON
+from mlopt.params import Param
 
 P = "mlopt.families.edgecloud"
 M = "mlopt.models.edgecloud"
+
+#: A_online's speed augmentation (the checker is told speed 1 + eps by ``check_options``)
+ONLINE_OPTIONS = {"eps": Param.float(0.0, low=0.0, high=MAX_EPS,
+                                     doc="speed augmentation: chunks train at speed 1 + eps")}
+#: Tiresias-L's queue thresholds (worker-slots of attained service, increasing)
+MAX_THRESHOLDS = 100
 
 FAMILY = Family(
     name="edgecloud",
@@ -20,7 +29,7 @@ FAMILY = Family(
     sense="min",
     slots_past_horizon=True,  # T bounds arrivals; jobs may run past it
     checker=f"{P}.checker:check_edgecloud",
-    fields=f"{P}.instance:validate",
+    fields=f"{P}.fields:validate",
     generator=f"{P}.generator",
     formulations=[
         Formulation("jct_milp", f"{M}:build_jct_milp", f"{M}:extract_schedule"),
@@ -30,11 +39,21 @@ FAMILY = Family(
     ],
     default_model="jct_milp",
     algorithms_=[
-        Algorithm("a_online", f"{P}.online:run_a_online", diagnostics=f"{P}.theory:diagnostics"),
-        Algorithm("a_online_e", f"{P}.online:run_a_online_e",
-                  diagnostics=f"{P}.theory:diagnostics_edge_only"),
-        *(Algorithm(name, f"{P}.baselines:BASELINES.{name}", role="baseline")
-          for name in ("srtf", "tiresias_l", "batchsche")),
+        Algorithm("a_online", f"{P}.online:run_a_online", options=ONLINE_OPTIONS,
+                  diagnostics=f"{P}.theory:diagnostics", check_options=f"{P}.online:check_options"),
+        Algorithm("a_online_e", f"{P}.online:run_a_online_e", options=ONLINE_OPTIONS,
+                  diagnostics=f"{P}.theory:diagnostics_edge_only",
+                  check_options=f"{P}.online:check_options"),
+        Algorithm("srtf", f"{P}.baselines:BASELINES.srtf", options={}, role="baseline"),
+        Algorithm("tiresias_l", f"{P}.baselines:BASELINES.tiresias_l", role="baseline", options={
+            "thresholds": Param.list(Param.float(low=0.0, high=1e12, low_open=True), (10, 100),
+                                     max_items=MAX_THRESHOLDS,
+                                     doc="increasing attained-service thresholds of the "
+                                         "priority queues (worker-slots)")}),
+        Algorithm("batchsche", f"{P}.baselines:BASELINES.batchsche", role="baseline", options={
+            "interval": Param.int(5, low=1, high=MAX_HORIZON, doc="slots between batches"),
+            "p_cloud": Param.float(0.9, low=0.0, high=1.0,
+                                   doc="probability a job goes to the cloud")}),
     ],
     bounds_=[Bound(name, f"{P}.bounds:BOUNDS.{name}")
              for name in ("flow_lb", "flow_lb_zeta1", "jct_unpinned")],

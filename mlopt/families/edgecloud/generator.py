@@ -40,11 +40,13 @@ from typing import Any
 
 import numpy as np
 
+from mlopt import limits
 from mlopt.errors import InputError
+from mlopt.params import Param, check_values
 from mlopt.utility import Constant
 from mlopt.workload import BANDWIDTH, Job, Server, Workload, validate as validate_workload
 
-from mlopt.families.edgecloud.instance import KEY, EdgeCloud
+from mlopt.families.edgecloud.fields import KEY, EdgeCloud
 
 DATASET_GB = {"CIFAR10": 0.170, "Caltech101": 0.131, "ImageNet-12": 0.1018}
 TABLE_II = (  # (model, dataset, D_j, B_j)
@@ -106,70 +108,110 @@ PRESETS: dict[str, dict[str, Any]] = {
 }
 
 
-def _num(x) -> bool:
-    return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool) \
-        and math.isfinite(float(x))
+# ---- declared parameters ---------------------------------------------------------------------
+# Caps (DECISION): far above the paper (300 jobs, 100 edge servers, 8 GPUs a machine, 10 types,
+# E <= 60, B_j = 58, D_j <= 115) and low enough that no accepted value makes the generator grind
+# or overflow; a value whose workload is still beyond mlopt.limits (e.g. a horizon above
+# MAX_HORIZON from huge chunk times) is refused with InputError by the workload validation.
+#: worker (PS) slots per edge server and worker (PS) types
+MAX_SLOTS_PER_SERVER = 64
+MAX_TYPES = 100
+#: n_jobs x (n_edge + 1) upload delays drawn and stored (one JSON number each)
+MAX_DELAY_ENTRIES = 1_000_000
+MAX_EPOCHS = 100_000
+MAX_MINIBATCHES = 1_000_000
+#: chunks = ceil(D_j x chunk_scale) with D_j <= 115: at most 1,150 (fields.MAX_CHUNKS 2,000)
+MAX_CHUNK_SCALE = 10.0
+#: hours of one mini-batch, ms of one PS update, MB of one gradient, Mbit/s of bandwidth
+MAX_MINIBATCH_HOURS = 1_000.0
+MAX_MS = 1e6
+MAX_MB = 1e6
+MAX_MBPS = 1e7
+MAX_TRACE_ROW = 100_000_000
+MAX_TIME_SCALE = 1e6
+
+_H = limits.MAX_HORIZON
+SCHEMA: dict[str, Param] = {
+    "n_jobs": Param.int(low=1, high=limits.MAX_JOBS, doc="jobs"),
+    "n_edge": Param.int(low=1, high=limits.MAX_SERVERS - 1, doc="edge servers (+ the cloud)"),
+    "slot_seconds": Param.float(low=1.0, high=limits.MAX_VALUE, doc="seconds of one slot"),
+    "arrival_window": Param.float(low=0.0, high=float(_H - 1), low_open=True,
+                                  doc="arrivals uniform over this many slots"),
+    "worker_types": Param.range(low=1, high=MAX_TYPES, integer=True, doc="worker types"),
+    "ps_types": Param.range(low=1, high=MAX_TYPES, integer=True, doc="PS types"),
+    "workers_per_server": Param.range(low=1, high=MAX_SLOTS_PER_SERVER, integer=True,
+                                      doc="worker slots per edge server"),
+    "ps_per_server": Param.range(low=1, high=MAX_SLOTS_PER_SERVER, integer=True,
+                                 doc="PS slots per edge server"),
+    "chunk_scale": Param.float(low=0.0, high=MAX_CHUNK_SCALE, low_open=True,
+                               doc="D_j = ceil(Table II D x chunk_scale)"),
+    "minibatches": Param.range(low=1, high=MAX_MINIBATCHES, integer=True, nullable=True,
+                               doc="B_j range (null: Table II)"),
+    "epochs": Param.range(low=1, high=MAX_EPOCHS, integer=True, doc="E_j"),
+    "minibatch_hours": Param.range(low=0.0, high=MAX_MINIBATCH_HOURS, doc="m_j (hours)"),
+    "ps_update_ms": Param.range(low=0.0, high=MAX_MS, doc="G_j (ms)"),
+    "gradient_mb": Param.range(low=0.0, high=MAX_MB, doc="q_j (MB)"),
+    "bandwidth_mbps": Param.range(low=1.0, high=MAX_MBPS, doc="b_j (Mbit/s)"),
+    "delay_edge": Param.range(low=0, high=_H, integer=True, doc="upload delay to an edge "
+                              "server (slots)"),
+    "delay_cloud": Param.range(low=0, high=_H, integer=True, doc="upload delay to the cloud "
+                               "(slots)"),
+    "storage_gb": Param.range(low=0.0, high=limits.MAX_VALUE, nullable=True,
+                              doc="storage extension: edge storage_gb range (null: none)"),
+    "chunk_gb_scale": Param.float(low=0.0, high=MAX_MB, low_open=True,
+                                  doc="u_j scale (storage extension only)"),
+    "trace": Param.choice("philly", ("philly", "itp"), doc="the trace of arrivals and GPUs"),
+    "trace_start": Param.int(low=0, high=MAX_TRACE_ROW, doc="first trace row used"),
+    "trace_time_scale": Param.float(low=0.0, high=MAX_TIME_SCALE, low_open=True,
+                                    doc="submission times are multiplied by this"),
+}
+TRACE_ONLY = ("trace", "trace_start", "trace_time_scale")
 
 
-def _range(p: dict, key: str, *, integer: bool = False, minimum: float = 0.0) -> tuple:
-    v = p[key]
-    if not (isinstance(v, (list, tuple)) and len(v) == 2 and all(_num(x) for x in v)
-            and (not integer or all(float(x).is_integer() for x in v))):
-        kind = "integers" if integer else "numbers"
-        raise InputError(f"must be a range [low, high] of finite {kind}", field=key, value=v)
-    lo, hi = (int(x) for x in v) if integer else (float(x) for x in v)
-    if lo > hi or lo < minimum:
-        raise InputError(f"need {minimum:g} <= low <= high", field=key, value=v)
-    return lo, hi
+def _preset(preset: str) -> dict[str, Any]:
+    if not isinstance(preset, str) or preset not in PRESETS:
+        raise InputError(f"unknown edgecloud preset (known: {', '.join(PRESETS)})",
+                         field="preset", value=preset)
+    return {**DEFAULTS, **PRESETS[preset]}
 
 
-def _positive_int(p: dict, key: str) -> int:
-    v = p[key]
-    if not _num(v) or not float(v).is_integer() or int(v) < 1:
-        raise InputError("must be an integer >= 1", field=key, value=v)
-    return int(v)
+def params(preset: str) -> dict[str, Param]:
+    """The parameters ``preset`` takes, defaults = the preset's values.  A trace preset takes
+    the trace parameters and not ``arrival_window`` (arrivals come from the trace); the other
+    presets take no trace parameter."""
+    base = _preset(preset)
+    traced = base["trace"] is not None
+    skip = ("arrival_window",) if traced else TRACE_ONLY
+    return {k: p.with_default(base[k]) for k, p in SCHEMA.items() if k not in skip}
 
 
-def _positive(p: dict, key: str) -> float:
-    v = p[key]
-    if not _num(v) or float(v) <= 0:
-        raise InputError("must be a finite number > 0", field=key, value=v)
-    return float(v)
+def check_params(preset: str, overrides: dict) -> None:
+    """Relations between parameters (each one is checked on its own by ``params``)."""
+    p = {**_preset(preset), **overrides}
+    cells = p["n_jobs"] * (p["n_edge"] + 1)
+    if cells > MAX_DELAY_ENTRIES:
+        raise InputError(f"n_jobs x (n_edge + 1) = {cells:,} upload delays is above "
+                         f"{MAX_DELAY_ENTRIES:,}", field="n_jobs", value=p["n_jobs"])
+    if p["chunk_gb_scale"] != DEFAULTS["chunk_gb_scale"] and p["storage_gb"] is None:
+        raise InputError("applies to the storage extension only: set storage_gb too",
+                         field="chunk_gb_scale", value=overrides["chunk_gb_scale"])
 
 
 def resolve(preset: str, overrides: dict) -> dict[str, Any]:
-    if preset not in PRESETS:
-        raise InputError(f"unknown edgecloud preset (known: {', '.join(PRESETS)})",
-                         field="preset", value=preset)
-    unknown = sorted(set(overrides) - set(DEFAULTS))
-    if unknown:
-        raise InputError("unknown generator parameter", field=unknown[0],
-                         value=overrides[unknown[0]])
-    raw = {**DEFAULTS, **PRESETS[preset], **overrides}
-    p: dict[str, Any] = {k: _positive_int(raw, k) for k in ("n_jobs", "n_edge")}
-    p["slot_seconds"] = _positive(raw, "slot_seconds")
-    p["arrival_window"] = _positive(raw, "arrival_window")
-    p["chunk_scale"] = _positive(raw, "chunk_scale")
-    for k in ("worker_types", "ps_types", "workers_per_server", "ps_per_server", "epochs"):
-        p[k] = _range(raw, k, integer=True, minimum=1)
-    for k in ("delay_edge", "delay_cloud"):
-        p[k] = _range(raw, k, integer=True, minimum=0)
-    p["minibatches"] = None if raw["minibatches"] is None else _range(raw, "minibatches",
-                                                                    integer=True, minimum=1)
-    for k in ("minibatch_hours", "ps_update_ms", "gradient_mb"):
-        p[k] = _range(raw, k)
-    p["bandwidth_mbps"] = _range(raw, "bandwidth_mbps", minimum=1e-9)
-    p["storage_gb"] = None if raw["storage_gb"] is None else _range(raw, "storage_gb")
-    p["chunk_gb_scale"] = _positive(raw, "chunk_gb_scale")
-    if raw["trace"] not in (None, "philly", "itp"):
-        raise InputError("must be null, 'philly' or 'itp'", field="trace", value=raw["trace"])
-    p["trace"] = raw["trace"]
-    v = raw["trace_start"]
-    if not _num(v) or not float(v).is_integer() or int(v) < 0:
-        raise InputError("must be an integer >= 0", field="trace_start", value=v)
-    p["trace_start"] = int(v)
-    p["trace_time_scale"] = _positive(raw, "trace_time_scale")
-    return p
+    """Every parameter of ``preset`` with ``overrides`` checked and applied (ranges as tuples)."""
+    base = _preset(preset)
+    checked = check_values(params(preset), overrides,
+                           where=f"preset {preset!r} of family edgecloud",
+                           reserved={"seed": "the seed is --seed, not a parameter"})
+    check_params(preset, checked)
+    for k, v in checked.items():  # numbers as the kind says (3600 -> 3600.0 seconds)
+        kind = SCHEMA[k]
+        if v is not None and kind.kind == "float":
+            checked[k] = float(v)
+        elif v is not None and kind.kind == "range" and not kind.integer:
+            checked[k] = (float(v[0]), float(v[1]))
+    p = {**base, **checked}
+    return {k: (tuple(v) if isinstance(v, list) else v) for k, v in p.items()}
 
 
 def _trace_arrivals(p: dict, slot_seconds: float):

@@ -16,7 +16,7 @@ import pandas as pd
 from mlopt.schedule import Schedule
 from mlopt.workload import Workload
 
-from mlopt.families.edgecloud.instance import EdgeCloud
+from mlopt.families.edgecloud.fields import EdgeCloud
 
 
 def _workers(schedule: Schedule) -> pd.DataFrame:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from mlopt.workload import Workload
 
-from mlopt.families.edgecloud.instance import EdgeCloud
+from mlopt.families.edgecloud.fields import EdgeCloud
 
 
 def a_greedy_reference(workload: Workload, *, eps: float = 0.0, use_cloud: bool = True,

@@ -3,8 +3,8 @@
 One row per (job, chunk, slot) a chunk is trained (role ``worker``, ``count`` 1) and per (job,
 slot) a PS serves the job (role ``ps``, ``count`` 1, ``chunk`` -1).  ``worker`` names the slot on
 its server: ``"<type>#<k>"`` on an edge server, ``"cloud"`` in the cloud (unlimited, so
-anonymous).  ``meta["speed"]`` is the speed the producer assumed (1 + eps; absent = 1).
-"""
+anonymous).  ``meta["speed"]`` records the speed the producer assumed (1 + eps; absent = 1):
+information only, the checker takes the speed from its caller (:mod:`.checker`)."""
 from __future__ import annotations
 
 from typing import Iterable

@@ -26,7 +26,7 @@ import numpy as np
 
 from mlopt.workload import Workload
 
-from mlopt.families.edgecloud.instance import EdgeCloud
+from mlopt.families.edgecloud.fields import EdgeCloud
 
 
 def theory_checks(workload: Workload, run, *, objective: float,
@@ -117,7 +117,7 @@ def diagnostics(workload, schedule, *, options, opt_upper, use_cloud: bool = Tru
     run = a_online(workload, use_cloud=use_cloud, **opts)
     if not run.schedule.allocations.equals(schedule.allocations):
         raise AssertionError("re-run of A_online did not reproduce the checked schedule")
-    objective = check_edgecloud(workload, schedule).objective
+    objective = check_edgecloud(workload, schedule, speed=run.speed).objective
     return theory_checks(workload, run, objective=objective, opt_lower=opt_upper)
 
 

@@ -19,7 +19,7 @@ from mlopt.errors import InputError
 from mlopt.schedule import Schedule
 from mlopt.workload import Workload
 
-from mlopt.families.edgecloud.instance import EdgeCloud
+from mlopt.families.edgecloud.fields import EdgeCloud
 from mlopt.families.edgecloud.online import assign_ps
 from mlopt.families.edgecloud.table import CLOUD_WORKER, chunk_rows, make_schedule
 

@@ -47,6 +47,23 @@ from mlopt.workload import Workload
 
 KEY = "edgecloud"
 EPS = 1e-9
+#: the largest speed augmentation anything accepts: A_online's eps <= MAX_EPS, a check's
+#: speed <= 1 + MAX_EPS (far beyond the point where every chunk takes one slot)
+MAX_EPS = 1000.0
+MAX_SPEED = 1.0 + MAX_EPS
+#: chunks of one job (D_j).  DECISION: the paper's jobs have 27-115; A_greedy and the gang
+#: baselines scan a worker's planned chunks for every chunk they place (quadratic in D_j), so
+#: 2,000 keeps every algorithm within seconds on any workload that passes validation
+MAX_CHUNKS = 2_000
+
+
+def check_speed(speed) -> float:
+    """``speed`` if it is a speed-augmentation factor in [1, MAX_SPEED], else InputError."""
+    if isinstance(speed, bool) or not isinstance(speed, (int, float)) \
+            or not math.isfinite(speed) or not 1.0 <= speed <= MAX_SPEED:
+        raise InputError(f"must be a number in [1, {MAX_SPEED:g}] (1 + eps)", field="speed",
+                         value=speed)
+    return float(speed)
 
 
 def chunk_slots(seconds_per_minibatch: float, epochs: int, minibatches: int,
@@ -86,10 +103,8 @@ class EdgeCloud:
 
     def __init__(self, workload: Workload, speed: float = 1.0):
         validate(workload)
-        if not (isinstance(speed, (int, float)) and math.isfinite(speed) and speed >= 1.0):
-            raise InputError("speed must be a number >= 1 (1 + eps)", field="speed", value=speed)
         self.workload = workload
-        self.speed = float(speed)
+        self.speed = check_speed(speed)
         ex = workload.extra[KEY]
         self.cloud: str = ex["cloud"]
         self.edge_servers: list[str] = [s.id for s in workload.servers if s.id != self.cloud]
@@ -170,7 +185,15 @@ def _nonneg(value, field: str) -> float:
 
 
 def validate(workload: Workload) -> None:
-    """Check every edge-cloud field; raise :class:`InputError` naming the field and value."""
+    """Check every edge-cloud field; raise :class:`InputError` naming the field and value.
+
+    DECISION (no jobs): a workload without jobs is refused here (so by ``solve``, ``run`` and
+    ``check`` alike, before any model, algorithm or checker runs): problem (2) is stated for a
+    non-empty job set, its horizon is max_j H_j, and a total JCT of nothing (0) is no instance
+    worth a ratio."""
+    if not workload.jobs:
+        raise InputError("an edge-cloud workload needs at least one job", field="jobs",
+                         value=[])
     ex = workload.extra.get(KEY)
     if not isinstance(ex, dict):
         raise InputError("missing edge-cloud cluster data (extra.edgecloud)", field="extra."+KEY,
@@ -247,3 +270,39 @@ def validate(workload: Workload) -> None:
             _nonneg(j.extra["chunk_gb"], f"{where}.chunk_gb")
         if "gpus" in j.extra and _count(j.extra["gpus"], f"{where}.gpus") < 1:
             raise InputError("must be >= 1", field=f"{where}.gpus", value=j.extra["gpus"])
+    _check_sizes(workload, cloud)
+
+
+def _check_sizes(workload: Workload, cloud: str) -> None:
+    """DECISION (sizes): a job has 1..MAX_CHUNKS chunks; a schedule names slots up to
+    MAX_HORIZON and has at most MAX_SCHEDULE_ROWS rows, so a job whose chunk takes more than
+    MAX_HORIZON slots of a worker, or that cannot finish by MAX_HORIZON even entirely in the
+    cloud (H_j), and a workload whose every schedule has more worker rows than
+    MAX_SCHEDULE_ROWS (sum_j D_j p_j^cloud, the fewest chunk-slots) are refused here, before an
+    algorithm or a model tries to lay them out."""
+    rows = 0
+    for n, j in enumerate(workload.jobs):
+        where = f"jobs[{n}]"
+        if not 1 <= j.chunks <= MAX_CHUNKS:
+            raise InputError(f"must be in [1, {MAX_CHUNKS}] (fields.MAX_CHUNKS)",
+                             field=f"{where}.chunks", value=j.chunks)
+        g = float(j.extra["ps_update_seconds"])
+        for label, seconds in (("edge", j.minibatch_seconds + g + j.exchange_seconds),
+                               ("cloud", j.minibatch_seconds + g)):
+            x = j.epochs * j.minibatches * seconds / workload.slot_seconds
+            if not math.isfinite(x) or x > limits.MAX_HORIZON:
+                raise InputError(f"one chunk takes {x:.4g} slots of a worker ({label} rate, "
+                                 f"E B t / slot_seconds) > MAX_HORIZON {limits.MAX_HORIZON}",
+                                 field=where, value=j.id)
+        p_cloud = chunk_slots(j.minibatch_seconds + g, j.epochs, j.minibatches,
+                              workload.slot_seconds)
+        h = j.arrival + int(j.extra["delay"][cloud]) + p_cloud - 1
+        if h > limits.MAX_HORIZON:
+            raise InputError(f"finishes at slot {h} at the earliest (entirely in the cloud), "
+                             f"after MAX_HORIZON {limits.MAX_HORIZON}",
+                             field=f"{where}.arrival", value=j.arrival)
+        rows += j.chunks * p_cloud
+    if rows > limits.MAX_SCHEDULE_ROWS:
+        raise InputError(f"every schedule has at least sum_j D_j p_j = {rows:,} rows, above "
+                         f"MAX_SCHEDULE_ROWS {limits.MAX_SCHEDULE_ROWS:,}", field="jobs",
+                         value=len(workload.jobs))

@@ -17,8 +17,8 @@ GOOD = [
 ]
 
 
-def check(rows, **meta):
-    return check_edgecloud(tiny_workload(), make_schedule(["a", "b"], rows, meta))
+def check(rows, admitted=("a", "b"), meta=None, **options):
+    return check_edgecloud(tiny_workload(), make_schedule(admitted, rows, meta), **options)
 
 
 def test_good_schedule():
@@ -68,15 +68,63 @@ BROKEN = {
 }
 
 
-@pytest.mark.parametrize("label", sorted(BROKEN))
+# broken through the admitted list instead of the rows
+BROKEN_ADMITTED = {"not_admitted": ("b",)}
+
+
+@pytest.mark.parametrize("label", sorted(BROKEN) + sorted(BROKEN_ADMITTED))
 def test_each_constraint_caught(label):
-    res = check(BROKEN[label])
+    if label in BROKEN_ADMITTED:
+        res = check(GOOD, admitted=BROKEN_ADMITTED[label])
+    else:
+        res = check(BROKEN[label])
     assert not res.feasible
     assert label in res.constraints_violated(), res.summary()
 
 
 def test_every_label_has_a_breaking_test():
-    assert set(BROKEN) | {"c7b_storage"} == set(CONSTRAINTS)
+    assert set(BROKEN) | set(BROKEN_ADMITTED) | {"c7b_storage"} == set(CONSTRAINTS)
+
+
+def test_ghost_in_admitted_is_a_violation():
+    """An unknown id in ``admitted`` (no row) made no difference: the schedule was feasible."""
+    res = check(GOOD, admitted=("a", "b", "ghost"))
+    assert not res.feasible
+    assert [v.job for v in res.violations if v.constraint == "unknown_job"] == ["ghost"]
+
+
+def _with_column(column, value, i=0):
+    sched = make_schedule(["a", "b"], GOOD)
+    df = sched.allocations.astype({column: object})
+    df.at[df.index[i], column] = value
+    return type(sched)(sched.admitted, df, {})
+
+
+@pytest.mark.parametrize("column,value", [("worker", 7), ("worker", None), ("worker", [1]),
+                                          ("chunk", "0"), ("chunk", 0.5), ("chunk", True),
+                                          ("chunk", 2 ** 70), ("chunk", None),
+                                          ("chunk", {"a": 1})])
+def test_wrongly_typed_row_is_a_bad_row_not_a_crash(column, value):
+    """``worker`` as an int or ``chunk`` as a str used to raise (exit 3 in ``mlopt check``)."""
+    res = check_edgecloud(tiny_workload(), _with_column(column, value))
+    assert not res.feasible and "bad_row" in res.constraints_violated(), res.summary()
+
+
+def test_no_rows_is_infeasible_not_a_crash():
+    """A table without rows (so without the worker/chunk columns) trains nothing."""
+    from mlopt.schedule import Schedule
+
+    res = check_edgecloud(tiny_workload(), Schedule.from_rows(["a", "b"], []))
+    assert not res.feasible
+    assert res.constraints_violated() == {"c2b_work_covered"}, res.summary()
+    rows = Schedule.from_rows(["a", "b"], [("b", 2, "e0", "worker", 1)])
+    res = check_edgecloud(tiny_workload(), rows)
+    assert not res.feasible and "bad_row" in res.constraints_violated()
+
+
+def test_ps_row_names_no_chunk():
+    res = check(replace(2, ("b", 2, "e1", "ps", 1, "p0#0", 0)))
+    assert "bad_chunk" in res.constraints_violated(), res.summary()
 
 
 def test_storage_caught():
@@ -103,9 +151,25 @@ def test_mixed_mode_needs_slow_rate():
     assert "c2b_work_covered" in res.constraints_violated()
 
 
-def test_speed_augmented_schedule_is_checked_at_its_speed():
-    """At speed 2, p0 = ceil(2/2) = 1: b needs one slot only; the schedule is marked speed 2."""
+def test_speed_augmented_schedule_is_checked_at_the_callers_speed():
+    """At speed 2, p0 = ceil(2/2) = 1: b needs one slot only, when the caller says speed 2."""
     rows = [r for r in GOOD if not (r[0] == "b" and r[1] == 3)]
     assert not check(rows).feasible
     res = check(rows, speed=2.0)
     assert res.feasible and res.objective == 3 + 1
+
+
+def test_schedule_meta_speed_does_not_relax_the_check():
+    """The forged file: it claims ``meta.speed`` 2 (and a different producer); the check is
+    still at speed 1 unless the caller passes ``speed``."""
+    rows = [r for r in GOOD if not (r[0] == "b" and r[1] == 3)]
+    res = check(rows, meta={"speed": 2.0, "eps": 1.0, "producer": "a_online"})
+    assert not res.feasible and "c2b_work_covered" in res.constraints_violated()
+
+
+@pytest.mark.parametrize("speed", [0.5, float("nan"), float("inf"), 1e308, -1, "2", True])
+def test_bad_speed_is_an_input_error(speed):
+    from mlopt.errors import InputError
+
+    with pytest.raises(InputError, match="speed"):
+        check(GOOD, speed=speed)

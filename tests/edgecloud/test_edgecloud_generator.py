@@ -12,7 +12,7 @@ from edgecloud_tiny import tiny_workload
 from mlopt.errors import InputError
 from mlopt.families import get_family
 from mlopt.families.edgecloud.generator import TABLE_II, generate
-from mlopt.families.edgecloud.instance import EdgeCloud, validate
+from mlopt.families.edgecloud.fields import EdgeCloud, validate
 from mlopt.workload import Workload
 
 

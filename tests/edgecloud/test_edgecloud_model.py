@@ -2,18 +2,17 @@
 relaxation chain zeta=1 bound <= ILP (4) <= exact optimum, and pinned >= unpinned.
 
 Refresh golden files after an intended model change with
-    MLOPT_UPDATE_GOLDEN=1 python -m pytest tests/test_edgecloud_model.py -k golden
+    MLOPT_UPDATE_GOLDEN=1 python -m pytest tests/edgecloud/test_edgecloud_model.py -k golden
 and review the .lp diff like code.
 """
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 from edgecloud_tiny import FLOW_LB, FLOW_LB_ZETA1, OPT, tiny_workload
 
-from mlopt.export import export_model
+from mlopt.testing import assert_golden_lp
 from mlopt.families.edgecloud.bounds import flow_lb, flow_lb_zeta1, jct_unpinned
 from mlopt.families.edgecloud.checker import check_edgecloud
 from mlopt.families.edgecloud.generator import generate
@@ -21,7 +20,7 @@ from mlopt.models.edgecloud import build_flow_lb, build_jct_milp, extract_schedu
 from mlopt.errors import InputError
 from mlopt.solve import Status, solve
 
-GOLDEN = Path(__file__).resolve().parent / "data" / "golden"
+GOLDEN = Path(__file__).resolve().parents[1] / "data" / "golden"
 
 
 def _opt(w):
@@ -59,12 +58,8 @@ def test_tiny_hand_lower_bounds():
     ("edgecloud_flow_lb_tiny.lp", lambda w: build_flow_lb(w)),
     ("edgecloud_flow_lb_zeta1_tiny.lp", lambda w: build_flow_lb(w, zeta_one=True)),
 ])
-def test_golden(tmp_path, name, build):
-    out = export_model(build(tiny_workload()), tmp_path / name)
-    text = out.read_text()
-    if os.environ.get("MLOPT_UPDATE_GOLDEN"):
-        (GOLDEN / name).write_text(text)
-    assert text == (GOLDEN / name).read_text()
+def test_golden(name, build):
+    assert_golden_lp(build(tiny_workload()), name)
 
 
 def test_unpinned_has_no_schedule():
