@@ -107,3 +107,19 @@ def test_cli_bracket_refuses_bad_budgets(argv, capsys):
 
 def test_cli_bound_unknown_name(capsys):
     assert main(["bound", str(CASES[0][1]), "--bound", "no_such_bound"]) == 2
+
+
+def test_solve_time_limit_is_wall_clock_build_included():
+    """``solve --time-limit`` covers building: OASiS paper-default (200 jobs, T = 300, 100
+    servers) cannot be built in 3 s; the solve is refused in one line naming the instance size
+    and pointing at bracket and the bounds, within the limit plus a little."""
+    from mlopt.errors import InputError
+    from mlopt.pipeline import solve_offline
+
+    w = get_family("oasis").generate("paper-default", seed=5)
+    t0 = time.perf_counter()
+    with pytest.raises(InputError) as err:
+        solve_offline(w, time_limit=3)
+    assert time.perf_counter() - t0 < 3 + 3
+    assert err.value.field == "time_limit" and "mlopt bracket" in err.value.message
+    assert "200 jobs" in err.value.message and "dual_certificate" in err.value.message
