@@ -75,3 +75,18 @@ OPT = 8.0
 OPT_RA_ROWS = [("A", 1, "s1", "worker", 2, "w1")] + [("B", t, "s2", "worker", 1, "w1")
                                                       for t in (1, 2, 3)]
 OPT_RA = 8.0
+
+
+def tiny_draw(seed: int, ra: bool, rng, n_jobs: int = 4, n_servers: int = 3) -> Workload:
+    """A tiny PS or RA workload with full- or half-size servers (hypothesis tests); a draw
+    that places no job at all is refused by the generator and skipped with ``assume``."""
+    from hypothesis import assume
+
+    from mlopt.errors import InputError
+    from mlopt.families.hetero.generator import generate
+
+    try:
+        return generate("tiny-ra" if ra else "tiny", seed=seed, n_jobs=n_jobs,
+                        n_servers=n_servers, capacity_scale=float(rng.choice([0.5, 1.0])))
+    except InputError:  # half-size servers: a draw may place no job at all (refused)
+        assume(False)

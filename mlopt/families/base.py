@@ -69,6 +69,12 @@ class Formulation:
     options: Mapping[str, Param] = field(default_factory=dict)
     doc: str = ""
 
+    @classmethod
+    def exact(cls, name: str, module: str, **kwargs) -> "Formulation":
+        """An exact model by the conventions: ``<module>:build_<name>`` builds it,
+        ``<module>:extract_schedule`` reads the schedule back."""
+        return cls(name, f"{module}:build_{name}", f"{module}:extract_schedule", **kwargs)
+
     def __post_init__(self):
         if self.role not in ("exact", "bound", "export"):
             raise ValueError(f"formulation {self.name}: unknown role {self.role!r}")
@@ -130,9 +136,13 @@ class Family:
     name: str
     paper: str  # seed file and system name
     sense: str  # "max" (utility) or "min" (completion time)
-    checker: Ref  # fn(workload, schedule) -> CheckResult
-    fields: Ref  # fn(workload) -> None, raising InputError: the family's own fields
-    generator: Ref  # module with PRESETS, params(preset), generate(preset, seed, **params)
+    # the package whose conventional modules fill in what is not given: checker
+    # ``<package>.checker:check_<name>``, fields ``<package>.fields:validate_<name>``, generator
+    # ``<package>.generator`` (the same file names in every family)
+    package: str | None = None
+    checker: Ref = None  # fn(workload, schedule) -> CheckResult
+    fields: Ref = None  # fn(workload) -> None, raising InputError: the family's own fields
+    generator: Ref = None  # module with PRESETS, params(preset), generate(preset, seed, **params)
     formulations: Any = ()  # Formulation records (or a dict of them)
     default_model: str = ""
     algorithms_: Any = ()  # Algorithm records (or a dict of them)
@@ -156,6 +166,14 @@ class Family:
             self.module = sys._getframe(2).f_globals.get("__name__")
         if self.sense not in ("max", "min"):
             raise ValueError(f"family {self.name}: sense must be 'max' or 'min'")
+        if self.package is not None:
+            self.checker = self.checker or f"{self.package}.checker:check_{self.name}"
+            self.fields = self.fields or f"{self.package}.fields:validate_{self.name}"
+            self.generator = self.generator or f"{self.package}.generator"
+        missing = [k for k in ("checker", "fields", "generator") if getattr(self, k) is None]
+        if missing:
+            raise ValueError(f"family {self.name}: no {', '.join(missing)} (give them, or the "
+                             "package they follow the conventions of)")
         self.formulations = _by_name(self.formulations)
         self.algorithms_ = _by_name(self.algorithms_)
         self.bounds_ = _by_name(self.bounds_)

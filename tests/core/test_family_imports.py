@@ -3,10 +3,9 @@ until used), so a family's registration, fields, generator and checker import on
 fresh interpreter, and ``mlopt --help`` imports no family at all."""
 from __future__ import annotations
 
-import subprocess
-import sys
 
 import pytest
+from fresh_python import assert_runs_fresh
 
 from mlopt.families.base import BUILTIN
 
@@ -32,9 +31,7 @@ def test_a_family_loads_no_other_family(name):
             "assert not loaded, loaded\n"
             f"from mlopt.families import get_family\n"
             f"assert get_family({name!r}).name == {name!r}\n")
-    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         timeout=120)
-    assert res.returncode == 0, res.stderr[-2000:]
+    assert_runs_fresh(code)
 
 
 def test_the_registry_loads_no_family():
@@ -45,6 +42,4 @@ def test_the_registry_loads_no_family():
             "loaded = [m for m in sys.modules if m.startswith('mlopt.families.') and\n"
             "          m not in ('mlopt.families.base',)]\n"
             "assert not loaded, loaded\n" % (FAMILIES,))
-    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         timeout=120)
-    assert res.returncode == 0, res.stderr[-2000:]
+    assert_runs_fresh(code)

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import inspect
 import json
-import subprocess
-import sys
 import time
 
 import pytest
+from fresh_python import assert_runs_fresh
 
 from mlopt.cli import main
 from mlopt.errors import InputError
@@ -60,9 +59,7 @@ def test_shared_trace_modules_load_no_family():
             "from mlopt.traces import trace_to_workload\n"
             "from mlopt.families.oasis.trace import trace_to_workload as t\n"
             "assert trace_to_workload is t\n")
-    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         timeout=120)
-    assert res.returncode == 0, res.stderr[-2000:]
+    assert_runs_fresh(code)
 
 
 # ---- options (item 4) --------------------------------------------------------------------------

@@ -9,6 +9,7 @@ import time
 
 import numpy as np
 import pytest
+from fresh_python import assert_runs_fresh
 
 from mlopt import limits
 from mlopt.errors import InputError
@@ -223,9 +224,7 @@ def test_fields_generator_checker_load_neither_oasis_nor_the_adapted_view():
             "bad = [m for m in sys.modules if m.startswith('mlopt.families.oasis')\n"
             "       or m == 'mlopt.families.pdors.oasis_adapted']\n"
             "assert not bad, bad\n")
-    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         timeout=120)
-    assert res.returncode == 0, res.stderr[-2000:]
+    assert_runs_fresh(code)
 
 
 # ---- 5. declared options -------------------------------------------------------------------

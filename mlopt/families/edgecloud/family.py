@@ -28,11 +28,9 @@ FAMILY = Family(
     paper="seeds/001 edge-cloud JCT, A_online (Wang, Zhou, Jiao, Zhang, Li, Li; JSAC'22)",
     sense="min",
     slots_past_horizon=True,  # T bounds arrivals; jobs may run past it
-    checker=f"{P}.checker:check_edgecloud",
-    fields=f"{P}.fields:validate",
-    generator=f"{P}.generator",
+    package=P,  # checker.py, fields.py, generator.py by convention
     formulations=[
-        Formulation("jct_milp", f"{M}:build_jct_milp", f"{M}:extract_schedule"),
+        Formulation.exact("jct_milp", M),
         # lower-bound models: exportable (golden LPs), used through the bounds below
         Formulation("flow_lb", f"{M}:build_flow_lb", role="bound"),
         Formulation("flow_lb_zeta1", f"{M}:build_flow_lb_zeta1", role="bound"),

@@ -28,12 +28,9 @@ FAMILY = Family(
     name="harmony",
     paper="seeds/002 Harmony (Bao, Peng, Wu; INFOCOM'19)",
     sense="min",
-    checker=f"{P}.checker:check_harmony",
-    fields=f"{P}.fields:validate_harmony",
-    generator=f"{P}.generator",
+    package=P,  # checker.py, fields.py, generator.py by convention
     formulations=[
-        Formulation("placement_milp", "mlopt.models.harmony.placement:build_placement_milp",
-                    "mlopt.models.harmony.placement:extract_schedule"),
+        Formulation.exact("placement_milp", "mlopt.models.harmony.placement"),
         # milp_greedy's per-interval model, for export (it has no full schedule)
         Formulation("interval_milp", "mlopt.models.harmony.interval:build_interval_milp_at",
                     role="export", options={

@@ -25,11 +25,8 @@ FAMILY = Family(
     paper="seeds/003 heterogeneous weighted completion (Zhou et al., TCC'22)",
     sense="min",
     slots_past_horizon=True,  # T bounds arrivals; jobs may run past it
-    checker=f"{P}.checker:check_hetero",
-    fields=f"{P}.fields:validate_hetero",
-    generator=f"{P}.generator",
-    formulations=[Formulation("wct_milp", "mlopt.models.hetero.wct_milp:build_wct_milp",
-                              "mlopt.models.hetero.wct_milp:extract_schedule")],
+    package=P,  # checker.py, fields.py, generator.py by convention
+    formulations=[Formulation.exact("wct_milp", "mlopt.models.hetero.wct_milp")],
     default_model="wct_milp",
     algorithms_=[
         Algorithm("a_online", f"{P}.online:run_a_online", options=f"{P}.online:OPTIONS",

@@ -70,11 +70,8 @@ FAMILY = Family(
     name="oasis",
     paper="seeds/000 OASiS (Bao, Peng, Wu, Li; INFOCOM'18)",
     sense="max",
-    checker=f"{P}.checker:check_oasis",
-    fields=f"{P}.fields:validate_oasis",
-    generator=f"{P}.generator",
-    formulations=[Formulation("utility_ilp", "mlopt.models.oasis:build_utility_ilp",
-                              "mlopt.models.oasis:extract_schedule")],
+    package=P,  # checker.py, fields.py, generator.py by convention
+    formulations=[Formulation.exact("utility_ilp", "mlopt.models.oasis")],
     default_model="utility_ilp",
     algorithms_=[
         Algorithm("oasis", f"{P}.online:run_oasis", options=OASIS_OPTIONS,

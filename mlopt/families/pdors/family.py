@@ -23,11 +23,8 @@ FAMILY = Family(
     name="pdors",
     paper="seeds/004 PD-ORS (online scheduling with worker/PS co-location)",
     sense="max",
-    checker=f"{P}.checker:check_pdors",
-    fields=f"{P}.fields:validate_pdors",
-    generator=f"{P}.generator",
-    formulations=[Formulation("dmlrs_milp", "mlopt.models.pdors:build_dmlrs_milp",
-                              "mlopt.models.pdors:extract_schedule")],
+    package=P,  # checker.py, fields.py, generator.py by convention
+    formulations=[Formulation.exact("dmlrs_milp", "mlopt.models.pdors")],
     default_model="dmlrs_milp",
     algorithms_=[
         Algorithm("pdors", f"{P}.online:run_pdors", options=f"{P}.online:OPTIONS",
