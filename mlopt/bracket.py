@@ -471,9 +471,12 @@ def _run_bound(st: _State, fam, workload, name: str, solver: str, threads: int,
 
 def _proof(st: _State, exact_out, solver: str):
     """How a closed interval is proven: a checked schedule meeting a bound the family
-    registers (the bound is a theorem, the schedule a witness), or the exact model's optimum
-    confirmed by a second solver.  None: only one solver's word (reported as an interval)."""
-    if st.dual_src is not None and not st.dual_src.endswith(f"({solver})"):
+    registers from a theorem (the bound is certified, the schedule a witness), or the exact
+    model's optimum confirmed by a second solver.  A bound that is itself a solver's word (an LP
+    or MILP dual bound: ``Bound.solver``, ``lp_relaxation``) closes nothing alone.  None: only
+    one solver's word (reported as an interval)."""
+    record = st.fam.bounds_.get(st.dual_src)
+    if record is not None and not record.solver:  # a theorem's bound, met by a witness
         return f"checked schedule {st.primal_src} meets certified bound {st.dual_src}"
     if exact_out and exact_out.get("verified_by"):
         return f"{solver} optimum verified by {exact_out['verified_by']}"

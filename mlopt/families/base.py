@@ -117,6 +117,11 @@ class Bound:
     name: str
     fn: Ref
     doc: str = ""
+    # True when the value is a MILP/LP solver's proven bound (one solver's word, like an
+    # optimum); False for a bound computed from a theorem (a dual certificate, a combinatorial
+    # bound).  mlopt.bracket calls an interval closed by a solver's bound optimal only once a
+    # second solver has confirmed the exact optimum.
+    solver: bool = False
 
 
 def _by_name(items) -> dict:

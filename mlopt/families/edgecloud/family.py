@@ -53,6 +53,6 @@ FAMILY = Family(
             "p_cloud": Param.float(0.9, low=0.0, high=1.0,
                                    doc="probability a job goes to the cloud")}),
     ],
-    bounds_=[Bound(name, f"{P}.bounds:BOUNDS.{name}")
+    bounds_=[Bound(name, f"{P}.bounds:BOUNDS.{name}", solver=True)  # MILP dual bounds
              for name in ("flow_lb", "flow_lb_zeta1", "jct_unpinned")],
 )
