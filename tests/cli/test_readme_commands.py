@@ -1,4 +1,4 @@
-"""The README's command blocks run as written.
+"""The README's command blocks (and its Python example) run as written.
 
 Every ```bash block of README.md is a real sequence: its lines run in order, as written, in a
 fresh temporary directory that stands in for the repository root (the repository folders a line
@@ -175,3 +175,18 @@ def test_readme_block_runs_as_written(first, lines, tmp_path):
     assert repository_files() == before, "a README line changed files of the repository"
     if not ran:
         pytest.skip(f"nothing runnable in the block at README line {first}")
+
+
+@pytest.mark.slow
+def test_readme_python_blocks_run(tmp_path):
+    """The README's ```python examples run too (in a fresh interpreter, bounded)."""
+    text = README.read_text(encoding="utf-8")
+    blocks = re.findall(r"^```python\n(.*?)^```", text, re.S | re.M)
+    assert blocks, "README's Python example not found"
+    for code in blocks:
+        try:
+            proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
+                                  text=True, timeout=TIMEOUT_S, stdin=subprocess.DEVNULL)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"README Python block did not finish in {TIMEOUT_S} s:\n{code}")
+        assert proc.returncode == 0, f"README Python block failed:\n{code}\n{proc.stderr[-3000:]}"
