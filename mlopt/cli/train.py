@@ -7,7 +7,6 @@ import sys
 
 from mlopt.cli import command, parse_kv
 from mlopt.errors import InputError
-from mlopt.families import get_family
 
 
 @command("train", "train a family's learned component: mlopt train harmony -p episodes=300 "
@@ -24,6 +23,7 @@ def _args(p):
 
 
 def run(args) -> int:
+    from mlopt.families import get_family
     from mlopt.fileio import check_output
 
     fam = get_family(args.family)
