@@ -89,13 +89,36 @@ def _solvers() -> list[str]:
         name if name in here else f"{name} (not installed)" for name in sorted(BACKENDS))]
 
 
-def solve() -> str:
+def _models() -> list[str]:
     def line(fam):
         models = [f"{m} (default)" if m == fam.default_model else m
                   for m in sorted(fam.formulations)]
         return [f"  {fam.name}: {', '.join(models)}"]
 
-    return "\n".join(["models by family (--model):", *_each_family(line), "", *_solvers()])
+    return ["models by family (--model):", *_each_family(line)]
+
+
+def solve() -> str:
+    return "\n".join([*_models(), "", *_solvers()])
+
+
+def export() -> str:
+    return "\n".join(_models())
+
+
+def train() -> str:
+    def line(fam):
+        targets = list(fam.trainers_)
+        return [f"  {fam.name}: {', '.join(targets)} (default {targets[0]})"] if targets else []
+
+    return "\n".join(["what can be trained, by family (--target):", *_each_family(line)])
+
+
+def from_trace() -> str:
+    def line(fam):
+        return [f"  {fam.name}"] if fam.from_trace_ is not None else []
+
+    return "\n".join(["families with a trace conversion (--family):", *_each_family(line)])
 
 
 def bound() -> str:

@@ -193,3 +193,15 @@ def test_generate_defaults_to_tiny_and_says_so(capsys, tmp_path):
     code, _, err = run_cli(capsys, "generate", "oasis", "--preset", "tiny", "-o", out)
     assert code == 0 and "preset tiny, seed 0" in err and "(default)" not in err
     assert json.loads(out.read_text())["meta"]["family"] == "oasis"
+
+
+def test_export_train_and_trace_help_list_the_registry(capsys):
+    from mlopt.families import all_families
+
+    families = all_families()
+    export, train = _help(capsys, "export"), _help(capsys, "train")
+    trace = _help(capsys, "instances", "from-trace")
+    for name, fam in families.items():
+        assert all(model in export for model in fam.formulations)
+        assert all(target in train for target in fam.trainers_)
+        assert (f" {name}" in trace.split("(--family):")[1]) == (fam.from_trace_ is not None)
