@@ -38,10 +38,12 @@ COMMANDS: dict[str, tuple[Callable[[argparse.ArgumentParser], None],
                           Callable[[argparse.Namespace], int]]] = {}
 
 
-def command(name: str, help: str, epilog: Callable[[], str] | None = None):
-    """Register ``add_arguments`` under ``name``.  ``epilog`` builds the text after the
-    command's ``--help`` (the names it takes, from the registry): called only when that help
-    is printed, so ``mlopt --help`` and every other command load no family for it."""
+def command(name: str, help: str, epilog: Callable[..., str] | None = None):
+    """Register ``add_arguments`` under ``name``.  ``epilog(args)`` builds the text after the
+    command's ``--help`` (the names it takes, from the registry; ``args``: what was parsed
+    before ``--help``, e.g. the family of ``mlopt generate oasis --help``, or None): called
+    only when that help is printed, so ``mlopt --help`` and every other command load no family
+    for it."""
     def deco(add_arguments):
         add_arguments.help = help
         add_arguments.epilog = epilog
@@ -79,20 +81,39 @@ class ParserExit(Exception):
         self.status = status
 
 
+class _HelpAction(argparse.Action):
+    """``-h/--help``: argparse's, but the epilog sees what was parsed before it."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS,
+                 help="show this help message and exit"):
+        super().__init__(option_strings=option_strings, dest=dest, default=default, nargs=0,
+                         help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        parser.help_args = namespace
+        parser.print_help()
+        parser.exit()
+
+
 class OneLineParser(argparse.ArgumentParser):
     """argparse prints usage plus an error; the contract here is one line and exit 2.
 
-    ``epilog_fn`` (optional): builds the epilog when the help is formatted, not before."""
+    ``epilog_fn`` (optional): ``fn(args) -> str`` builds the epilog when the help is
+    formatted, not before (``args``: the arguments parsed before ``--help``, or None)."""
 
-    def __init__(self, *args, epilog_fn: Callable[[], str] | None = None, **kwargs):
+    def __init__(self, *args, epilog_fn: Callable[..., str] | None = None, **kwargs):
         kwargs.setdefault("formatter_class", HelpFormatter)
-        super().__init__(*args, **kwargs)
+        add_help = kwargs.pop("add_help", True)
+        super().__init__(*args, add_help=False, **kwargs)
+        if add_help:
+            self.add_argument("-h", "--help", action=_HelpAction)
         self.epilog_fn = epilog_fn
+        self.help_args = None
 
     def format_help(self) -> str:
-        if self.epilog_fn is not None and self.epilog is None:
+        if self.epilog_fn is not None:
             try:
-                self.epilog = self.epilog_fn()
+                self.epilog = self.epilog_fn(self.help_args)
             except Exception as err:  # noqa: BLE001  (the help itself must still print)
                 self.epilog = f"(the list of names could not be built: {type(err).__name__}: " \
                               f"{' '.join(str(err).split())[:200]})"

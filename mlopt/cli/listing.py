@@ -43,8 +43,32 @@ def _generator_params(fam) -> list[str]:
     return list(names)
 
 
-def generate() -> str:
+def _named_family(args, attribute: str = "family"):
+    """The family named on the command line before ``--help``, if it is a registered one."""
+    from mlopt.families.base import family_names, get_family
+
+    name = getattr(args, attribute, None)
+    return get_family(name) if isinstance(name, str) and name in family_names() else None
+
+
+def generate(args=None) -> str:
+    """Every family's presets and parameter names; for ``mlopt generate FAMILY --help``, that
+    family's presets, each with its parameters, their kinds, ranges and defaults."""
     from mlopt.cli.core import DEFAULT_PRESET
+    from mlopt.params import describe
+
+    fam = _named_family(args)
+    if fam is not None:
+        lines = [f"presets of {fam.name} ({fam.sense}imize; --preset, default "
+                 f"{DEFAULT_PRESET}) and their parameters (-p KEY=VALUE):"]
+        for preset in fam.preset_names:
+            schema = fam.param_schema(preset)
+            if schema is None:
+                lines.append(f"  {preset}: parameters not declared")
+                continue
+            lines.append(f"  {preset}:" + ("" if schema else " no parameters"))
+            lines.extend(f"    {name}: {text}" for name, text in describe(schema).items())
+        return "\n".join(lines)
 
     def line(fam):
         params = _generator_params(fam)
@@ -54,7 +78,8 @@ def generate() -> str:
     return "\n".join([f"families and their presets (--preset; default {DEFAULT_PRESET}):",
                       *_each_family(line), "",
                       "A preset takes the parameters listed for its family that it uses "
-                      "(an unknown one is an error); mlopt families --json lists every name."])
+                      "(an unknown one is an error); mlopt generate FAMILY --help lists each "
+                      "preset's parameters with their ranges and defaults."])
 
 
 def _options(fam, algorithm: str) -> list[str]:
@@ -70,10 +95,18 @@ def _options(fam, algorithm: str) -> list[str]:
     return [head + ":"] + [f"      {name}: {text}" for name, text in describe(schema).items()]
 
 
-def run() -> str:
+def run(args=None) -> str:
+    """Every family's algorithms with their options; for ``mlopt run ALGORITHM --help``, only
+    that algorithm (in every family that has one of that name)."""
+    only = getattr(args, "algorithm", None)
+    if not any(only in fam.algorithms_ for _, fam in _families()
+               if not isinstance(fam, Exception)):
+        only = None
+
     def line(fam):
-        out = [f"  {fam.name}:"]
-        for algorithm in sorted(fam.algorithms_):
+        chosen = [a for a in sorted(fam.algorithms_) if only is None or a == only]
+        out = [f"  {fam.name}:"] if chosen else []
+        for algorithm in chosen:
             out.extend(_options(fam, algorithm))
         return out
 
@@ -98,15 +131,15 @@ def _models() -> list[str]:
     return ["models by family (--model):", *_each_family(line)]
 
 
-def solve() -> str:
+def solve(args=None) -> str:
     return "\n".join([*_models(), "", *_solvers()])
 
 
-def export() -> str:
+def export(args=None) -> str:
     return "\n".join(_models())
 
 
-def train() -> str:
+def train(args=None) -> str:
     def line(fam):
         targets = list(fam.trainers_)
         return [f"  {fam.name}: {', '.join(targets)} (default {targets[0]})"] if targets else []
@@ -114,14 +147,14 @@ def train() -> str:
     return "\n".join(["what can be trained, by family (--target):", *_each_family(line)])
 
 
-def from_trace() -> str:
+def from_trace(args=None) -> str:
     def line(fam):
         return [f"  {fam.name}"] if fam.from_trace_ is not None else []
 
     return "\n".join(["families with a trace conversion (--family):", *_each_family(line)])
 
 
-def bound() -> str:
+def bound(args=None) -> str:
     def line(fam):
         side = "upper" if fam.sense == "max" else "lower"
         return [f"  {fam.name} ({side} bounds): "
@@ -131,7 +164,7 @@ def bound() -> str:
                       "relaxation, for every family):", *_each_family(line), "", *_solvers()])
 
 
-def bracket() -> str:
+def bracket(args=None) -> str:
     def line(fam):
         return [f"  {fam.name}: algorithms {', '.join(sorted(fam.algorithms_))}; model "
                 f"{fam.default_model}; bounds {', '.join(sorted(fam.bounds_)) or '-'}"]
@@ -140,7 +173,7 @@ def bracket() -> str:
                       "meta.family):", *_each_family(line), "", *_solvers()])
 
 
-def bench() -> str:
+def bench(args=None) -> str:
     from mlopt.cli.quickstart import quick_specs
     from mlopt.families.base import family_names
 
@@ -152,7 +185,7 @@ def bench() -> str:
                       "mlopt generate --help, mlopt solve --help"])
 
 
-def schema() -> str:
+def schema(args=None) -> str:
     from mlopt.formats import SCHEMAS
 
     return f"formats: {', '.join(sorted(SCHEMAS))}"

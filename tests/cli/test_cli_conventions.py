@@ -205,3 +205,22 @@ def test_export_train_and_trace_help_list_the_registry(capsys):
         assert all(model in export for model in fam.formulations)
         assert all(target in train for target in fam.trainers_)
         assert (f" {name}" in trace.split("(--family):")[1]) == (fam.from_trace_ is not None)
+
+
+def test_generate_family_help_lists_each_presets_parameters(capsys):
+    from mlopt.families import get_family
+    from mlopt.params import describe
+
+    fam = get_family("oasis")
+    text = _help(capsys, "generate", "oasis")
+    assert "presets of oasis" in text and "hetero" not in text
+    tiny = describe(fam.param_schema("tiny"))
+    assert tiny and all(f"{name}: {' '.join(line.split())}" in text
+                        for name, line in tiny.items())
+
+
+def test_run_algorithm_help_lists_only_that_algorithm(capsys):
+    text = _help(capsys, "run", "fifo")
+    assert "worker_range" in text and "max_workers" in text  # oasis's and hetero's fifo
+    assert "adjust_fraction" not in text  # dorm's
+    assert "adjust_fraction" in _help(capsys, "run", "no-such-algorithm")  # all of them
