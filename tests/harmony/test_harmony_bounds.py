@@ -20,6 +20,7 @@ from mlopt.families.harmony.bounds import fastest_speed, min_intervals, standalo
 from mlopt.families.harmony.checker import EPS, _job_speed
 from mlopt.families.harmony.generator import make_workload
 from mlopt.families.harmony.speed import model_of
+from mlopt.schedule import Schedule
 from mlopt.solve import Status
 
 FAM = get_family("harmony")
@@ -41,6 +42,24 @@ def test_standalone_bound_hand_computed_value():
     off = pipeline.solve_offline(two, family="harmony", time_limit=60)
     assert off.solve.status == Status.OPTIMAL
     assert standalone_bound(two)["bound"] == pytest.approx(off.objective) == 1.5
+
+
+def test_standalone_bound_charges_the_spread_a_job_cannot_avoid():
+    """ResNeXt with 3 workers (1 GPU each) + 1 PS: 3 GPUs fit no 2-GPU server, so every
+    feasible schedule spreads it and pays comm_penalty 0.05: 3.0 * 3 ** 0.8 * 0.95 = 6.863
+    epochs/interval < 7 -> 2 intervals (on one server it would be 3.0 * 3 ** 0.8 = 7.224 >= 7:
+    1 interval, the bound before it charged the spread). Two servers, nothing else: OPT = 2."""
+    w = make_workload([{"model": "resnext110", "workers": 3, "ps": 1, "epochs": 7,
+                        "arrival": 1}], n_servers=2, horizon=3)
+    assert 3.0 * 3 ** 0.8 * 0.95 < 7 <= 3.0 * 3 ** 0.8
+    out = standalone_bound(w)
+    assert out["must_span"] == 1 and out["per_job"] == [2] and out["bound"] == 2.0
+    off = pipeline.solve_offline(w, family="harmony", time_limit=60)
+    assert off.solve.status == Status.OPTIMAL and off.objective == pytest.approx(2.0)
+    # the premise: all of it on one server breaks capacity (3 GPUs on a 2-GPU server)
+    one = Schedule.from_rows({"j0"}, [("j0", 1, "s0", "worker", 3), ("j0", 1, "s0", "ps", 1)])
+    res = FAM.check(w, one)
+    assert not res.feasible and {v.constraint for v in res.violations} == {"capacity"}
 
 
 def test_standalone_bound_caps_a_job_at_its_unfinished_value():
@@ -82,7 +101,8 @@ def test_min_intervals_matches_the_checker_progress_loop(v, epochs, cap):
 @given(data=st.data())
 def test_interference_and_spread_only_slow_a_job_down(data):
     """The premise of the bound, against the checker's own speed evaluation: any co-located
-    tasks of any jobs, any spread over servers, give a speed <= fastest_speed (alone, d = 0)."""
+    tasks of any jobs, any spread over servers, give a speed <= fastest_speed (alone, d = 0),
+    and a spread job a speed <= fastest_speed(spans=True)."""
     w = FAM.generate("small", seed=data.draw(st.integers(0, 10_000)))
     sm = model_of(w)
     jobs = {j.id: j for j in w.jobs}
@@ -97,8 +117,11 @@ def test_interference_and_spread_only_slow_a_job_down(data):
         place[j.id] = cells
     running = data.draw(st.lists(st.sampled_from(list(jobs)), min_size=1, unique=True))
     for n in running:
-        top = fastest_speed(sm, sm.index(jobs[n].extra["model"]), jobs[n].extra["workers"])
-        assert _job_speed(sm, n, jobs, running, place) <= top
+        ln, nw = sm.index(jobs[n].extra["model"]), jobs[n].extra["workers"]
+        speed = _job_speed(sm, n, jobs, running, place)
+        assert speed <= fastest_speed(sm, ln, nw)
+        if len({m for _, m in place[n]}) > 1:  # spread: never faster than the spread bound
+            assert speed <= fastest_speed(sm, ln, nw, spans=True)
 
 
 @settings(max_examples=8, deadline=None, suppress_health_check=list(HealthCheck))
@@ -109,6 +132,18 @@ def test_standalone_bound_below_optimum_and_every_checked_schedule(preset, seed)
     off = pipeline.solve_offline(w, family="harmony", time_limit=60)
     if off.solve.status == Status.OPTIMAL:
         assert off.check.feasible and bound <= off.objective + 1e-9
+    for alg in ALGS:
+        r = pipeline.run_algorithm(w, alg, family="harmony")
+        if r.check.feasible:
+            assert bound <= r.check.objective + 1e-9, alg
+
+
+@settings(max_examples=3, deadline=None, suppress_health_check=list(HealthCheck))
+@given(seed=st.integers(0, 10_000))
+def test_standalone_bound_below_every_checked_schedule_on_mini(seed):
+    """A larger preset (4 servers, up to 3 workers: jobs that must spread), algorithms only."""
+    w = FAM.generate("mini", seed=seed)
+    bound = standalone_bound(w)["bound"]
     for alg in ALGS:
         r = pipeline.run_algorithm(w, alg, family="harmony")
         if r.check.feasible:
