@@ -5,6 +5,9 @@ The package imports nothing heavy itself: the public names below load their modu
 use (PEP 562), so ``mlopt --help`` and an early Ctrl-C do not wait for Pyomo or pydantic.
 ``mlopt.solve`` is the solve-layer module and is callable: ``mlopt.solve(model, ...)`` is
 :func:`mlopt.solve.solve`.
+
+``mlopt.__version__`` is the installed distribution's version (``importlib.metadata``): the
+version is written in one place, ``pyproject.toml``.
 """
 from __future__ import annotations
 
@@ -12,7 +15,8 @@ import importlib
 
 from mlopt.errors import InputError
 
-__version__ = "0.1.0"
+#: what ``__version__`` is when mlopt runs from a source tree that was never installed
+UNKNOWN_VERSION = "0+unknown"
 
 _LAZY = {
     "Job": "mlopt.workload", "Server": "mlopt.workload", "Workload": "mlopt.workload",
@@ -25,7 +29,20 @@ __all__ = ["InputError", "Job", "Schedule", "Server", "SolveResult", "Status", "
            "Workload", "solve", "verify"]
 
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("mlopt")
+    except PackageNotFoundError:
+        return UNKNOWN_VERSION
+
+
 def __getattr__(name: str):
+    if name == "__version__":
+        value = _version()
+        globals()[name] = value
+        return value
     if name == "solve":  # the module (callable as the function), see the docstring
         return importlib.import_module("mlopt.solve")
     if name in _LAZY:
@@ -36,4 +53,4 @@ def __getattr__(name: str):
 
 
 def __dir__():
-    return sorted(set(globals()) | set(__all__))
+    return sorted(set(globals()) | set(__all__) | {"__version__"})

@@ -38,7 +38,6 @@ import importlib
 import math
 import os
 import subprocess
-import sys
 import time
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
@@ -127,19 +126,10 @@ _HIGHS_LIMITS = ("kTimeLimit", "kIterationLimit", "kSolutionLimit", "kInterrupt"
 
 
 def _new_highs():
-    """A silent ``highspy.Highs``: its constructor prints a banner on file descriptor 1 (once
-    per process), which would land in the middle of a command's output."""
-    import highspy
+    """A silent ``highspy.Highs`` (:mod:`mlopt.solvers.quiet_highs`)."""
+    from mlopt.solvers.quiet_highs import quiet_highs
 
-    sys.stdout.flush()
-    saved = os.dup(1)
-    try:
-        with open(os.devnull, "w") as null:
-            os.dup2(null.fileno(), 1)
-            return highspy.Highs()
-    finally:
-        os.dup2(saved, 1)
-        os.close(saved)
+    return quiet_highs()
 
 
 def _highs(form, x, given, full_ok, time_limit, mip_gap, threads, options):

@@ -38,20 +38,116 @@ COMMANDS: dict[str, tuple[Callable[[argparse.ArgumentParser], None],
                           Callable[[argparse.Namespace], int]]] = {}
 
 
-def command(name: str, help: str):
-    """Register ``add_arguments`` under ``name``; the handler is attached as its attribute."""
+def command(name: str, help: str, epilog: Callable[..., str] | None = None):
+    """Register ``add_arguments`` under ``name``.  ``epilog(args)`` builds the text after the
+    command's ``--help`` (the names it takes, from the registry; ``args``: what was parsed
+    before ``--help``, e.g. the family of ``mlopt generate oasis --help``, or None): called
+    only when that help is printed, so ``mlopt --help`` and every other command load no family
+    for it."""
     def deco(add_arguments):
         add_arguments.help = help
+        add_arguments.epilog = epilog
         COMMANDS[name] = add_arguments
         return add_arguments
     return deco
 
 
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's formatter, but each line of a description or epilog is wrapped on its own,
+    keeping its indentation (the registry listings are indented lines)."""
+
+    def _fill_text(self, text, width, indent):
+        import textwrap
+
+        out = []
+        for line in text.splitlines():
+            body = line.lstrip(" ")
+            if not body:
+                out.append("")
+                continue
+            lead = indent + " " * (len(line) - len(body))
+            hang = lead + "    " if len(body) < len(line) else lead  # a listed item hangs
+            out.append(textwrap.fill(body, max(width, 20), initial_indent=lead,
+                                     subsequent_indent=hang,
+                                     break_on_hyphens=False))
+        return "\n".join(out)
+
+
+class ParserExit(Exception):
+    """``--help`` / ``--version`` done: :func:`main` returns ``status`` instead of exiting."""
+
+    def __init__(self, status: int):
+        super().__init__(status)
+        self.status = status
+
+
+class _HelpAction(argparse.Action):
+    """``-h/--help``: argparse's, but the epilog sees what was parsed before it."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS,
+                 help="show this help message and exit"):
+        super().__init__(option_strings=option_strings, dest=dest, default=default, nargs=0,
+                         help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        parser.help_args = namespace
+        parser.print_help()
+        parser.exit()
+
+
 class OneLineParser(argparse.ArgumentParser):
-    """argparse prints usage plus an error; the contract here is one line and exit 2."""
+    """argparse prints usage plus an error; the contract here is one line and exit 2.
+
+    ``epilog_fn`` (optional): ``fn(args) -> str`` builds the epilog when the help is
+    formatted, not before (``args``: the arguments parsed before ``--help``, or None)."""
+
+    def __init__(self, *args, epilog_fn: Callable[..., str] | None = None, **kwargs):
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        add_help = kwargs.pop("add_help", True)
+        super().__init__(*args, add_help=False, **kwargs)
+        if add_help:
+            self.add_argument("-h", "--help", action=_HelpAction)
+        self.epilog_fn = epilog_fn
+        self.help_args = None
+
+    def format_help(self) -> str:
+        if self.epilog_fn is not None:
+            try:
+                self.epilog = self.epilog_fn(self.help_args)
+            except Exception as err:  # noqa: BLE001  (the help itself must still print)
+                self.epilog = f"(the list of names could not be built: {type(err).__name__}: " \
+                              f"{' '.join(str(err).split())[:200]})"
+        return super().format_help()
 
     def error(self, message: str):  # noqa: D401
-        raise InputError(f"{self.prog}: {message}")
+        # "mlopt: error: " is printed once, by main(); a subcommand names itself after it
+        where = self.prog.split(" ", 1)[1] if " " in self.prog else ""
+        raise InputError(f"{where}: {message}" if where else message)
+
+    def exit(self, status: int = 0, message: str | None = None):
+        if message:
+            _say(message.rstrip("\n"))
+        raise ParserExit(status)
+
+
+def version() -> str:
+    """The installed distribution's version (written once, in pyproject.toml)."""
+    import mlopt
+
+    return mlopt.__version__
+
+
+class _VersionAction(argparse.Action):
+    """``--version``: the metadata is read only when asked for."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS,
+                 help="print mlopt's version and exit"):
+        super().__init__(option_strings=option_strings, dest=dest, default=default, nargs=0,
+                         help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"mlopt {version()}")
+        parser.exit()
 
 
 def parse_kv(items: list[str] | None, field: str = "--param") -> dict:
@@ -83,15 +179,23 @@ def _default(o):
     return str(o)
 
 
+DESCRIPTION = ("Scheduling distributed ML training jobs: offline optima, online algorithms, "
+               "checked schedules, benchmarks.\n"
+               "mlopt COMMAND --help lists what that command takes (families, presets, "
+               "algorithms and their options, models, solvers, bounds), from the registry.")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    from mlopt.cli import (  # noqa: F401  (register commands)
+    from mlopt.cli import (  # noqa: F401  (register commands; each imports only what is light)
         bench, bracket, core, families, instances, quickstart, schema, solvers, train)
 
-    parser = OneLineParser(prog="mlopt", description="Scheduling distributed ML training jobs: "
-                           "offline optima, online algorithms, checked schedules, benchmarks.")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=OneLineParser)
+    parser = OneLineParser(prog="mlopt", description=DESCRIPTION)
+    parser.add_argument("--version", action=_VersionAction)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands",
+                                parser_class=OneLineParser)
     for name, add_arguments in COMMANDS.items():
-        p = sub.add_parser(name, help=add_arguments.help, description=add_arguments.help)
+        p = sub.add_parser(name, help=add_arguments.help, description=add_arguments.help,
+                           epilog_fn=add_arguments.epilog)
         add_arguments(p)
     return parser
 
@@ -122,13 +226,18 @@ def _main(argv: list[str] | None) -> int:
             warnings.simplefilter("error", RuntimeWarning)
             parser = build_parser()
             args = parser.parse_args(argv)
+            if getattr(args, "command", None) is None:  # bare ``mlopt``: the help, not an error
+                parser.print_help()
+                return 0
             return int(args.handler(args) or 0)
+    except ParserExit as done:  # --help, --version
+        return done.status
     except InputError as err:
         # a family's field check runs after loading: name the workload file it came from
         if err.file is None and str(err.field or "").startswith(("jobs[", "servers[", "extra.")) \
                 and isinstance(getattr(args, "file", None), str):
             err = err.with_file(args.file)
-        _say(f"mlopt: error: {' '.join(str(err).split())}")  # one line, whatever it quotes
+        _say(f"mlopt: error: {_unprefixed(str(err))}")  # one line, whatever it quotes
         return 2
     except KeyboardInterrupt:
         _say(INTERRUPTED)
@@ -159,6 +268,19 @@ def _main(argv: list[str] | None) -> int:
                  "folder's space and permissions)")
             return 2
         return _bug(err)
+
+
+def _unprefixed(text: str) -> str:
+    """``text`` on one line, without a leading ``mlopt:`` / ``mlopt: error:`` of its own (the
+    one prefix is main's)."""
+    text = " ".join(text.split())
+    while True:
+        for prefix in ("mlopt: error: ", "mlopt: ", "mlopt error: "):
+            if text.startswith(prefix):
+                text = text[len(prefix):]
+                break
+        else:
+            return text
 
 
 def _is_sqlite_environment(err: Exception) -> bool:

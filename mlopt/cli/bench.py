@@ -3,14 +3,17 @@ from __future__ import annotations
 
 import sys
 
-from mlopt.cli import command
+from mlopt.cli import command, listing
 
 
-@command("bench", "run an experiment spec (TOML) through the harness, or report on its results")
+@command("bench", "run an experiment spec (TOML) through the harness, or report on its results",
+         epilog=listing.bench)
 def _args(p):
     sub = p.add_subparsers(dest="action", required=True, parser_class=type(p))
-    r = sub.add_parser("run", help="run a spec; results go to DIR/results.sqlite as they finish")
-    r.add_argument("spec")
+    r = sub.add_parser("run", help="run a spec; results go to DIR/results.sqlite as they finish",
+                       description="run a spec; results go to DIR/results.sqlite as they finish",
+                       epilog_fn=listing.bench)
+    r.add_argument("spec", help="a spec file (TOML; the packaged ones are listed below)")
     r.add_argument("-o", "--out", default=None, help="results directory (default: results/NAME)")
     r.add_argument("--workers", type=int, default=1,
                    help="local worker processes (0: in this process)")

@@ -6,7 +6,7 @@ import math
 import sys
 import time
 
-from mlopt.cli import command, emit, parse_kv
+from mlopt.cli import command, emit, listing, parse_kv
 from mlopt.errors import InputError
 
 
@@ -26,7 +26,8 @@ def _fmt(x) -> str:
 
 
 @command("bracket", "the best certified interval [low, high] on OPT within a wall-clock "
-         "budget: every algorithm (checked), the exact model, every bound")
+         "budget: every algorithm (checked), the exact model, every bound",
+         epilog=listing.bracket)
 def _bracket_args(p):
     p.add_argument("file")
     p.add_argument("--family", default=None, help="only for workloads without meta.family")
@@ -104,10 +105,11 @@ def _bracket(args) -> int:
 
 
 @command("bound", "one certified bound on OPT: mlopt bound W --bound NAME (mlopt families "
-         "lists the names)")
+         "lists the names)", epilog=listing.bound)
 def _bound_args(p):
     p.add_argument("file")
-    p.add_argument("--bound", required=True, help="a bound of the family, or lp_relaxation")
+    p.add_argument("--bound", required=True,
+                   help="a bound of the family, or lp_relaxation (listed below)")
     p.add_argument("--family", default=None, help="only for workloads without meta.family")
     p.add_argument("--time-limit", type=_positive_seconds, default=60.0)
     p.add_argument("--solver", default="highs")

@@ -1,22 +1,25 @@
-"""Core commands: generate, solve, run, check, quickstart."""
+"""Core commands: generate, solve, run, check.
+
+Imports only what is light at load time (``mlopt --help`` builds every command's parser); the
+workload, schedule and family modules load inside the handlers."""
 from __future__ import annotations
 
 import argparse
 import sys
 
 from mlopt.errors import InputError
-from mlopt.families import family_of, get_family
-from mlopt.fileio import atomic_output, check_output
-from mlopt.schedule import Schedule
-from mlopt.workload import Workload
-from mlopt.cli import SOLVE_EXIT, command, emit, parse_kv
+from mlopt.cli import SOLVE_EXIT, command, emit, listing, parse_kv
+
+#: ``mlopt generate FAMILY`` without ``--preset``: the small instance every family has
+DEFAULT_PRESET = "tiny"
 
 FAMILY_HELP = ("the workload's family, for a workload without meta.family (a different one "
                "from the workload's own is an error)")
 
 
 def _solver_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--solver", default="highs", help="solver backend (default: highs)")
+    p.add_argument("--solver", default="highs",
+                   help="solver backend (listed below; default: highs)")
     p.add_argument("--time-limit", type=float, default=None,
                    help="seconds of wall clock, > 0, for building the model and solving it (a "
                         "build that overruns it is stopped with a one-line error; build time is "
@@ -49,10 +52,12 @@ def check_solver_args(args) -> dict:
 
 # ---- generate ---------------------------------------------------------------------------------
 @command("generate", "generate a workload from a family's preset: mlopt generate oasis "
-         "--preset paper-fig5 --seed 1 -o w.json")
+         "--preset paper-fig5 --seed 1 -o w.json", epilog=listing.generate)
 def _generate_args(p):
-    p.add_argument("family")
-    p.add_argument("--preset", default="paper-default")
+    p.add_argument("family", help="a family (listed below)")
+    p.add_argument("--preset", default=None,
+                   help=f"a preset of the family (listed below; default: {DEFAULT_PRESET}, a "
+                        "small instance)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("-p", "--param", action="append", metavar="KEY=VALUE",
                    help="override a generator parameter (value parsed as JSON); repeatable")
@@ -61,22 +66,29 @@ def _generate_args(p):
 
 
 def _generate(args) -> int:
+    from mlopt.families import get_family
+    from mlopt.fileio import atomic_output, check_output
+
     fam = get_family(args.family)
     check_output(args.output)
-    workload = fam.generate(args.preset, seed=args.seed, **parse_kv(args.param))
+    preset = DEFAULT_PRESET if args.preset is None else args.preset
+    workload = fam.generate(preset, seed=args.seed, **parse_kv(args.param))
     with atomic_output(args.output) as tmp:
         workload.save(tmp)
-    print(f"wrote {args.output}: {len(workload.jobs)} jobs, {len(workload.servers)} servers, "
+    print(f"wrote {args.output}: preset {preset}{' (default)' if args.preset is None else ''}, "
+          f"seed {args.seed}, {len(workload.jobs)} jobs, {len(workload.servers)} servers, "
           f"T={workload.horizon}, hash {workload.content_hash()}", file=sys.stderr)
     return 0
 
 
 # ---- solve ------------------------------------------------------------------------------------
-@command("solve", "offline optimum (or incumbent + bound) of a workload, checked")
+@command("solve", "offline optimum (or incumbent + bound) of a workload, checked",
+         epilog=listing.solve)
 def _solve_args(p):
     p.add_argument("file")
     p.add_argument("--family", default=None, help=FAMILY_HELP)
-    p.add_argument("--model", default=None, help="formulation name (default: the family's)")
+    p.add_argument("--model", default=None,
+                   help="formulation name (listed below; default: the family's)")
     _solver_args(p)
     p.add_argument("--verify", nargs="?", const="auto", default=None, metavar="SOLVER",
                    help="after an optimal solve, re-solve with a second solver (default: scip "
@@ -91,7 +103,9 @@ def _solve_args(p):
 
 
 def _solve(args) -> int:
+    from mlopt.fileio import atomic_output, check_output
     from mlopt.pipeline import solve_offline
+    from mlopt.workload import Workload
 
     options = check_solver_args(args)
     if args.output:
@@ -127,21 +141,24 @@ def _solve(args) -> int:
 
 
 # ---- run --------------------------------------------------------------------------------------
-@command("run", "run an online algorithm or baseline on a workload; the schedule is checked")
+@command("run", "run an online algorithm or baseline on a workload; the schedule is checked",
+         epilog=listing.run)
 def _run_args(p):
-    p.add_argument("algorithm")
+    p.add_argument("algorithm", help="an algorithm of the workload's family (listed below)")
     p.add_argument("file")
     p.add_argument("--family", default=None, help=FAMILY_HELP)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--option", action="append", metavar="KEY=VALUE",
-                   help="algorithm option (value parsed as JSON); repeatable")
+                   help="algorithm option (value parsed as JSON; listed below); repeatable")
     p.add_argument("--json", action="store_true")
     p.add_argument("-o", "--output", help="write the schedule here")
     p.set_defaults(handler=_run)
 
 
 def _run(args) -> int:
+    from mlopt.fileio import atomic_output, check_output
     from mlopt.pipeline import run_algorithm
+    from mlopt.workload import Workload
 
     options = parse_kv(args.option, "--option")
     if args.output:
@@ -178,7 +195,9 @@ def _check_args(p):
 def _check(args) -> int:
     import inspect
 
-    from mlopt.families.base import resolve
+    from mlopt.families.base import family_of, resolve
+    from mlopt.schedule import Schedule
+    from mlopt.workload import Workload
 
     workload = Workload.load(args.file)
     schedule = Schedule.load(args.schedule)

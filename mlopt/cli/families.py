@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 from mlopt.cli import command
-from mlopt.families.base import all_families
 
 
 @command("families", "list every family with its paper, sense, models, algorithms, presets and "
@@ -16,6 +15,8 @@ def _families_args(p):
 
 
 def _families(args) -> int:
+    from mlopt.families.base import all_families
+
     described = {name: fam.describe() for name, fam in all_families().items()}
     if args.json:
         print(json.dumps({"families": described}))

@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 import sys
 
-from mlopt.cli import SOLVE_EXIT, command, parse_kv
+from mlopt.cli import SOLVE_EXIT, command, listing, parse_kv
 from mlopt.errors import InputError
 
 
@@ -39,7 +39,9 @@ def _args(p):
     f.add_argument("--update-solu", action="store_true", help="write verified_by to solu.csv")
     f.add_argument("--json", action="store_true")
     f.set_defaults(handler=_verify)
-    t = sub.add_parser("from-trace", help="build a workload from a real trace window")
+    t = sub.add_parser("from-trace", help="build a workload from a real trace window",
+                       description="build a workload from a real trace window",
+                       epilog_fn=listing.from_trace)
     t.add_argument("trace", help="philly | pollux-workload | itp | itp-annotated")
     t.add_argument("path", nargs="?", default=None,
                    help="trace CSV file (default: the shared copy, where there is one)")
@@ -52,7 +54,9 @@ def _args(p):
                    help="conversion convention override (JSON value); repeatable")
     t.add_argument("-o", "--output", required=True)
     t.set_defaults(handler=_from_trace)
-    c = sub.add_parser("from-csv", help="build a workload from any CSV with a column mapping")
+    c = sub.add_parser("from-csv", help="build a workload from any CSV with a column mapping",
+                       description="build a workload from any CSV with a column mapping",
+                       epilog_fn=listing.from_trace)
     c.add_argument("path")
     c.add_argument("--map", required=True,
                    help="arrival=COL,gpus=COL,duration=COL[,model=COL,tenant=COL,...]")

@@ -12,9 +12,12 @@ import math
 import shutil
 from pathlib import Path
 
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from mlopt.cli import command
+
+if TYPE_CHECKING:  # pragma: no cover  (pandas loads with the harness, not with mlopt --help)
+    import pandas as pd
 
 SPECS_DIR = Path(__file__).resolve().parents[1] / "specs"
 
@@ -47,6 +50,8 @@ def format_ratio(lo, hi) -> str:
 
 def ratio_table(df: pd.DataFrame) -> pd.DataFrame:
     """Instances x algorithms table of checked ratios, with the offline status and OPT."""
+    import pandas as pd
+
     off = df[df.method_kind == "offline"].set_index("instance_id")
     algs = df[df.method_kind == "algorithm"].copy()
     algs["ratio"] = [format_ratio(lo, hi) if ok else "INFEASIBLE"

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import json
 
-from mlopt.cli import command
+from mlopt.cli import command, listing
 
 
-@command("schema", "print the JSON Schema of a file format: mlopt schema workload|schedule|spec")
+@command("schema", "print the JSON Schema of a file format: mlopt schema workload|schedule|spec",
+         epilog=listing.schema)
 def _schema_args(p):
-    from mlopt.formats import SCHEMAS
-
-    p.add_argument("format", choices=sorted(SCHEMAS))
+    p.add_argument("format", help="a file format (listed below)")
     p.add_argument("-o", "--output", help="write the schema here instead of stdout")
     p.set_defaults(handler=_schema)
 

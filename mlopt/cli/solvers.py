@@ -5,7 +5,7 @@ import sys
 
 from pathlib import Path
 
-from mlopt.cli import command
+from mlopt.cli import command, listing
 from mlopt.errors import InputError
 
 
@@ -54,7 +54,7 @@ def _bench(args) -> int:
 
 
 @command("export", "write a formulation of a workload as MPS or LP: mlopt export w.json "
-         "--model utility_ilp -o w.mps")
+         "--model utility_ilp -o w.mps", epilog=listing.export)
 def _export_args(p):
     p.add_argument("file")
     p.add_argument("--model", default=None, help="formulation (default: the family's)")

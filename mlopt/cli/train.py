@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 import sys
 
-from mlopt.cli import command, parse_kv
+from mlopt.cli import command, listing, parse_kv
 from mlopt.errors import InputError
-from mlopt.families import get_family
 
 
 @command("train", "train a family's learned component: mlopt train harmony -p episodes=300 "
-         "-o policy.npz (then mlopt run harmony W --option policy=policy.npz)")
+         "-o policy.npz (then mlopt run harmony W --option policy=policy.npz)",
+         epilog=listing.train)
 def _args(p):
     p.add_argument("family")
     p.add_argument("--target", default=None, help="what to train (default: the family's first)")
@@ -24,6 +24,7 @@ def _args(p):
 
 
 def run(args) -> int:
+    from mlopt.families import get_family
     from mlopt.fileio import check_output
 
     fam = get_family(args.family)

@@ -159,7 +159,7 @@ def _bound_value(ret) -> tuple[float | None, str | None, dict]:
     if ret is None:
         return None, None, {}
     if isinstance(ret, dict):
-        details = {k: v for k, v in ret.items() if k not in ("bound", "status")}
+        details = {k: v for k, v in ret.items() if k not in ("bound", "status", "schedule")}
         value, status = ret.get("bound"), ret.get("status")
     elif isinstance(ret, (int, float)) and not isinstance(ret, bool):
         value, status, details = ret, None, {}

@@ -2,8 +2,6 @@
 from __future__ import annotations
 
 import math
-import os
-import sys
 import time
 
 import pyomo.environ  # noqa: F401  (registers the contrib solvers with SolverFactory)
@@ -15,21 +13,10 @@ from mlopt.errors import InputError
 from mlopt.solvers.base import Capabilities, SolverBackend, register_backend, unknown_option
 
 def _quiet_highs():
-    """A ``highspy.Highs`` instance with logging off; its constructor's banner (written to
-    file descriptor 1 by the C++ library) is discarded."""
-    import highspy
+    """A ``highspy.Highs`` instance with logging off and no banner (:mod:`.quiet_highs`)."""
+    from mlopt.solvers.quiet_highs import quiet_highs
 
-    sys.stdout.flush()
-    saved = os.dup(1)
-    try:
-        with open(os.devnull, "wb") as null:
-            os.dup2(null.fileno(), 1)
-            highs = highspy.Highs()
-            highs.setOptionValue("output_flag", False)
-    finally:
-        os.dup2(saved, 1)
-        os.close(saved)
-    return highs
+    return quiet_highs()
 
 
 _LIMITS = {TC.maxTimeLimit, TC.iterationLimit, TC.objectiveLimit, TC.interrupted}

@@ -42,8 +42,6 @@ records the cost ratio rounded / exact (never below 1 by more than exact_toleran
 from __future__ import annotations
 
 import math
-import os
-import sys
 import time
 from dataclasses import dataclass, field
 
@@ -143,27 +141,12 @@ class OracleStats:
                 "exact_cost_total": float(c[:, 1].sum()) if c.size else None}
 
 
-_BANNER_SHOWN = False
-
-
 def new_highs() -> highspy.Highs:
-    """A silent HiGHS object.  HiGHS prints a banner on stdout when the first object is made,
-    which would corrupt ``--json`` output: the first construction runs with fd 1 muted."""
-    global _BANNER_SHOWN
-    if _BANNER_SHOWN:
-        h = highspy.Highs()
-    else:
-        sys.stdout.flush()
-        saved, null = os.dup(1), os.open(os.devnull, os.O_WRONLY)
-        os.dup2(null, 1)
-        try:
-            h = highspy.Highs()
-        finally:
-            os.dup2(saved, 1)
-            os.close(saved)
-            os.close(null)
-        _BANNER_SHOWN = True
-    h.setOptionValue("output_flag", False)
+    """A silent single-threaded HiGHS object (:mod:`mlopt.solvers.quiet_highs`: no banner on
+    stdout, which would corrupt ``--json`` output)."""
+    from mlopt.solvers.quiet_highs import quiet_highs
+
+    h = quiet_highs()
     h.setOptionValue("threads", 1)
     return h
 

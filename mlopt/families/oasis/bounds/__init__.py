@@ -30,12 +30,18 @@ def _bound_adapter(name: str):
         options.pop("seed", None)  # deterministic; the harness offers its context to all bounds
         options.pop("solver", None)
         if name == "colgen":
-            options.setdefault("time_limit", time_limit if time_limit is not None else 600.0)
+            # one budget for both phases: the column generation loop, then the restricted
+            # master ILP (its own limit), so a caller's time limit holds for the whole call
+            total = time_limit if time_limit is not None else 600.0 + 60.0
+            options.setdefault("time_limit", total if time_limit is None else 0.7 * total)
+            options.setdefault("ilp_time_limit", 60.0 if time_limit is None else 0.25 * total)
             options.setdefault("threads", threads)
         res = fn(workload, **options)
         out = res.to_dict()
         out.pop("details", None)
-        return {"bound": res.upper_bound, **out}
+        # the best checked schedule found on the way (mlopt.bracket takes it as a primal source;
+        # the harness keeps only JSON-able details)
+        return {"bound": res.upper_bound, **out, "schedule": res.schedule}
     bound.__name__ = f"{name}_bound"
     return bound
 

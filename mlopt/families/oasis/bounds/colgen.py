@@ -53,6 +53,8 @@ import time
 from typing import Any
 
 import highspy
+
+from mlopt.solvers.quiet_highs import quiet_highs
 import numpy as np
 
 from mlopt.families.oasis.online import OasisRun, oasis_online
@@ -108,8 +110,7 @@ class MasterLP:
         self.n_jobs = len(workload.jobs)
         self.lazy_rows = lazy_rows
         self.threads = int(threads)
-        h = highspy.Highs()
-        h.setOptionValue("output_flag", False)
+        h = quiet_highs()
         h.setOptionValue("threads", self.threads)
         h.changeObjectiveSense(highspy.ObjSense.kMaximize)
         # (17): one row per job, sum_l x_il <= 1; rows 0..I-1
@@ -348,8 +349,7 @@ class MasterLP:
         lp.a_matrix_.index_ = rows.astype(np.int32)
         lp.a_matrix_.value_ = vals
         lp.integrality_ = [highspy.HighsVarType.kInteger] * nk
-        mip = highspy.Highs()
-        mip.setOptionValue("output_flag", False)
+        mip = quiet_highs()
         mip.setOptionValue("threads", self.threads)
         mip.setOptionValue("mip_rel_gap", float(mip_gap))
         if time_limit is not None:

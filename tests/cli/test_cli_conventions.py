@@ -1,0 +1,226 @@
+"""Command-line conventions: ``--version`` from the package metadata, bare ``mlopt`` is the
+help (exit 0), one ``mlopt: error:`` prefix, every command's ``--help`` lists the registry's
+names (built only when asked for: ``mlopt --help`` loads no family), ``generate`` defaults to
+the small ``tiny`` preset and says so."""
+from __future__ import annotations
+
+import importlib.metadata
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import mlopt
+from mlopt.cli import main
+from mlopt.errors import InputError
+
+CLI_DIR = Path(mlopt.__file__).parent / "cli"
+
+
+def run_cli(capsys, *argv):
+    capsys.readouterr()
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# ---- --version and bare mlopt -------------------------------------------------------------------
+def test_version_is_the_package_metadata(capsys):
+    code, out, err = run_cli(capsys, "--version")
+    assert (code, err) == (0, "")
+    assert out == f"mlopt {importlib.metadata.version('mlopt')}\n"
+    assert mlopt.__version__ == importlib.metadata.version("mlopt")
+
+
+def test_version_is_written_once():
+    """pyproject.toml holds the version; the package reads the metadata, no literal copy."""
+    source = Path(mlopt.__file__).read_text()
+    assert not re.search(r"^__version__\s*=", source, re.M)
+
+
+def test_bare_mlopt_prints_the_help_and_exits_0(capsys):
+    code, out, err = run_cli(capsys)
+    assert (code, err) == (0, "")
+    assert out.startswith("usage: mlopt") and "generate" in out and "--version" in out
+
+
+def test_bare_mlopt_console_exit_0():
+    proc = subprocess.run([sys.executable, "-m", "mlopt"], capture_output=True, text=True,
+                          timeout=60)
+    assert proc.returncode == 0 and proc.stderr == ""
+    assert proc.stdout.startswith("usage: mlopt")
+
+
+def test_help_returns_0_from_main(capsys):
+    """``main(["--help"])`` returns 0 (no SystemExit escapes to a caller of main)."""
+    code, out, _ = run_cli(capsys, "--help")
+    assert code == 0 and "mlopt COMMAND --help" in out
+
+
+# ---- one error prefix ---------------------------------------------------------------------------
+@pytest.mark.parametrize("argv", [
+    ["frobnicate"], ["generate"], ["generate", "oasis", "-o", "x.json", "--seed", "x"],
+    ["bench"], ["bench", "run"], ["instances", "show"], ["run", "fifo"],
+    ["solve", "w.json", "--threads", "two"], ["--no-such-flag"],
+])
+def test_argument_errors_have_one_prefix(capsys, tmp_path, argv):
+    argv = [str(tmp_path / a) if a.endswith(".json") else a for a in argv]
+    code, out, err = run_cli(capsys, *argv)
+    assert code == 2 and out == ""
+    assert err.startswith("mlopt: error: ") and err.count("\n") == 1
+    assert "mlopt: error: mlopt" not in err and err.count("mlopt:") == 1, err
+
+
+def test_a_message_that_names_the_program_itself_gets_one_prefix(capsys, monkeypatch):
+    import mlopt.cli.families as families
+
+    def handler(args):
+        raise InputError("mlopt: error: mlopt: something is wrong")
+
+    monkeypatch.setattr(families, "_families", handler)
+    code, _, err = run_cli(capsys, "families")
+    assert code == 2 and err == "mlopt: error: something is wrong\n"
+
+
+def test_no_cli_message_starts_with_the_program_name():
+    """Only main() writes 'mlopt: ...' (its error and interrupt lines); a command's own message
+    starting with the program name would be printed after main's prefix."""
+    pattern = re.compile(r"""["'](mlopt:|mlopt error)""")
+    offenders = [f"{p.name}:{i}" for p in sorted(CLI_DIR.glob("*.py")) if p.name != "__init__.py"
+                 for i, line in enumerate(p.read_text().splitlines(), 1) if pattern.search(line)]
+    assert offenders == []
+
+
+# ---- --help lists the registry -------------------------------------------------------------------
+def _help(capsys, *argv) -> str:
+    code, out, err = run_cli(capsys, *argv, "--help")
+    assert (code, err) == (0, "")
+    return " ".join(out.split())  # unwrapped
+
+
+def test_generate_help_lists_families_and_presets(capsys):
+    from mlopt.families import all_families
+
+    text = _help(capsys, "generate")
+    assert "default: tiny" in text
+    for name, fam in all_families().items():
+        assert f"{name} ({fam.sense}imize): presets {', '.join(fam.preset_names)}" in text
+    assert "n_jobs" in text
+
+
+def test_run_help_lists_algorithms_with_their_options_and_defaults(capsys):
+    from mlopt.families import all_families
+    from mlopt.params import describe
+
+    text = _help(capsys, "run")
+    fifo = all_families()["oasis"].option_schema("fifo")
+    assert fifo  # oasis's fifo declares options
+    for name, line in describe(fifo).items():
+        assert f"{name}: {' '.join(line.split())}" in text
+    for fam in all_families().values():
+        for algorithm in fam.algorithms_:
+            assert re.search(rf"\b{re.escape(algorithm)}\b", text), algorithm
+
+
+def test_solve_help_lists_models_and_solvers(capsys):
+    from mlopt.families import all_families
+    from mlopt.solvers import BACKENDS
+
+    text = _help(capsys, "solve")
+    for fam in all_families().values():
+        assert f"{fam.default_model} (default)" in text
+        for model in fam.formulations:
+            assert model in text
+    for name in BACKENDS:
+        assert name in text
+
+
+def test_bound_and_bracket_help_list_bounds(capsys):
+    from mlopt.families import all_families
+
+    bound, bracket = _help(capsys, "bound"), _help(capsys, "bracket")
+    assert "lp_relaxation" in bound
+    for fam in all_families().values():
+        for name in fam.bounds_:
+            assert name in bound and name in bracket
+
+
+def test_bench_help_lists_the_packaged_specs(capsys):
+    from mlopt.cli.quickstart import quick_specs
+
+    for argv in (["bench"], ["bench", "run"]):
+        text = _help(capsys, *argv)
+        for spec in quick_specs():
+            assert spec.name in text
+
+
+def test_schema_help_lists_formats_and_unknown_is_one_line(capsys):
+    assert "formats: schedule, spec, workload" in _help(capsys, "schema")
+    code, _, err = run_cli(capsys, "schema", "nope")
+    assert code == 2 and err.startswith("mlopt: error: ") and "known:" in err
+
+
+def test_top_level_help_is_fast_and_loads_no_family():
+    """``mlopt --help`` builds every parser but none of the epilogs: no family, no Pyomo,
+    pandas, NumPy or pydantic (benchmarks/cli/README.md has the timings)."""
+    code = ("import contextlib, io, sys\n"
+            "from mlopt.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()) as out:\n"
+            "    assert main(['--help']) == 0\n"
+            "assert 'usage: mlopt' in out.getvalue()\n"
+            "heavy = [m for m in sys.modules if m.split('.')[0] in ('numpy', 'pandas', "
+            "'pyomo', 'pydantic') or m.startswith('mlopt.families')]\n"
+            "print(heavy)\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.strip() == "[]"
+
+
+# ---- generate's default preset ------------------------------------------------------------------
+def test_generate_defaults_to_tiny_and_says_so(capsys, tmp_path):
+    from mlopt.families import get_family
+    from mlopt.workload import Workload
+
+    out = tmp_path / "w.json"
+    code, _, err = run_cli(capsys, "generate", "oasis", "-o", out)
+    assert code == 0 and "preset tiny (default), seed 0" in err
+    tiny = get_family("oasis").generate("tiny", seed=0)
+    assert Workload.load(out).content_hash() == tiny.content_hash()
+    code, _, err = run_cli(capsys, "generate", "oasis", "--preset", "tiny", "-o", out)
+    assert code == 0 and "preset tiny, seed 0" in err and "(default)" not in err
+    assert json.loads(out.read_text())["meta"]["family"] == "oasis"
+
+
+def test_export_train_and_trace_help_list_the_registry(capsys):
+    from mlopt.families import all_families
+
+    families = all_families()
+    export, train = _help(capsys, "export"), _help(capsys, "train")
+    trace = _help(capsys, "instances", "from-trace")
+    for name, fam in families.items():
+        assert all(model in export for model in fam.formulations)
+        assert all(target in train for target in fam.trainers_)
+        assert (f" {name}" in trace.split("(--family):")[1]) == (fam.from_trace_ is not None)
+
+
+def test_generate_family_help_lists_each_presets_parameters(capsys):
+    from mlopt.families import get_family
+    from mlopt.params import describe
+
+    fam = get_family("oasis")
+    text = _help(capsys, "generate", "oasis")
+    assert "presets of oasis" in text and "hetero" not in text
+    tiny = describe(fam.param_schema("tiny"))
+    assert tiny and all(f"{name}: {' '.join(line.split())}" in text
+                        for name, line in tiny.items())
+
+
+def test_run_algorithm_help_lists_only_that_algorithm(capsys):
+    text = _help(capsys, "run", "fifo")
+    assert "worker_range" in text and "max_workers" in text  # oasis's and hetero's fifo
+    assert "adjust_fraction" not in text  # dorm's
+    assert "adjust_fraction" in _help(capsys, "run", "no-such-algorithm")  # all of them
