@@ -4,12 +4,14 @@ above the proven optimum or any checked schedule, and the CLI (``mlopt bound`` a
 bracket`` now closing a finite interval at the Fig. 8 scale)."""
 from __future__ import annotations
 
+import csv
 import json
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from conftest import ROOT
 from test_harmony_milp import one_server
 
 from mlopt import pipeline
@@ -22,6 +24,7 @@ from mlopt.families.harmony.generator import make_workload
 from mlopt.families.harmony.speed import model_of
 from mlopt.schedule import Schedule
 from mlopt.solve import Status
+from mlopt.workload import Workload
 
 FAM = get_family("harmony")
 ALGS = ("harmony", "lb", "tetris", "lif_line", "lif_quad")
@@ -148,6 +151,17 @@ def test_standalone_bound_below_every_checked_schedule_on_mini(seed):
         r = pipeline.run_algorithm(w, alg, family="harmony")
         if r.check.feasible:
             assert bound <= r.check.objective + 1e-9, alg
+
+
+def test_standalone_bound_below_the_verified_optima_of_the_committed_instances():
+    optima = {r["instance"]: float(r["objective"])
+              for r in csv.DictReader((ROOT / "instances" / "solu.csv").open())
+              if r["family"] == "harmony" and r["status"] == "optimal"}
+    paths = sorted((ROOT / "instances").glob("harmony-*/*.json"))
+    assert paths and all(p.stem in optima for p in paths)
+    for p in paths:
+        w = Workload.from_dict(json.loads(p.read_text()))
+        assert standalone_bound(w)["bound"] <= optima[p.stem] + 1e-9, p.stem
 
 
 def test_standalone_is_registered_as_a_theorem_bound():
