@@ -9,7 +9,7 @@ baselines (:mod:`.baselines`) and the placement MILPs (:mod:`mlopt.models.harmon
 from __future__ import annotations
 
 from mlopt import limits
-from mlopt.families.base import Algorithm, Family, Formulation
+from mlopt.families.base import Algorithm, Bound, Family, Formulation
 from mlopt.params import Param
 
 P = "mlopt.families.harmony"
@@ -58,6 +58,9 @@ FAMILY = Family(
         *(Algorithm(name, f"{P}.baselines:BASELINES.{name}", role="baseline",
                     options=LIF_OPTIONS) for name in ("lif_line", "lif_quad")),
     ],
+    # a theorem bound (no solver): each job alone at its fastest from its arrival (.bounds)
+    bounds_=[Bound("standalone", f"{P}.bounds:standalone_bound",
+                   doc="average over jobs of the intervals each needs alone at its fastest")],
     trainers_={"policy": f"{P}.training:train_policy",
                "reward_model": f"{P}.reward_model:train_reward_model"},
     from_trace_=f"{P}.from_trace:harmony_from_trace",
