@@ -19,9 +19,8 @@ planned (the fields check guarantees b^(i) >= b^(e)), so the plan stays feasible
 checker with the same completion slots and utility.
 
 Options.  Each baseline takes exactly the options of the OASiS algorithm it runs: the schema the
-OASiS family declares for it, or, while that family declares none, :data:`FALLBACK` (the keyword
-options of OASiS's functions, with the ranges those functions check).  ``OPTIONS`` is resolved on
-first use by the family record; unknown names and bad values are refused by ``Family.run``.
+OASiS family declares for it (``OPTIONS``, resolved on first use by the family record); unknown
+names and bad values are refused by ``Family.run``, of PD-ORS and of OASiS alike.
 """
 from __future__ import annotations
 
@@ -31,55 +30,18 @@ from mlopt import limits
 from mlopt.errors import InputError
 from mlopt.families.pdors.fields import validate_pdors
 from mlopt.families.pdors.oasis_adapted import from_oasis, to_oasis
-from mlopt.params import Param, Schema
+from mlopt.params import Schema
 from mlopt.schedule import Schedule
 from mlopt.workload import Workload
 
 ADAPTED = ("fifo", "drf", "dorm", "oasis")
 
 
-def _fallback() -> dict[str, Schema]:
-    from mlopt.families.oasis.online import SUBROUTINES
-    from mlopt.families.oasis.prices import PRICE_MODES
-    from mlopt.families.oasis.subroutine import WORK_UNITS
-
-    return {
-        "fifo": {
-            "workers": Param.int(None, low=1, high=limits.MAX_COUNT, nullable=True,
-                                 doc="workers of every job (capped by F_i); null: drawn"),
-            "worker_range": Param.range((1, 30), low=1, high=limits.MAX_COUNT, integer=True,
-                                        doc="uniform draw of each job's workers"),
-        },
-        "drf": {"record_events": Param.bool(True, doc="keep the per-event log in meta")},
-        "dorm": {
-            "theta": Param.float(0.5, low=0.0, high=1.0, doc="fairness weight"),
-            "max_adjust": Param.int(None, low=0, high=limits.MAX_COUNT, nullable=True,
-                                    doc="jobs re-sized per event; null: no limit"),
-            "adjust_fraction": Param.float(0.5, low=0.0, high=1.0),
-            "solver": Param.str("highs", doc="MILP backend of the per-event problem"),
-            "time_limit": Param.float(2.0, low=0.0, high=limits.MAX_VALUE,
-                                      doc="seconds per per-event MILP"),
-            "mip_gap": Param.float(1e-4, low=0.0, high=1.0),
-            "threads": Param.int(1, low=1, high=1024, nullable=True),
-            "relax_floor": Param.bool(True),
-        },
-        "oasis": {
-            "price_mode": Param.choice("oracle", PRICE_MODES),
-            "estimate_factor": Param.float(1.0, low=0.0, low_open=True),
-            "subroutine": Param.choice("fast", tuple(SUBROUTINES)),
-            "work_unit": Param.choice("chunk", WORK_UNITS),
-            "price_scale": Param.float(None, low=0.0, low_open=True, nullable=True),
-        },
-    }
-
-
 def _options() -> dict[str, Schema]:
     from mlopt.families import get_family
 
     oasis = get_family("oasis")
-    declared = {name: oasis.option_schema(name) for name in ADAPTED}
-    fallback = _fallback() if any(d is None for d in declared.values()) else {}
-    return {name: dict(d) if d is not None else fallback[name] for name, d in declared.items()}
+    return {name: dict(oasis.option_schema(name)) for name in ADAPTED}
 
 
 #: name -> declared options of the adapted baseline (resolved when the family first needs them)
@@ -91,12 +53,11 @@ def _adapted(name: str) -> Callable[..., Schedule]:
         from mlopt.families import get_family
 
         validate_pdors(workload)
-        # Family.run checked the options against OPTIONS[name]; a direct call is checked here
-        # the same way (nothing is forwarded unchecked)
-        opts = _check(name, options)
         _check_size(workload)
         view = to_oasis(workload)
-        schedule = get_family("oasis").algorithm(name)(view, seed=seed, **opts)
+        # through the OASiS family's run: its declared options are checked there (a direct
+        # call of this function included), nothing is forwarded unchecked
+        schedule = get_family("oasis").run(name, view, seed=seed, options=options)
         schedule = from_oasis(schedule, workload)
         schedule.meta["view"] = "oasis-adapted (split pool, external speed)" \
             if len(workload.servers) > 1 else \
@@ -123,14 +84,6 @@ def _check_size(workload: Workload) -> None:
                              f"{cells:,} cells is above the limit {MAX_TABLE_CELLS:,}",
                              field=f"jobs[{n}].extra.batch",
                              value=job.extra["batch"])
-
-
-def _check(name: str, options: dict) -> dict:
-    from mlopt.families.base import RESERVED_OPTIONS
-    from mlopt.params import check_values
-
-    return check_values(OPTIONS[name], options, where=f"algorithm {name!r}",
-                        reserved=RESERVED_OPTIONS)
 
 
 BASELINES: dict[str, Callable[..., Schedule]] = {name: _adapted(name) for name in ADAPTED}
