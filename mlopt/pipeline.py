@@ -15,13 +15,11 @@ ever run under a guessed family.
 """
 from __future__ import annotations
 
-import signal
-import threading
 import time
-from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
+from mlopt.alarm import alarm
 from mlopt.check import CheckResult
 from mlopt.errors import InputError
 from mlopt.families import family_of
@@ -146,8 +144,8 @@ def solve_offline(workload: Workload, *, family: str | None = None, model: str |
     name = fam.exact_formulation(model).name  # a bound / export-only model is an error
     build = fam.model(name)
     t0 = time.perf_counter()
-    with build_deadline(time_limit, lambda: _too_slow_to_build(fam, name, workload,
-                                                               time_limit)):
+    # the build is pure Python: stopped at the time limit and refused in one line (mlopt.alarm)
+    with alarm(time_limit, lambda: _too_slow_to_build(fam, name, workload, time_limit)):
         m = build(workload)
     build_s = time.perf_counter() - t0
     # the time limit is wall clock for the whole call: the solver gets what the build left
@@ -183,35 +181,6 @@ def solve_offline(workload: Workload, *, family: str | None = None, model: str |
         verification = verify_offline(fam, name, m, workload, res, verifier, time_limit,
                                       threads)
     return OfflineResult(res, schedule, check, build_s, name, verification)
-
-
-class _BuildTimeout(BaseException):
-    """Raised into a model build that overran the time limit (a BaseException, so that no
-    ``except Exception`` in a builder or in Pyomo logs and swallows it)."""
-
-
-@contextmanager
-def build_deadline(seconds: float | None, refuse: Callable[[], InputError]):
-    """Stop a model build (pure Python: it stops at the next bytecode) after ``seconds`` of
-    wall clock and raise ``refuse()`` instead.  Only in the main thread (signals); elsewhere,
-    e.g. in a Dask worker thread, the build is not limited."""
-    if seconds is None or not hasattr(signal, "SIGALRM") \
-            or threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def _stop(signum, frame):
-        raise _BuildTimeout()
-
-    old = signal.signal(signal.SIGALRM, _stop)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    except _BuildTimeout:
-        raise refuse() from None
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
 
 
 def _too_slow_to_build(fam, model: str, workload: Workload, time_limit: float) -> InputError:

@@ -34,13 +34,12 @@ from __future__ import annotations
 import copy
 import json
 import os
-import signal
-from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable
 
+from mlopt.alarm import alarm
 from mlopt.errors import InputError
 from mlopt.families.base import Family, get_family
 from mlopt.params import bad_values
@@ -65,23 +64,11 @@ class Check:
         return self.name
 
 
-@contextmanager
 def deadline(seconds: float, what: str):
-    """Fail (AssertionError) if the block runs longer than ``seconds`` (SIGALRM, main thread)."""
-    if not hasattr(signal, "SIGALRM"):
-        yield
-        return
-
-    def _raise(signum, frame):
-        raise AssertionError(f"{what}: still running after {seconds} s (grinding or hanging)")
-
-    old = signal.signal(signal.SIGALRM, _raise)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
+    """Fail (AssertionError) if the block runs longer than ``seconds`` (:func:`mlopt.alarm.alarm`:
+    the limited code cannot swallow it with ``except Exception``)."""
+    return alarm(seconds, lambda: AssertionError(
+        f"{what}: still running after {seconds} s (grinding or hanging)"))
 
 
 def expect_input_error(call: Callable[[], Any], what: str) -> None:
