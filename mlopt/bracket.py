@@ -151,10 +151,12 @@ def bracket(workload, *, family: str | None = None, time_limit: float = 60.0,
     family registers); ``exact=False`` skips the exact model."""
     from mlopt.families.base import family_of
 
-    if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) \
-            or not math.isfinite(time_limit) or time_limit <= 0:
+    from mlopt.solve import check_settings
+
+    if time_limit is None:  # a bracket always has a budget
         raise InputError("must be a positive number of seconds", field="time_limit",
                          value=time_limit)
+    check_settings(time_limit=time_limit, threads=threads, solver=solver)
     start = time.perf_counter()
     deadline = start + float(time_limit)
     fam = family_of(workload, family)
@@ -366,31 +368,19 @@ def _start_exact(fam, workload, solver: str, threads: int, share: float,
 
 def _warm_start(fam, workload, model, cap: float):
     """The exact model's start: the best checked schedule of the family's online algorithms
-    (each in a child process, all within ``cap`` seconds), encoded for ``model``
-    (:mod:`mlopt.warmstart`).  (None, why) when there is none or it cannot be encoded."""
-    from mlopt.warmstart import encode_schedule
+    (:func:`mlopt.warmstart.best_start`, in a child process stopped after ``cap`` seconds),
+    encoded for ``model``.  (None, why) when there is none or it cannot be encoded."""
+    from mlopt.warmstart import best_start, encode_schedule
 
-    best = None
-    stop = time.perf_counter() + cap
-    for name in sorted(n for n, a in fam.algorithms_.items() if a.role == "online"):
-        def work(name=name):
-            schedule = fam.run(name, workload, seed=0)
-            check = fam.check(workload, schedule)
-            return schedule, check.feasible, float(check.objective)
-
-        kind, out = run_boxed(stop - time.perf_counter(), work)
-        if kind != "ok" or not out[1]:
-            continue
-        better = best is None or (out[2] > best[2] if fam.sense == "max" else out[2] < best[2])
-        if better:
-            best = (name, out[0], out[2])
-    if best is None:
+    online = sorted(n for n, a in fam.algorithms_.items() if a.role == "online")
+    kind, best = run_boxed(cap, lambda: best_start(workload, fam.name, online))
+    if kind != "ok" or best is None:
         return None, "cold start (no online schedule within the warm-start cap)"
     try:
-        start = encode_schedule(fam.name, model, workload, best[1])
+        start = encode_schedule(fam.name, model, workload, best.schedule)
     except Exception as err:  # noqa: BLE001  (a start is an optimisation, never required)
-        return None, f"cold start (encoding {best[0]}'s schedule failed: {err})"
-    return start, f"warm start from {best[0]} ({best[2]:.6g})"
+        return None, f"cold start (encoding {best.algorithm}'s schedule failed: {err})"
+    return start, f"warm start from {best.algorithm} ({best.objective:.6g})"
 
 
 def _finish_exact(st: _State, fam, handle: "Boxed", solver: str, t0: float):
@@ -423,16 +413,27 @@ def _finish_exact(st: _State, fam, handle: "Boxed", solver: str, t0: float):
     return out
 
 
-def call_bound(fn: Callable, workload, **context):
-    """A family's bound with the context keywords (time_limit, threads, solver) it takes."""
-    from mlopt.harness.tasks import _call
+def compute_bound(fam, workload, name: str, *, solver: str, time_limit: float, threads: int,
+                  options: dict | None = None):
+    """Bound ``name`` of ``fam`` on ``workload`` as its method returns it: a family's bound
+    (with the context keywords -- time_limit, threads, solver -- its signature takes, or the
+    user's ``options`` as given), or ``lp_relaxation`` of the default exact model."""
+    from mlopt.harness.tasks import _call, lp_relaxation_bound
 
-    return _call(fn, workload, context=context)
+    if name == "lp_relaxation":
+        return lp_relaxation_bound(workload, family=fam, model=None, model_options={},
+                                   solver=solver, time_limit=time_limit, threads=threads,
+                                   solver_options={})
+    fn = fam.bound(name)
+    if options:
+        return fn(workload, **options)
+    return _call(fn, workload, context={"time_limit": time_limit, "threads": threads,
+                                        "solver": solver})
 
 
 def _run_bound(st: _State, fam, workload, name: str, solver: str, threads: int,
                share: float) -> None:
-    from mlopt.harness.tasks import _bound_value, lp_relaxation_bound
+    from mlopt.harness.tasks import _bound_value
 
     if share <= 0.5:
         st.add(Source(name, "dual", None, "skipped", 0.0, "no time left in the budget"))
@@ -440,13 +441,8 @@ def _run_bound(st: _State, fam, workload, name: str, solver: str, threads: int,
     inner = max(0.5, share - 1.0)  # the method's own time limit, inside the hard one
 
     def work():
-        if name == "lp_relaxation":
-            ret = lp_relaxation_bound(workload, family=fam, model=None, model_options={},
-                                      solver=solver, time_limit=inner, threads=threads,
-                                      solver_options={})
-        else:
-            ret = call_bound(fam.bound(name), workload, time_limit=inner, threads=threads,
-                             solver=solver)
+        ret = compute_bound(fam, workload, name, solver=solver, time_limit=inner,
+                            threads=threads)
         schedule = ret.pop("schedule", None) if isinstance(ret, dict) else None
         value, status, _ = _bound_value(ret)
         checked = None

@@ -39,8 +39,8 @@ def check_solver_args(args) -> dict:
 
     options = parse_kv(getattr(args, "solver_option", None), "--solver-option")
     try:
-        check_settings(time_limit=args.time_limit, mip_gap=args.mip_gap, threads=args.threads,
-                       options=options, solver=args.solver)
+        check_settings(time_limit=args.time_limit, mip_gap=getattr(args, "mip_gap", 0.0),
+                       threads=args.threads, options=options, solver=args.solver)
     except InputError as err:
         flag = {"time_limit": "--time-limit", "mip_gap": "--mip-gap",
                 "threads": "--threads"}.get(err.field or "")
