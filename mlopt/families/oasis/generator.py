@@ -45,6 +45,7 @@ import numpy as np
 from mlopt import limits
 from mlopt.clusters import INSTANCE_TYPES, ROLE_ASSIGNMENTS, ec2_cluster
 from mlopt.errors import InputError
+from mlopt.genparams import integers, uniform6
 from mlopt.params import Param, check_values
 from mlopt.utility import Sigmoid
 from mlopt.workload import DEFAULT_RESOURCES, Job, Server, Workload
@@ -295,34 +296,18 @@ def _check(params: dict) -> dict[str, Any]:
 
 
 # ---- drawing ---------------------------------------------------------------------------------
-def _sig6(x: np.ndarray, lo: float, hi: float) -> np.ndarray:
-    """Round to 6 significant digits (readable JSON), clipped back into [lo, hi]."""
-    rounded = np.array([float(f"{v:.6g}") for v in np.atleast_1d(x)])
-    return np.clip(rounded, lo, hi)
-
-
-def _uniform(rng, rng_range, size) -> np.ndarray:
-    lo, hi = rng_range
-    return _sig6(rng.uniform(lo, hi, size=size), lo, hi)
-
-
-def _integers(rng, rng_range, size) -> np.ndarray:
-    lo, hi = rng_range
-    return rng.integers(lo, hi, size=size, endpoint=True)
-
-
 def _worker_vectors(rng, p, n) -> np.ndarray:
     """n x 5 worker demands in DEFAULT_RESOURCES order (gpu, cpu, memory, storage, bandwidth)."""
     return np.column_stack([
-        _integers(rng, p["worker_gpu"], n), _integers(rng, p["worker_cpu"], n),
-        _integers(rng, p["worker_memory_gb"], n), _integers(rng, p["worker_storage_gb"], n),
-        _uniform(rng, p["worker_bandwidth_gbps"], n)]).astype(float)
+        integers(rng, p["worker_gpu"], n), integers(rng, p["worker_cpu"], n),
+        integers(rng, p["worker_memory_gb"], n), integers(rng, p["worker_storage_gb"], n),
+        uniform6(rng, p["worker_bandwidth_gbps"], n)]).astype(float)
 
 
 def _ps_vectors(rng, p, n) -> np.ndarray:
     return np.column_stack([
-        np.zeros(n), _integers(rng, p["ps_cpu"], n), _integers(rng, p["ps_memory_gb"], n),
-        _integers(rng, p["ps_storage_gb"], n), _uniform(rng, p["ps_bandwidth_gbps"], n)])
+        np.zeros(n), integers(rng, p["ps_cpu"], n), integers(rng, p["ps_memory_gb"], n),
+        integers(rng, p["ps_storage_gb"], n), uniform6(rng, p["ps_bandwidth_gbps"], n)])
 
 
 def _fit_demands(rng, draw: Callable, demands: np.ndarray, caps: np.ndarray, role: str,
@@ -355,17 +340,17 @@ def _draw(p: dict, seed: int) -> tuple[list[Server], list[Job], int]:
     arrivals = 1 + np.floor(np.sort(rng.uniform(0.0, p["arrival_window"], size=n))).astype(int)
     arrivals = np.minimum(arrivals, p["horizon"])  # guard the float edge instant == window == T
     classes = rng.choice(len(CLASSES), size=n, p=p["class_split"])
-    epochs = _integers(rng, p["epochs"], n)
-    chunks = _integers(rng, p["chunks"], n)
-    minibatches = _integers(rng, p["minibatches"], n)
-    tau = _uniform(rng, p["minibatch_seconds"], n)
-    grad = _uniform(rng, p["gradient_mb"], n)
+    epochs = integers(rng, p["epochs"], n)
+    chunks = integers(rng, p["chunks"], n)
+    minibatches = integers(rng, p["minibatches"], n)
+    tau = uniform6(rng, p["minibatch_seconds"], n)
+    grad = uniform6(rng, p["gradient_mb"], n)
     wdem = _worker_vectors(rng, p, n)
     sdem = _ps_vectors(rng, p, n)
-    gamma1 = _uniform(rng, p["priority"], n)
-    gamma3 = _uniform(rng, p["target"], n)
-    decay = np.where(classes == 2, _uniform(rng, p["decay_critical"], n),
-                     _uniform(rng, p["decay_sensitive"], n))
+    gamma1 = uniform6(rng, p["priority"], n)
+    gamma3 = uniform6(rng, p["target"], n)
+    decay = np.where(classes == 2, uniform6(rng, p["decay_critical"], n),
+                     uniform6(rng, p["decay_sensitive"], n))
     gamma2 = np.where(classes == 0, 0.0, decay)  # time-insensitive: constant utility g1 / 2
 
     res = list(DEFAULT_RESOURCES)
