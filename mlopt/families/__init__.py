@@ -7,8 +7,9 @@ then holds it to the same guarantees as every other family."""
 from __future__ import annotations
 
 from mlopt.families.base import (BUILTIN, FAMILIES, Algorithm, Bound, Family, Formulation,
-                                 all_families, family_names, family_of, get_family,
+                                 ReportNotes, all_families, family_names, family_of, get_family,
                                  register_family, unregister_family)
 
-__all__ = ["BUILTIN", "FAMILIES", "Algorithm", "Bound", "Family", "Formulation", "all_families",
-           "family_names", "family_of", "get_family", "register_family", "unregister_family"]
+__all__ = ["BUILTIN", "FAMILIES", "Algorithm", "Bound", "Family", "Formulation", "ReportNotes",
+           "all_families", "family_names", "family_of", "get_family", "register_family",
+           "unregister_family"]

@@ -124,6 +124,20 @@ class Bound:
     solver: bool = False
 
 
+@dataclass(frozen=True)
+class ReportNotes:
+    """What a family's report says about its own diagnostics (``mlopt bench report``).
+
+    ``theory``: the paragraph above the theory-check table (which theorem ``bound`` is, what
+    ``within`` compares, what the per-step ``checks`` count and what a violation means for
+    this paper); ``bound`` and ``checks``: that table's column headers for this family;
+    ``algorithms``: a note per algorithm name (e.g. what an ablation or a reference is)."""
+    theory: str = ""
+    bound: str = "competitive bound"
+    checks: str = "per-step inequalities violated / checked"
+    algorithms: Mapping[str, str] = field(default_factory=dict)
+
+
 def _by_name(items) -> dict:
     if isinstance(items, Mapping):
         return dict(items)
@@ -162,6 +176,9 @@ class Family:
     # **params) -> Workload of this family
     from_trace_: Ref | None = None
     doc: str = ""
+    # what the family's report says about its diagnostics (a :class:`ReportNotes`); default:
+    # ``<package>.report_notes:NOTES`` when that module exists, else generic notes
+    report_notes_: Ref | None = None
     # the module that defines this record (worker processes import it to find a family that
     # is not built in); default: the module that constructed it
     module: str | None = None
@@ -394,6 +411,18 @@ class Family:
     @property
     def from_trace(self) -> Callable | None:
         return None if self.from_trace_ is None else resolve(self.from_trace_)
+
+    @cached_property
+    def report_notes(self) -> ReportNotes:
+        """The family's :class:`ReportNotes` (its own ``report_notes_``, else the package's
+        ``report_notes`` module by convention, else generic notes that claim nothing)."""
+        ref = self.report_notes_
+        if ref is None and self.package is not None:
+            from importlib.util import find_spec
+
+            if find_spec(f"{self.package}.report_notes") is not None:
+                ref = f"{self.package}.report_notes:NOTES"
+        return ReportNotes() if ref is None else resolve(ref)
 
     def describe(self) -> dict:
         """Every name a user or a script can pass for this family (``mlopt families --json``)."""

@@ -25,6 +25,7 @@ from typing import Any
 
 from mlopt.fileio import write_text
 from mlopt.harness.ratios import shifted_geometric_mean
+from mlopt.harness.report_figures import write_figures
 from mlopt.harness.store import ResultStore
 
 RATIO_SHIFT = 1.0
@@ -150,7 +151,7 @@ def _report(store_or_dir, figures_dir: str | Path | None = None) -> str:
     for family, fdf in df.groupby("family", sort=True):
         lines += _family_section(family, fdf)
     if figures_dir is not None:
-        figs = write_figures(df, figures_dir)
+        figs = write_figures(df, figures_dir, spec_name=name)
         if figs:
             lines += ["## Figures", ""]
             rel = Path(figures_dir).name
@@ -164,7 +165,7 @@ def _family_section(family: str, df) -> list[str]:
     bnd = df[df.method_kind == "bound"]
     inst = df[df.method_kind == "instance"]
     n_tasks = df.task_key.nunique()
-    sense = _sense(df)
+    sense = sense_of(df)
     what = "OPT / ALG (maximization)" if sense == "max" else "ALG / OPT (minimization)"
     lines = [f"## Family `{family}`", "",
              f"{n_tasks} instances ({', '.join(sorted(df.preset.dropna().unique()))}); "
@@ -219,17 +220,24 @@ def _family_section(family: str, df) -> list[str]:
                          "median s"], rows) + [""]
 
     if not algs.empty:
+        notes = family_notes(family)
+        speeds = {label: speeds_of(g) for label, g in algs.groupby("method", sort=True)}
         lines += ["### Competitive ratios", "",
                   f"Over checked-feasible runs. Shown as `low – high` where OPT is only "
                   f"bracketed (low: best known schedule, high: best bound). SGM: shifted "
                   f"geometric mean, shift {RATIO_SHIFT:g}. `inf`: runs with an infinite "
                   f"ratio (ALG earned 0 or no bound on OPT).", ""]
+        if any(speeds.values()):
+            lines += ["Runs marked *speed-augmented* were checked at the speed shown, an "
+                      "easier problem than OPT's (speed 1): their ratio against OPT can be "
+                      "below 1, and their schedules never enter OPT's bracket.", ""]
         rows = []
         for label, g in algs.groupby("method", sort=True):
             lo, hi = _stats(g.ratio_low), _stats(g.ratio_high)
             checked = int(g.feasible.notna().sum())
             rows.append([
-                f"`{label}`", str(len(g)), f"{int(g.feasible.fillna(False).sum())}/{checked}",
+                _label(label, speeds[label]), str(len(g)),
+                f"{int(g.feasible.fillna(False).sum())}/{checked}",
                 str(int((g.status == "error").sum())),
                 f"{int(g.task_key.isin(proven_tasks).sum())}/{len(g)}",
                 _pair(lo["min"], hi["min"]), _pair(lo["median"], hi["median"]),
@@ -237,6 +245,10 @@ def _family_section(family: str, df) -> list[str]:
                 str(hi["inf"])])
         lines += _table(["algorithm", "runs", "feasible / checked", "errors", "OPT proven",
                          "ratio min", "median", "max", "SGM", "inf"], rows) + [""]
+        named = sorted({(label, a) for label, a in zip(algs.method, algs.extra.map(_algorithm))
+                        if a in notes.algorithms})
+        lines += [f"- `{label}`: {notes.algorithms[a]}" for label, a in named]
+        lines += [""] if named else []
         runtime_rows = [[f"`{label}`", _fmt(_median(g.runtime_s.dropna())),
                          _fmt(shifted_geometric_mean(g.runtime_s.dropna(), RUNTIME_SHIFT))]
                         for label, g in algs.groupby("method", sort=True)]
@@ -250,13 +262,14 @@ def _family_section(family: str, df) -> list[str]:
             for (preset, params), g in sorted(groups, key=lambda kv: _natural(kv[0])):
                 for label, h in g.groupby("method", sort=True):
                     lo, hi = _stats(h.ratio_low), _stats(h.ratio_high)
-                    rows.append([f"{preset} `{params}`", f"`{label}`", str(len(h)),
+                    rows.append([f"{preset} `{params}`", _label(label, speeds[label]),
+                                 str(len(h)),
                                  _pair(lo["median"], hi["median"]), _pair(lo["max"], hi["max"])])
             lines += ["### Ratios per instance group", ""]
             lines += _table(["preset / params", "algorithm", "runs", "median ratio",
                              "max ratio"], rows) + [""]
 
-    lines += _theory_section(algs)
+    lines += _theory_section(algs, family)
 
     errs = df[df.status == "error"]
     if not errs.empty:
@@ -272,10 +285,12 @@ def _family_section(family: str, df) -> list[str]:
     return lines
 
 
-def _theory_section(algs) -> list[str]:
+def _theory_section(algs, family: str) -> list[str]:
     """Per algorithm, what the family's theory diagnostics said on every run (``extra.theory``):
-    the competitive bound (e.g. OASiS's 2 alpha, Theorem 4), how many runs' ratio upper end stays
-    within it, and how many per-job inequalities along the run (e.g. Lemma 2) were violated."""
+    the competitive bound the paper proves, how many runs' ratio upper end stays within it, and
+    how many per-step inequalities along the run were violated.  What each of these is for this
+    family is the family's own text (:attr:`Family.report_notes`), never another paper's."""
+    notes = family_notes(family)
     rows = []
     for label, g in algs.groupby("method", sort=True):
         th = [json.loads(e).get("theory") for e in g.extra if e]
@@ -287,23 +302,51 @@ def _theory_section(algs) -> list[str]:
         within = [t["within_bound"] for t in ok if t.get("within_bound") is not None]
         viol = sum(int(t.get("lemma_violations", 0)) for t in ok)
         steps = sum(int(t.get("lemma_checked", 0)) for t in ok)
-        rows.append([f"`{label}`", str(len(th)), str(len(th) - len(ok)),
+        rows.append([_label(label, speeds_of(g)), str(len(th)), str(len(th) - len(ok)),
                      _fmt(_median(bounds)), _fmt(max(bounds) if bounds else None),
-                     f"{sum(bool(w) for w in within)}/{len(within)}", f"{viol}/{steps}"])
+                     f"{sum(bool(w) for w in within)}/{len(within)}" if within else "–",
+                     f"{viol}/{steps}" if steps else "–"])
     if not rows:
         return []
-    return ["### Theory checks", "",
-            "The paper's guarantee on every run: `bound` is the competitive ratio the theory "
-            "promises for that instance (OASiS: 2 alpha, Theorem 4); `within` counts runs whose "
-            "ratio upper end is at most that bound; `lemma violations` counts per-job "
-            "inequalities along the run that failed (OASiS: Lemma 2; hetero: Theorem 3's "
-            "2 log lambda against each A_maxweight call's dual bound). Violations point at a bug "
-            "or a broken assumption and are reported, not hidden.", ""] + _table(
-        ["algorithm", "runs", "errors", "median bound", "max bound", "within",
-         "lemma violations / checked"], rows) + [""]
+    text = notes.theory or ("The family supplies no explanation of its diagnostics "
+                            "(Family.report_notes): the columns are its raw values.")
+    return ["### Theory checks", "", text, "",
+            f"`bound`: {notes.bound}; `within`: runs whose ratio upper end is at most the "
+            f"bound / runs with a verdict; `checks`: {notes.checks} (`–`: none checked).",
+            ""] + _table(["algorithm", "runs", "errors", "median bound", "max bound", "within",
+                          "checks"], rows) + [""]
 
 
-def _sense(df) -> str:
+def family_notes(family: str):
+    """The family's :class:`~mlopt.families.base.ReportNotes` (generic ones for a family this
+    process cannot load: a report never fails for want of its notes)."""
+    from mlopt.families.base import ReportNotes
+    from mlopt.harness.tasks import resolve_family
+
+    try:
+        return resolve_family(family).report_notes
+    except Exception:  # noqa: BLE001  (an unknown family or an old family object)
+        return ReportNotes()
+
+
+def _algorithm(extra: str | None) -> str | None:
+    """The registry name of the algorithm a row ran (its label may differ)."""
+    return json.loads(extra).get("algorithm") if extra else None
+
+
+def speeds_of(g) -> list[float]:
+    """The speeds > 1 the rows of one algorithm were checked at (speed augmentation)."""
+    return sorted({float(json.loads(e)["speed"]) for e in g.extra
+                   if e and json.loads(e).get("speed") is not None})
+
+
+def _label(label: str, speeds: list[float]) -> str:
+    if not speeds:
+        return f"`{label}`"
+    return f"`{label}` (speed-augmented: {', '.join(f'{v:g}' for v in speeds)})"
+
+
+def sense_of(df) -> str:
     """max when the bracket/ratio orientation says so (bound rows carry only high for max)."""
     from mlopt.harness.tasks import resolve_family
 
@@ -329,61 +372,6 @@ def _median(values) -> float | None:
 
     v = [float(x) for x in values if x is not None and not math.isnan(float(x))]
     return float(np.median(v)) if v else None
-
-
-# ---- figures ------------------------------------------------------------------------------------
-def write_figures(df, figures_dir: str | Path) -> list[Path]:
-    """ECDF of ratio interval ends per algorithm; runtime box plot per method (Agg, no pyplot)."""
-    import numpy as np
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-
-    out = Path(figures_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    paths = []
-    algs = df[df.method_kind == "algorithm"]
-    if algs.ratio_high.notna().any():
-        fig = Figure(figsize=(6.5, 4.0))
-        FigureCanvasAgg(fig)
-        ax = fig.add_subplot()
-        for n, (label, g) in enumerate(algs.groupby("method", sort=True)):
-            color = f"C{n % 10}"
-            for col, style in (("ratio_high", "-"), ("ratio_low", "--")):
-                v = g[col].dropna().to_numpy(dtype=float)
-                fin = np.sort(v[np.isfinite(v)])
-                if len(fin) == 0:
-                    continue
-                y = np.arange(1, len(fin) + 1) / len(v)
-                ax.step(fin, y, where="post", linestyle=style, color=color,
-                        label=f"{label} ({'upper' if col == 'ratio_high' else 'lower'} end"
-                              f"{', %d inf' % (len(v) - len(fin)) if len(v) > len(fin) else ''})")
-        ax.set_xlabel("competitive ratio")
-        ax.set_ylabel("fraction of instances")
-        ax.set_ylim(0, 1.02)
-        ax.grid(alpha=0.3)
-        ax.legend(fontsize=7)
-        fig.tight_layout()
-        p = out / "ratios.png"
-        fig.savefig(p, dpi=110)
-        paths.append(p)
-    timed = df[df.runtime_s.notna() & df.method_kind.isin(["offline", "algorithm", "bound"])]
-    if not timed.empty:
-        fig = Figure(figsize=(6.5, 4.0))
-        FigureCanvasAgg(fig)
-        ax = fig.add_subplot()
-        groups = list(timed.groupby(["method_kind", "method"], sort=True))
-        data = [np.maximum(g.runtime_s.to_numpy(dtype=float), 1e-6) for _, g in groups]
-        ax.boxplot(data)
-        ax.set_xticks(range(1, len(groups) + 1),
-                      [f"{k}:{m}" for (k, m), _ in groups], rotation=30, ha="right", fontsize=7)
-        ax.set_yscale("log")
-        ax.set_ylabel("runtime (s)")
-        ax.grid(alpha=0.3, axis="y")
-        fig.tight_layout()
-        p = out / "runtimes.png"
-        fig.savefig(p, dpi=110)
-        paths.append(p)
-    return paths
 
 
 def write_report(out_dir: str | Path) -> Path:

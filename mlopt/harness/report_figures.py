@@ -1,0 +1,135 @@
+"""The report's figures (PNG, matplotlib's Agg canvas: no pyplot, no display).
+
+* ``ratios[_<family>].png``: per algorithm, the ECDF of its competitive ratios over checked
+  feasible runs, on a log x axis (one algorithm's ratio of 300 must not squeeze the others into
+  a line at 1).  Where OPT is only bracketed a ratio is an interval: the upper end is drawn
+  solid and the lower end dashed, and the legend says "upper/lower end" only for algorithms
+  with at least one open interval; where every OPT is proven the two ends coincide and one
+  solid curve is drawn.  Infinite ratios cannot be drawn: the legend counts them.
+* ``runtimes[_<family>].png``: runtime box plot per method (log axis).
+
+One figure of each per family (a store normally holds one); the legend sits to the right of
+the axes, outside them, so it never covers a curve.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+#: the ratio sense per family sense: what the x axis is
+SENSE_RATIO = {"max": "OPT / ALG (maximization)", "min": "ALG / OPT (minimization)"}
+
+
+def write_figures(df, figures_dir: str | Path, *, spec_name: str = "results") -> list[Path]:
+    """Write the figures of a results frame into ``figures_dir``; return their paths."""
+    from mlopt.harness.report import sense_of
+
+    out = Path(figures_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    families = sorted(df.family.dropna().unique())
+    paths = []
+    for family in families:
+        fdf = df[df.family == family]
+        suffix = "" if len(families) == 1 else f"_{family}"
+        title = f"family {family}, spec {spec_name}"
+        p = ratio_ecdf(fdf, out / f"ratios{suffix}.png", title=title, sense=sense_of(fdf))
+        paths += [p] if p else []
+        p = runtime_boxes(fdf, out / f"runtimes{suffix}.png", title=title)
+        paths += [p] if p else []
+    return paths
+
+
+def _figure(width: float, height: float):
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(width, height))
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def ratio_ecdf(df, path: Path, *, title: str, sense: str) -> Path | None:
+    """ECDF of each algorithm's ratios (see the module docstring); None when nothing to draw."""
+    import numpy as np
+
+    from mlopt.harness.report import speeds_of
+
+    algs = df[df.method_kind == "algorithm"]
+    if not algs.ratio_high.notna().any():
+        return None
+    fig = _figure(8.5, 4.2)
+    ax = fig.add_subplot()
+    drawn = []
+    for n, (label, g) in enumerate(algs.groupby("method", sort=True)):
+        lo, hi = (g[c].to_numpy(dtype=float) for c in ("ratio_low", "ratio_high"))
+        ok = ~np.isnan(hi)
+        lo, hi = lo[ok], hi[ok]
+        if len(hi) == 0:
+            continue
+        interval = bool(np.any(np.abs(np.nan_to_num(lo, nan=np.inf) - hi) > 1e-12 * hi))
+        speeds = speeds_of(g)
+        name = label + (f" (speed {', '.join(f'{v:g}' for v in speeds)})" if speeds else "")
+        ends = (("upper end", hi, "-"), ("lower end", lo, "--")) if interval else (
+            ("", hi, "-"),)
+        for end, v, style in ends:
+            fin = np.sort(v[np.isfinite(v) & (v > 0)])
+            if len(fin) == 0:
+                continue
+            y = np.arange(1, len(fin) + 1) / len(v)
+            # start each curve at 0 so a single run is a visible step, not a lone corner
+            x = np.concatenate([[fin[0]], fin])
+            y = np.concatenate([[0.0], y])
+            inf = len(v) - len(fin)
+            tag = ", ".join(t for t in (end, f"{inf} inf" if inf else "") if t)
+            ax.step(x, y, where="post", linestyle=style, color=f"C{n % 10}", linewidth=1.6,
+                    label=f"{name} ({tag})" if tag else name)
+            drawn.append(fin)
+    if not drawn:
+        return None
+    ax.set_xscale("log")
+    _log_ticks(ax, float(min(d[0] for d in drawn)), float(max(d[-1] for d in drawn)))
+    ax.set_xlabel(f"competitive ratio {SENSE_RATIO[sense].split(' (')[0]} (log scale)")
+    ax.set_ylabel("fraction of instances")
+    ax.set_ylim(0, 1.02)
+    ax.grid(alpha=0.3, which="both")
+    ax.set_title(f"{title}: ratio {SENSE_RATIO[sense]}", fontsize=10)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    return path
+
+
+def _log_ticks(ax, low: float, high: float) -> None:
+    """Readable ticks on a log axis whose range may be narrow (1 to 1.3): plain numbers at
+    1-2-5 steps, finer ones when the range spans less than a factor 20."""
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+
+    span = high / low if low > 0 else 10.0
+    subs = (1.0, 2.0, 5.0) if span > 20 else (1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 7.0)
+    ax.xaxis.set_major_locator(LogLocator(base=10, subs=subs))
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{x:g}"))
+    ax.xaxis.set_minor_formatter(NullFormatter())
+    pad = span ** 0.04 if span > 1 else 1.02
+    ax.set_xlim(low / pad, high * pad)
+
+
+def runtime_boxes(df, path: Path, *, title: str) -> Path | None:
+    """Box plot of the runtimes of every offline model, algorithm and bound."""
+    import numpy as np
+
+    timed = df[df.runtime_s.notna() & df.method_kind.isin(["offline", "algorithm", "bound"])]
+    if timed.empty:
+        return None
+    groups = list(timed.groupby(["method_kind", "method"], sort=True))
+    fig = _figure(max(6.5, 0.45 * len(groups) + 2.5), 4.2)
+    ax = fig.add_subplot()
+    data = [np.maximum(g.runtime_s.to_numpy(dtype=float), 1e-6) for _, g in groups]
+    ax.boxplot(data)
+    ax.set_xticks(range(1, len(groups) + 1),
+                  [f"{k}: {m}" for (k, m), _ in groups], rotation=30, ha="right", fontsize=8)
+    ax.set_yscale("log")
+    ax.set_ylabel("runtime (s, log scale)")
+    ax.set_title(f"{title}: runtime per method", fontsize=10)
+    ax.grid(alpha=0.3, axis="y")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    return path
