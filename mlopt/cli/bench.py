@@ -26,6 +26,9 @@ def _args(p):
     rep.add_argument("dir")
     rep.add_argument("--csv", default=None, help="also export the results table as CSV")
     rep.add_argument("--parquet", default=None, help="also export the results as Parquet")
+    rep.add_argument("--html", default=None, metavar="OUT.html",
+                     help="also write one self-contained HTML page (tables, figures embedded, "
+                          "the run's hosts and versions)")
     rep.set_defaults(handler=_report)
 
 
@@ -54,10 +57,14 @@ def _report(args) -> int:
     store_path = Path(args.dir) / "results.sqlite"
     if not store_path.is_file():
         raise InputError("no results store here", file=str(store_path))
-    for out in (args.csv, args.parquet):  # before any work
+    for out in (args.csv, args.parquet, args.html):  # before any work
         if out:
             check_output(out)
     path = write_report(args.dir)
+    if args.html:
+        from mlopt.harness import write_html
+
+        write_html(args.dir, args.html)
     with ResultStore(store_path) as store:
         if args.csv:
             store.export_csv(args.csv)

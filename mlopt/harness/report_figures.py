@@ -47,25 +47,24 @@ def _figure(width: float, height: float):
     return fig
 
 
-def ratio_ecdf(df, path: Path, *, title: str, sense: str) -> Path | None:
-    """ECDF of each algorithm's ratios (see the module docstring); None when nothing to draw."""
+def ecdf_curves(algs) -> list[tuple[str, str, int, object, object]]:
+    """The ECDF curves of the algorithm rows ``algs``: ``(legend label, line style, colour
+    index, x, y)`` per curve, ``x`` the sorted finite positive ratios and ``y`` the fraction of
+    that algorithm's runs at or below each (starting at 0)."""
     import numpy as np
 
     from mlopt.harness.report import speeds_of
 
-    algs = df[df.method_kind == "algorithm"]
-    if not algs.ratio_high.notna().any():
-        return None
-    fig = _figure(8.5, 4.2)
-    ax = fig.add_subplot()
-    drawn = []
+    curves = []
     for n, (label, g) in enumerate(algs.groupby("method", sort=True)):
         lo, hi = (g[c].to_numpy(dtype=float) for c in ("ratio_low", "ratio_high"))
         ok = ~np.isnan(hi)
         lo, hi = lo[ok], hi[ok]
         if len(hi) == 0:
             continue
-        interval = bool(np.any(np.abs(np.nan_to_num(lo, nan=np.inf) - hi) > 1e-12 * hi))
+        # an interval exists where the two ends differ (a NaN lower end counts as open)
+        interval = bool(np.any(~np.isclose(np.nan_to_num(lo, nan=-1.0), hi, rtol=1e-12,
+                                           atol=0.0)))
         speeds = speeds_of(g)
         name = label + (f" (speed {', '.join(f'{v:g}' for v in speeds)})" if speeds else "")
         ends = (("upper end", hi, "-"), ("lower end", lo, "--")) if interval else (
@@ -74,19 +73,28 @@ def ratio_ecdf(df, path: Path, *, title: str, sense: str) -> Path | None:
             fin = np.sort(v[np.isfinite(v) & (v > 0)])
             if len(fin) == 0:
                 continue
-            y = np.arange(1, len(fin) + 1) / len(v)
-            # start each curve at 0 so a single run is a visible step, not a lone corner
-            x = np.concatenate([[fin[0]], fin])
-            y = np.concatenate([[0.0], y])
             inf = len(v) - len(fin)
             tag = ", ".join(t for t in (end, f"{inf} inf" if inf else "") if t)
-            ax.step(x, y, where="post", linestyle=style, color=f"C{n % 10}", linewidth=1.6,
-                    label=f"{name} ({tag})" if tag else name)
-            drawn.append(fin)
-    if not drawn:
+            # start each curve at 0 so a single run is a visible step, not a lone corner
+            x = np.concatenate([[fin[0]], fin])
+            y = np.concatenate([[0.0], np.arange(1, len(fin) + 1) / len(v)])
+            curves.append((f"{name} ({tag})" if tag else name, style, n, x, y))
+    return curves
+
+
+def ecdf_figure(df, *, title: str, sense: str):
+    """The ratio ECDF figure of a family's rows (None when no ratio can be drawn)."""
+    algs = df[df.method_kind == "algorithm"]
+    curves = ecdf_curves(algs)
+    if not curves:
         return None
+    fig = _figure(8.5, 4.2)
+    ax = fig.add_subplot()
+    for label, style, n, x, y in curves:
+        ax.step(x, y, where="post", linestyle=style, color=f"C{n % 10}", linewidth=1.6,
+                label=label)
     ax.set_xscale("log")
-    _log_ticks(ax, float(min(d[0] for d in drawn)), float(max(d[-1] for d in drawn)))
+    _log_ticks(ax, min(float(c[3][0]) for c in curves), max(float(c[3][-1]) for c in curves))
     ax.set_xlabel(f"competitive ratio {SENSE_RATIO[sense].split(' (')[0]} (log scale)")
     ax.set_ylabel("fraction of instances")
     ax.set_ylim(0, 1.02)
@@ -94,6 +102,14 @@ def ratio_ecdf(df, path: Path, *, title: str, sense: str) -> Path | None:
     ax.set_title(f"{title}: ratio {SENSE_RATIO[sense]}", fontsize=10)
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
     fig.tight_layout()
+    return fig
+
+
+def ratio_ecdf(df, path: Path, *, title: str, sense: str) -> Path | None:
+    """Write :func:`ecdf_figure` to ``path``; None when there is nothing to draw."""
+    fig = ecdf_figure(df, title=title, sense=sense)
+    if fig is None:
+        return None
     fig.savefig(path, dpi=110)
     return path
 
