@@ -9,7 +9,7 @@ import signal
 import threading
 import time
 from contextlib import contextmanager
-from typing import Callable
+from typing import Callable, Iterator
 
 
 class _Expired(BaseException):
@@ -18,7 +18,7 @@ class _Expired(BaseException):
 
 
 @contextmanager
-def alarm(seconds: float | None, expired: Callable[[], BaseException]):
+def alarm(seconds: float | None, expired: Callable[[], BaseException]) -> Iterator[None]:
     """Run the block; if it is still running after ``seconds`` of wall clock, stop it at its
     next bytecode and raise ``expired()`` instead.  ``seconds=None``, a thread other than the
     main one, or a platform without SIGALRM: no limit.  An enclosing alarm keeps its own

@@ -59,6 +59,7 @@ class Source:
     bound: float | None = None  # exact sources: the solver's dual bound
 
     def to_dict(self) -> dict[str, Any]:
+        """This source as a JSON-able dict (non-finite numbers as strings)."""
         return {"name": self.name, "kind": self.kind, "value": _num(self.value),
                 "bound": _num(self.bound), "status": self.status,
                 "runtime_s": round(self.runtime_s, 4), "note": self.note}
@@ -89,6 +90,7 @@ class Bracket:
         return 0.0 if width <= 0 else (width / scale if scale > 0 else math.inf)
 
     def to_dict(self) -> dict[str, Any]:
+        """The bracket as a JSON-able dict: both ends, their sources, the proof."""
         return {"family": self.family, "sense": self.sense, "low": _num(self.low),
                 "high": _num(self.high), "gap": _num(self.gap), "status": self.status,
                 "proof": self.proof, "low_source": self.low_source,
@@ -414,7 +416,7 @@ def _finish_exact(st: _State, fam, handle: "Boxed", solver: str, t0: float):
 
 
 def compute_bound(fam, workload, name: str, *, solver: str, time_limit: float, threads: int,
-                  options: dict | None = None):
+                  options: dict | None = None) -> float | dict | None:
     """Bound ``name`` of ``fam`` on ``workload`` as its method returns it: a family's bound
     (with the context keywords -- time_limit, threads, solver -- its signature takes, or the
     user's ``options`` as given), or ``lp_relaxation`` of the default exact model."""

@@ -40,9 +40,11 @@ class CheckResult:
         return None if self.feasible else float(self.objective)
 
     def constraints_violated(self) -> set[str]:
+        """The names of the constraints with at least one violation."""
         return {v.constraint for v in self.violations}
 
     def summary(self, limit: int = 5) -> str:
+        """One line: feasible with its objective, or the first ``limit`` violations."""
         if self.feasible:
             return f"feasible, objective {self.objective:.6g}"
         head = "; ".join(f"{v.constraint}: {v.detail}" for v in self.violations[:limit])
@@ -51,6 +53,7 @@ class CheckResult:
                 f"{self.objective:.6g}): {head}" + (f"; +{more} more" if more > 0 else ""))
 
     def to_dict(self) -> dict[str, Any]:
+        """The result as a JSON-able dict (the objective only when feasible)."""
         return {"feasible": self.feasible, "objective": self.reported_objective,
                 "partial_objective": self.partial_objective, "sense": self.sense,
                 "violations": [v.__dict__ for v in self.violations]}

@@ -40,6 +40,7 @@ class InstanceType:
     memory_gb: float
 
     def capacity(self, bandwidth_gbps: float, storage_gb: float = STORAGE_GB) -> dict[str, float]:
+        """The capacity vector of one server of this type."""
         return {"gpu": float(self.gpu), "cpu": float(self.cpu), "memory_gb": float(self.memory_gb),
                 "storage_gb": float(storage_gb), "bandwidth_gbps": float(bandwidth_gbps)}
 

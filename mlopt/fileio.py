@@ -34,6 +34,7 @@ from mlopt.errors import InputError
 
 
 def read_bytes(path: str | Path, max_bytes: int) -> bytes:
+    """The bytes of a file, refusing a directory or more than ``max_bytes``."""
     path = Path(path)
     try:
         size = path.stat().st_size
@@ -51,6 +52,7 @@ def read_bytes(path: str | Path, max_bytes: int) -> bytes:
 
 
 def decode(data: bytes, file: str | None) -> str:
+    """UTF-8 text (a BOM dropped); bad bytes are an InputError naming the file."""
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
@@ -58,10 +60,12 @@ def decode(data: bytes, file: str | None) -> str:
 
 
 def read_text(path: str | Path, max_bytes: int) -> str:
+    """The UTF-8 text of a file of at most ``max_bytes``."""
     return decode(read_bytes(path, max_bytes), str(path))
 
 
 def parse_json(text: str, file: str | None = None) -> Any:
+    """Parse JSON text; malformed text is one InputError with line and column."""
     try:
         return json.loads(text)
     except json.JSONDecodeError as err:
@@ -96,12 +100,14 @@ def count_records(text: str, file: str | None = None) -> None:
 
 
 def load_json(path: str | Path, max_bytes: int = limits.MAX_JSON_BYTES) -> Any:
+    """Parse a JSON file (size- and record-capped)."""
     text = read_text(path, max_bytes)
     count_records(text, str(path))
     return parse_json(text, str(path))
 
 
 def parse_toml(text: str, file: str | None = None) -> dict:
+    """Parse TOML text; malformed text is one InputError."""
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
@@ -111,6 +117,7 @@ def parse_toml(text: str, file: str | None = None) -> dict:
 
 
 def load_toml(path: str | Path, max_bytes: int = limits.MAX_TOML_BYTES) -> dict:
+    """Parse a TOML file (size-capped)."""
     return parse_toml(read_text(path, max_bytes), str(path))
 
 

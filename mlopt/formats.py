@@ -41,12 +41,14 @@ def _integral(v: Any) -> Any:
     return v
 
 
-def Int(ge: int, le: int):  # noqa: N802 - a type factory
+def Int(ge: int, le: int) -> Any:  # noqa: N802 - a type factory
+    """A strict integer type in [ge, le] that accepts integral floats (pydantic)."""
     return Annotated[Annotated[int, Field(ge=ge, le=le, strict=True)], BeforeValidator(_integral)]
 
 
 def Num(*, ge: float | None = None, gt: float | None = None,
-        le: float = limits.MAX_VALUE):  # noqa: N802 - a type factory
+        le: float = limits.MAX_VALUE) -> Any:  # noqa: N802 - a type factory
+    """A strict finite number type with the given bounds (pydantic)."""
     return Annotated[float, Field(ge=ge, gt=gt, le=le, strict=True, allow_inf_nan=False)]
 
 

@@ -48,8 +48,10 @@ def real_range(default, *, low: float = 0.0, high: float = limits.MAX_VALUE,
 
 
 def as_float_range(value) -> tuple[float, float]:
+    """A two-item range as a (low, high) pair of floats."""
     return float(value[0]), float(value[1])
 
 
 def as_int_range(value) -> tuple[int, int]:
+    """A two-item range as a (low, high) pair of ints."""
     return int(value[0]), int(value[1])

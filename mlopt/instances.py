@@ -61,17 +61,21 @@ class InstanceSet:
     entries: list[InstanceEntry]
 
     def file(self, entry: InstanceEntry) -> Path:
+        """The workload file of one entry."""
         return self.path / f"{entry.name}.json"
 
     def load(self, entry: InstanceEntry) -> Workload:
+        """The workload of one entry."""
         return Workload.load(self.file(entry))
 
 
 def list_sets(root: Path = INSTANCES_DIR) -> list[str]:
+    """The names of the committed instance sets."""
     return sorted(p.parent.name for p in root.glob("*/manifest.toml"))
 
 
 def load_set(name: str, root: Path = INSTANCES_DIR) -> InstanceSet:
+    """The instance set ``name`` (its manifest checked)."""
     path = root / name / "manifest.toml"
     if not path.is_file():
         raise InputError(f"unknown instance set (known: {', '.join(list_sets(root))})",
@@ -125,6 +129,7 @@ def build_set(iset: InstanceSet, *, check_hash: bool = True) -> list[tuple[str, 
 
 
 def read_solu(path: Path = INSTANCES_DIR / "solu.csv") -> dict[str, dict[str, Any]]:
+    """The known optima and bounds (``solu.csv``) by instance name."""
     if not path.is_file():
         return {}
     with path.open(newline="") as fh:
@@ -139,6 +144,7 @@ def read_solu(path: Path = INSTANCES_DIR / "solu.csv") -> dict[str, dict[str, An
 
 
 def write_solu(rows: dict[str, dict[str, Any]], path: Path = INSTANCES_DIR / "solu.csv") -> None:
+    """Rewrite ``solu.csv`` from ``rows`` (atomically, sorted by name)."""
     tmp = path.with_suffix(".csv.tmp")
     with tmp.open("w", newline="") as fh:
         # "\n": the committed file's line ends (csv's default "\r\n" rewrote every line)
@@ -247,6 +253,7 @@ def verify_set(iset: InstanceSet, *, solver: str | None = "auto", time_limit: fl
 
 
 def show(iset: InstanceSet) -> str:
+    """A text listing of an instance set with its known optima."""
     lines = [f"{iset.name}: {len(iset.entries)} instances, family {iset.family}",
              f"  {iset.description}"]
     solu = read_solu()
@@ -263,4 +270,5 @@ def show(iset: InstanceSet) -> str:
 
 
 def to_json(rows) -> str:
+    """The rows as one JSON text."""
     return json.dumps(rows)

@@ -75,32 +75,38 @@ class Param:
     @classmethod
     def int(cls, default=None, *, low: int | None = 0, high: int | None = None, doc: str = "",
             nullable: bool = False) -> "Param":
+        """An integer parameter in [low, high]."""
         return cls("int", default, low=low, high=MAX_INT if high is None else high, doc=doc,
                    nullable=nullable)
 
     @classmethod
     def float(cls, default=None, *, low: float | None = 0.0, high: float | None = None,
               low_open: bool = False, doc: str = "", nullable: bool = False) -> "Param":
+        """A finite float parameter in [low, high] (``low_open``: low excluded)."""
         return cls("float", default, low=low, high=MAX_VALUE if high is None else high,
                    low_open=low_open, doc=doc, nullable=nullable)
 
     @classmethod
     def bool(cls, default=False, *, doc: str = "", nullable: bool = False) -> "Param":
+        """A boolean parameter."""
         return cls("bool", default, doc=doc, nullable=nullable)
 
     @classmethod
     def str(cls, default=None, *, doc: str = "", nullable: bool = False) -> "Param":
+        """A free-text parameter."""
         return cls("str", default, doc=doc, nullable=nullable)
 
     @classmethod
     def choice(cls, default, choices: Iterable, *, doc: str = "", nullable: bool = False,
                ) -> "Param":
+        """A parameter taking one of ``choices``."""
         return cls("choice", default, choices=tuple(choices), doc=doc, nullable=nullable)
 
     @classmethod
     def range(cls, default=None, *, low: float | None = 0.0, high: float | None = None,
               integer: bool = False, low_open: bool = False, doc: str = "",
               nullable: bool = False) -> "Param":
+        """A [low, high] pair parameter, both ends within the bounds."""
         top = (MAX_INT if integer else MAX_VALUE) if high is None else high
         return cls("range", default, low=low, high=top, integer=integer, low_open=low_open,
                    doc=doc, nullable=nullable)
@@ -109,19 +115,23 @@ class Param:
     def list(cls, item: "Param", default=None, *, min_items: int = 0,
              max_items: int = MAX_ITEMS, length: int | None = None, doc: str = "",
              nullable: bool = False) -> "Param":
+        """A list parameter whose items are each checked by ``item``."""
         return cls("list", default, item=item, min_items=min_items, max_items=max_items,
                    length=length, doc=doc, nullable=nullable)
 
     @classmethod
     def path(cls, default=None, *, must_exist: bool = True, doc: str = "",
              nullable: bool = True) -> "Param":
+        """A file path parameter (``must_exist``: the file must exist)."""
         return cls("path", default, must_exist=must_exist, doc=doc, nullable=nullable)
 
     @classmethod
     def json(cls, default=None, *, doc: str = "", nullable: bool = True) -> "Param":
+        """A parameter taking any JSON value."""
         return cls("json", default, doc=doc, nullable=nullable)
 
     def with_default(self, default) -> "Param":
+        """The same parameter with another default."""
         return replace(self, default=default)
 
     # ---- checking ----------------------------------------------------------------------------
@@ -242,10 +252,12 @@ def check_values(schema: Schema, values: Mapping[str, Any], *, where: str = "",
 
 
 def defaults(schema: Schema) -> dict[str, Any]:
+    """Every parameter's default, by name."""
     return {name: p.default for name, p in schema.items()}
 
 
 def describe(schema: Schema) -> dict[str, str]:
+    """The one-line description of every parameter, by name."""
     return {name: p.describe() for name, p in sorted(schema.items())}
 
 

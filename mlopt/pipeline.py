@@ -41,10 +41,12 @@ class OfflineResult:
 
     @property
     def verified(self) -> bool:
+        """Whether a second solver confirmed the optimum."""
         return self.verification is not None and self.verification.verified
 
     @property
     def verified_by(self) -> str | None:
+        """The solver that confirmed the optimum (None if none did)."""
         return None if self.verification is None else self.verification.verified_by
 
     @property
@@ -55,9 +57,11 @@ class OfflineResult:
 
     @property
     def partial_objective(self) -> float | None:
+        """The checker's objective of an infeasible incumbent."""
         return self.check.partial_objective if self.check is not None else None
 
     def to_dict(self) -> dict[str, Any]:
+        """The ``mlopt solve --json`` object of this result."""
         s = self.solve
         d = {
             "status": s.status.value, "objective": self.objective,
@@ -89,6 +93,7 @@ class AlgorithmResult:
     check_options: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        """The ``mlopt run --json`` object of this result."""
         c = self.check
         return {
             "algorithm": self.algorithm, "status": "feasible" if c.feasible else "infeasible",

@@ -33,17 +33,21 @@ class Schedule:
     @classmethod
     def from_rows(cls, admitted: Iterable[str], rows: Iterable[tuple], meta: dict | None = None,
                   ) -> "Schedule":
+        """A schedule from admitted job ids and allocation rows (normalized)."""
         df = pd.DataFrame(list(rows), columns=list(COLUMNS))
         return cls(frozenset(admitted), _normalize(df), dict(meta or {}))
 
     @classmethod
     def empty(cls, meta: dict | None = None) -> "Schedule":
+        """A schedule admitting nothing."""
         return cls.from_rows([], [], meta)
 
     def rows_for(self, job: str) -> pd.DataFrame:
+        """The allocation rows of one job."""
         return self.allocations[self.allocations["job"] == job]
 
     def to_dict(self) -> dict:
+        """The schedule file format as a dict."""
         return {
             "schema_version": SCHEDULE_SCHEMA_VERSION,
             "admitted": sorted(self.admitted),
@@ -53,10 +57,12 @@ class Schedule:
         }
 
     def save(self, path: str | Path) -> None:
+        """Write the schedule as JSON to ``path``."""
         Path(path).write_text(json.dumps(self.to_dict(), default=_json_default) + "\n")
 
     @classmethod
     def from_dict(cls, data: Any, file: str | None = None) -> "Schedule":
+        """Parse and check a schedule dict (errors name ``file``)."""
         try:
             return _parse_schedule(data)
         except InputError as err:
@@ -64,6 +70,7 @@ class Schedule:
 
     @classmethod
     def load(cls, path: str | Path) -> "Schedule":
+        """Read and check a schedule file."""
         return cls.from_dict(fileio.load_json(path), file=str(path))
 
 

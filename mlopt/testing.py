@@ -37,7 +37,7 @@ import os
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, ContextManager
 
 from mlopt.alarm import alarm
 from mlopt.errors import InputError
@@ -64,7 +64,7 @@ class Check:
         return self.name
 
 
-def deadline(seconds: float, what: str):
+def deadline(seconds: float, what: str) -> ContextManager[None]:
     """Fail (AssertionError) if the block runs longer than ``seconds`` (:func:`mlopt.alarm.alarm`:
     the limited code cannot swallow it with ``except Exception``)."""
     return alarm(seconds, lambda: AssertionError(
@@ -122,6 +122,7 @@ def _optimum(family: str, preset: str) -> float | None:
 # ---- generator --------------------------------------------------------------------------------
 
 def check_generator_is_deterministic(fam: Family) -> None:
+    """Same preset and seed give the same, valid workload."""
     a = fam.generate(fam.probe_preset, seed=3)
     b = fam.generate(fam.probe_preset, seed=3)
     assert a.meta.get("family") == fam.name, f"meta.family is {a.meta.get('family')!r}"
@@ -134,6 +135,7 @@ def check_generator_is_deterministic(fam: Family) -> None:
 
 
 def check_presets_declare_parameters(fam: Family) -> None:
+    """Every preset declares parameters with valid defaults."""
     missing = [p for p in fam.preset_names if fam.param_schema(p) is None]
     assert not missing, f"presets without declared parameters (generator params()): {missing}"
     for preset in fam.preset_names:
@@ -146,6 +148,7 @@ def check_presets_declare_parameters(fam: Family) -> None:
 
 
 def check_bad_parameters_refused(fam: Family) -> None:
+    """Unknown parameters and bad seeds are InputErrors."""
     preset = fam.probe_preset
     schema = fam.param_schema(preset)
     assert schema is not None, f"preset {preset!r} declares no parameters"
@@ -162,11 +165,13 @@ def check_bad_parameters_refused(fam: Family) -> None:
 # ---- algorithms -------------------------------------------------------------------------------
 
 def check_algorithms_declare_options(fam: Family) -> None:
+    """Every algorithm declares its options."""
     missing = [a for a in sorted(fam.algorithms_) if fam.option_schema(a) is None]
     assert not missing, f"algorithms without declared options: {missing}"
 
 
 def check_algorithm_feasible_and_deterministic(fam: Family, algorithm: str) -> None:
+    """Its schedule is feasible, the same twice, never better than OPT."""
     s1 = _schedule(fam.name, algorithm)
     w = _workload(fam.name, fam.probe_preset_of(algorithm))
     res = fam.check(w, s1)
@@ -182,6 +187,7 @@ def check_algorithm_feasible_and_deterministic(fam: Family, algorithm: str) -> N
 
 
 def check_bad_options_refused(fam: Family, algorithm: str) -> None:
+    """Unknown options, a seed option and bad values are InputErrors."""
     schema = fam.option_schema(algorithm)
     assert schema is not None, f"{algorithm}: no declared options"
     w = _workload(fam.name, fam.probe_preset_of(algorithm))
@@ -223,6 +229,7 @@ def _broken_versions(fam: Family, w, s):
 
 
 def check_checker_catches_broken_schedules(fam: Family) -> None:
+    """The checker refuses broken copies of a feasible schedule."""
     for algorithm in sorted(fam.algorithms_):
         s = _schedule(fam.name, algorithm)
         if s.allocations.empty:
@@ -333,6 +340,7 @@ def check_field_fuzz(fam: Family) -> None:
 # ---- artifacts of a packaged family ------------------------------------------------------------
 
 def check_artifacts(fam: Family) -> None:
+    """The family ships its golden LPs and its quick spec."""
     missing = []
     golden = ROOT / "tests" / "data" / "golden"
     for name in fam.formulations:

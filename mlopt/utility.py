@@ -41,9 +41,11 @@ class Utility:
         raise NotImplementedError
 
     def to_dict(self) -> dict:
+        """The utility function as a dict (its kind and parameters)."""
         return {"kind": self.kind, **asdict(self)}
 
     def max_value(self) -> float:
+        """The utility of finishing at once (duration 0), its largest value."""
         return float(self(0))
 
 
@@ -105,6 +107,7 @@ _PARAMS = {"sigmoid": ("gamma1", "gamma2", "gamma3"), "constant": ("value",),
 
 
 def utility_from_dict(data, field: str = "utility") -> Utility:
+    """A utility function from its dict; bad input is an InputError."""
     if not isinstance(data, dict):
         raise InputError("must be an object with a 'kind'", field=field, value=data)
     kind = data.get("kind")

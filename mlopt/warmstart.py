@@ -40,7 +40,7 @@ import os
 import subprocess
 import time
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 import numpy as np
 import pyomo.environ as pyo
@@ -69,6 +69,7 @@ class StartCheck:
     unknown: int = 0  # keys of the start that are no column of the model (ignored)
 
     def to_dict(self) -> dict:
+        """The check of a warm start as a dict."""
         return dict(self.__dict__)
 
 
@@ -425,7 +426,7 @@ def solve_warm(model: pyo.ConcreteModel, start: dict, solver: str = "highs",
     return result(status, obj, bound, gap, term, msg)
 
 
-def encoder(family: str):
+def encoder(family: str) -> Callable[..., dict]:
     """The family's encoder ``encode(model, workload, schedule) -> {VarData: value}``."""
     from mlopt.families import get_family
 

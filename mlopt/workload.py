@@ -51,12 +51,15 @@ class Server:
     location: str | None = None  # e.g. "edge" / "cloud" for papers that need it
 
     def hosts_workers(self) -> bool:
+        """Whether workers may run on this server."""
         return self.role in ("worker", "any")
 
     def hosts_ps(self) -> bool:
+        """Whether parameter servers may run on this server."""
         return self.role in ("ps", "any")
 
     def to_dict(self) -> dict:
+        """The server as in the workload file."""
         d: dict[str, Any] = {"id": self.id, "role": self.role, "capacity": dict(self.capacity)}
         if self.kind is not None:
             d["kind"] = self.kind
@@ -83,10 +86,12 @@ class Job:
 
     @property
     def worker_bandwidth(self) -> float:
+        """A worker's bandwidth demand."""
         return float(self.worker_demand[BANDWIDTH])
 
     @property
     def ps_bandwidth(self) -> float:
+        """A parameter server's bandwidth demand."""
         return float(self.ps_demand[BANDWIDTH])
 
     @property
@@ -95,6 +100,7 @@ class Job:
         return 2.0 * 8.0 * self.gradient_mb / (1000.0 * self.worker_bandwidth)
 
     def to_dict(self) -> dict:
+        """The job as in the workload file."""
         d = {
             "id": self.id, "arrival": self.arrival, "epochs": self.epochs, "chunks": self.chunks,
             "minibatches": self.minibatches, "minibatch_seconds": self.minibatch_seconds,
@@ -140,21 +146,26 @@ class Workload:
 
     # ---- derived -----------------------------------------------------------------------------
     def chunk_slots(self, job: Job) -> float:
+        """Slots one worker needs for one chunk of ``job``."""
         return job.minibatches * (job.minibatch_seconds + job.exchange_seconds) / self.slot_seconds
 
     def work(self, job: Job) -> float:
+        """Total worker-slots of ``job`` (epochs x chunks x chunk slots)."""
         return job.epochs * job.chunks * self.chunk_slots(job)
 
     @cached_property
     def job_index(self) -> dict[str, int]:
+        """Job id -> position."""
         return {j.id: i for i, j in enumerate(self.jobs)}
 
     @cached_property
     def server_index(self) -> dict[str, int]:
+        """Server id -> position."""
         return {s.id: i for i, s in enumerate(self.servers)}
 
     @cached_property
     def arrays(self) -> WorkloadArrays:
+        """Capacities and demands as numpy arrays (cached)."""
         res = self.resources
         ws = np.array([i for i, s in enumerate(self.servers) if s.hosts_workers()], dtype=int)
         ps = np.array([i for i, s in enumerate(self.servers) if s.hosts_ps()], dtype=int)
@@ -180,17 +191,21 @@ class Workload:
         )
 
     def worker_servers(self) -> list[Server]:
+        """The servers that host workers."""
         return [s for s in self.servers if s.hosts_workers()]
 
     def ps_servers(self) -> list[Server]:
+        """The servers that host parameter servers."""
         return [s for s in self.servers if s.hosts_ps()]
 
     def with_jobs(self, jobs: Iterable[Job], name: str | None = None) -> "Workload":
+        """A copy with other jobs (and optionally another name)."""
         return Workload(name or self.name, self.horizon, self.slot_seconds, self.resources,
                         self.servers, tuple(jobs), dict(self.meta), dict(self.extra))
 
     # ---- serialization -----------------------------------------------------------------------
     def to_dict(self) -> dict:
+        """The workload file format as a dict."""
         d = {
             "schema_version": SCHEMA_VERSION, "name": self.name, "horizon": self.horizon,
             "slot_seconds": self.slot_seconds, "resources": list(self.resources),
@@ -209,10 +224,12 @@ class Workload:
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
     def save(self, path: str | Path) -> None:
+        """Write the workload as JSON to ``path``."""
         Path(path).write_text(json.dumps(self.to_dict(), indent=1) + "\n")
 
     @classmethod
     def from_dict(cls, data: Any, file: str | None = None) -> "Workload":
+        """Parse and check a workload dict (errors name ``file``)."""
         try:
             return _parse_workload(data)
         except InputError as err:
@@ -220,6 +237,7 @@ class Workload:
 
     @classmethod
     def load(cls, path: str | Path) -> "Workload":
+        """Read and check a workload file."""
         return cls.from_dict(fileio.load_json(path), file=str(path))
 
 

@@ -26,7 +26,7 @@ import argparse
 import json
 import os
 import sys
-from typing import Callable
+from typing import Callable, NoReturn
 
 from mlopt.errors import InputError
 
@@ -38,7 +38,8 @@ COMMANDS: dict[str, tuple[Callable[[argparse.ArgumentParser], None],
                           Callable[[argparse.Namespace], int]]] = {}
 
 
-def command(name: str, help: str, epilog: Callable[..., str] | None = None):
+def command(name: str, help: str, epilog: Callable[..., str] | None = None,
+            ) -> Callable[[Callable], Callable]:
     """Register ``add_arguments`` under ``name``.  ``epilog(args)`` builds the text after the
     command's ``--help`` (the names it takes, from the registry; ``args``: what was parsed
     before ``--help``, e.g. the family of ``mlopt generate oasis --help``, or None): called
@@ -111,6 +112,7 @@ class OneLineParser(argparse.ArgumentParser):
         self.help_args = None
 
     def format_help(self) -> str:
+        """The help text, with the epilog built from the registry now."""
         if self.epilog_fn is not None:
             try:
                 self.epilog = self.epilog_fn(self.help_args)
@@ -119,12 +121,14 @@ class OneLineParser(argparse.ArgumentParser):
                               f"{' '.join(str(err).split())[:200]})"
         return super().format_help()
 
-    def error(self, message: str):  # noqa: D401
+    def error(self, message: str) -> NoReturn:  # noqa: D401
+        """A usage error: one InputError line (main prints the prefix once)."""
         # "mlopt: error: " is printed once, by main(); a subcommand names itself after it
         where = self.prog.split(" ", 1)[1] if " " in self.prog else ""
         raise InputError(f"{where}: {message}" if where else message)
 
-    def exit(self, status: int = 0, message: str | None = None):
+    def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
+        """Print ``message`` (if any) and leave argparse with ``status``."""
         if message:
             _say(message.rstrip("\n"))
         raise ParserExit(status)
@@ -165,6 +169,7 @@ def parse_kv(items: list[str] | None, field: str = "--param") -> dict:
 
 
 def emit(obj: dict, as_json: bool, text: str) -> None:
+    """Print ``obj`` as one JSON line when ``as_json``, else ``text``."""
     if as_json:
         print(json.dumps(obj, default=_default))
     else:
@@ -186,6 +191,7 @@ DESCRIPTION = ("Scheduling distributed ML training jobs: offline optima, online 
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The ``mlopt`` parser with every registered command."""
     from mlopt.cli import (  # noqa: F401  (register commands; each imports only what is light)
         bench, bracket, core, families, instances, quickstart, schema, solvers, train)
 
@@ -201,6 +207,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the ``mlopt`` command line on ``argv``; return the exit status."""
     try:
         return _main(argv)
     except KeyboardInterrupt:  # also while printing an error or importing the commands

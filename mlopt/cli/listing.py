@@ -132,14 +132,17 @@ def _models() -> list[str]:
 
 
 def solve(args=None) -> str:
+    """``solve --help`` epilog: the models by family and the solvers."""
     return "\n".join([*_models(), "", *_solvers()])
 
 
 def export(args=None) -> str:
+    """``export --help`` epilog: the models by family."""
     return "\n".join(_models())
 
 
 def train(args=None) -> str:
+    """``train --help`` epilog: what each family can train."""
     def line(fam):
         targets = list(fam.trainers_)
         return [f"  {fam.name}: {', '.join(targets)} (default {targets[0]})"] if targets else []
@@ -148,6 +151,7 @@ def train(args=None) -> str:
 
 
 def from_trace(args=None) -> str:
+    """``instances from-trace --help`` epilog: families with a trace conversion."""
     def line(fam):
         return [f"  {fam.name}"] if fam.from_trace_ is not None else []
 
@@ -155,6 +159,7 @@ def from_trace(args=None) -> str:
 
 
 def bound(args=None) -> str:
+    """``bound --help`` epilog: the bounds by family and the solvers."""
     def line(fam):
         side = "upper" if fam.sense == "max" else "lower"
         return [f"  {fam.name} ({side} bounds): "
@@ -165,6 +170,7 @@ def bound(args=None) -> str:
 
 
 def bracket(args=None) -> str:
+    """``bracket --help`` epilog: what a bracket runs by family, and the solvers."""
     def line(fam):
         return [f"  {fam.name}: algorithms {', '.join(sorted(fam.algorithms_))}; model "
                 f"{fam.default_model}; bounds {', '.join(sorted(fam.bounds_)) or '-'}"]
@@ -174,6 +180,7 @@ def bracket(args=None) -> str:
 
 
 def bench(args=None) -> str:
+    """``bench --help`` epilog: the packaged specs and the families a spec can name."""
     from mlopt.cli.quickstart import quick_specs
     from mlopt.families.base import family_names
 
@@ -186,6 +193,7 @@ def bench(args=None) -> str:
 
 
 def schema(args=None) -> str:
+    """``schema --help`` epilog: the file formats with a JSON Schema."""
     from mlopt.formats import SCHEMAS
 
     return f"formats: {', '.join(sorted(SCHEMAS))}"

@@ -39,6 +39,7 @@ def _args(p):
 
 
 def format_ratio(lo, hi) -> str:
+    """A ratio for the quickstart table: a point, ``[low, high]`` or ``inf``."""
     if lo is None or (isinstance(lo, float) and math.isnan(lo)):
         return "n/a"
     if math.isinf(lo):
@@ -76,6 +77,7 @@ def ratio_table(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def run(args) -> int:
+    """``mlopt quickstart``: run the quick specs, print ratios and a summary."""
     from mlopt.harness import load_spec
 
     specs = [Path(s) for s in args.spec] if args.spec else quick_specs()

@@ -24,6 +24,7 @@ def _args(p):
 
 
 def run(args) -> int:
+    """``mlopt train FAMILY``: train one of the family's learned components."""
     from mlopt.families import get_family
     from mlopt.fileio import check_output
 

@@ -30,6 +30,7 @@ ABS_TOL = 1e-6
 
 
 def close(a: float, b: float) -> bool:
+    """Whether two objectives agree within the harness's tolerances."""
     return abs(a - b) <= max(ABS_TOL, REL_TOL * max(abs(a), abs(b)))
 
 

@@ -21,11 +21,14 @@ import platform
 import re
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mlopt.fileio import write_text
 from mlopt.harness.ratios import shifted_geometric_mean
 from mlopt.harness.report_figures import write_figures
+
+if TYPE_CHECKING:  # pragma: no cover
+    from mlopt.families.base import ReportNotes
 from mlopt.harness.store import ResultStore
 
 RATIO_SHIFT = 1.0
@@ -317,7 +320,7 @@ def _theory_section(algs, family: str) -> list[str]:
                           "checks"], rows) + [""]
 
 
-def family_notes(family: str):
+def family_notes(family: str) -> ReportNotes:
     """The family's :class:`~mlopt.families.base.ReportNotes` (generic ones for a family this
     process cannot load: a report never fails for want of its notes)."""
     from mlopt.families.base import ReportNotes

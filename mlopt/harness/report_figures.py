@@ -14,6 +14,10 @@ the axes, outside them, so it never covers a curve.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover
+    from matplotlib.figure import Figure
 
 #: the ratio sense per family sense: what the x axis is
 SENSE_RATIO = {"max": "OPT / ALG (maximization)", "min": "ALG / OPT (minimization)"}
@@ -82,7 +86,7 @@ def ecdf_curves(algs) -> list[tuple[str, str, int, object, object]]:
     return curves
 
 
-def ecdf_figure(df, *, title: str, sense: str):
+def ecdf_figure(df, *, title: str, sense: str) -> Figure | None:
     """The ratio ECDF figure of a family's rows (None when no ratio can be drawn)."""
     algs = df[df.method_kind == "algorithm"]
     curves = ecdf_curves(algs)

@@ -71,6 +71,7 @@ class RunSummary:
 
     @property
     def ok(self) -> bool:
+        """True when no task failed and the run was not interrupted."""
         return not self.failed and not self.interrupted
 
     def __str__(self) -> str:
@@ -87,6 +88,7 @@ class RunSummary:
 
 
 def task_key(fingerprint: str, inst: InstanceSpec) -> str:
+    """The stable key of one task (configuration, preset, params, seed)."""
     blob = canonical_json({"config": fingerprint, "preset": inst.preset, "params": inst.params,
                            "seed": inst.seed})
     return hashlib.sha256(blob.encode()).hexdigest()[:20]

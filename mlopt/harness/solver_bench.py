@@ -81,6 +81,7 @@ class BenchInstance:
 
     @property
     def instance_id(self) -> str:
+        """A readable id: the file's stem, or preset, overrides and seed."""
         if self.path is not None:
             return self.path.stem
         inner = ",".join(f"{k}={json.dumps(v, sort_keys=True)}"
@@ -217,6 +218,7 @@ def parse_spec(data: dict, file: str | None = None, base_dir: Path | None = None
 
 
 def load_spec(path: str | Path) -> BenchSpec:
+    """Read and check a solver benchmark spec (TOML)."""
     from mlopt.fileio import load_toml  # size cap, UTF-8, TOML errors naming the file
 
     path = Path(path)
@@ -328,6 +330,7 @@ def time_matrix(df: pd.DataFrame, solvers: list[str]) -> tuple[list[str], np.nda
 
 
 def machine_stamp() -> dict[str, Any]:
+    """Machine, CPU and package versions of this process, for the report."""
     from mlopt.machine import cpu_model
 
     cpu = cpu_model()
@@ -607,6 +610,7 @@ def _has_store() -> bool:
 
 
 def plot_profile(df: pd.DataFrame, solvers: list[str], path: Path, title: str) -> Path:
+    """Write the performance profile of ``solvers`` to ``path``."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -721,6 +725,7 @@ def _write_report(df: pd.DataFrame, out_dir: str | Path, *, title: str = "Solver
 
 
 def main(argv: list[str] | None = None) -> int:
+    """``python -m mlopt.harness.solver_bench SPEC``; return the exit status."""
     p = argparse.ArgumentParser(prog="python -m mlopt.harness.solver_bench",
                                 description="Run a solver benchmark spec (TOML).")
     p.add_argument("spec")

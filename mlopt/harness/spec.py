@@ -73,6 +73,7 @@ class InstanceSpec:
     seed: int
 
     def params_json(self) -> str:
+        """The parameters as canonical JSON (part of the task key)."""
         return canonical_json(self.params)
 
     @property
@@ -149,6 +150,7 @@ class Spec:
 
 
 def canonical_json(obj: Any) -> str:
+    """JSON with sorted keys and no spaces (NaN refused): one text per value."""
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), allow_nan=False)
 
 

@@ -60,10 +60,13 @@ from __future__ import annotations
 import json
 import sqlite3
 from pathlib import Path
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from mlopt.errors import InputError
 from mlopt.harness.tasks import ROW_FIELDS
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
 
 SCHEMA_VERSION = 2
 #: columns each schema version appends to the previous one (older -> newer)
@@ -219,11 +222,13 @@ class ResultStore:
         self._write(write)
 
     def set_meta(self, name: str, value: Any) -> None:
+        """Store ``value`` (JSON) under ``name`` in the store's meta table."""
         text = json.dumps(value, sort_keys=True)
         self._write(lambda con: con.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)",
                                             (name, text)))
 
     def get_meta(self, name: str, default: Any = None) -> Any:
+        """The meta value ``name`` (``default`` when absent)."""
         row = self._con.execute("SELECT value FROM meta WHERE name = ?", (name,)).fetchone()
         if row is None:
             return default
@@ -282,6 +287,7 @@ class ResultStore:
         return {r[0] for r in self._con.execute("SELECT DISTINCT task_key FROM results")}
 
     def has(self, task_key: str) -> bool:
+        """Whether any row of the task ``task_key`` is stored."""
         return self._con.execute("SELECT 1 FROM results WHERE task_key = ? LIMIT 1",
                                  (task_key,)).fetchone() is not None
 
@@ -294,7 +300,7 @@ class ResultStore:
         cur = self._con.execute(f"SELECT {', '.join(have)} FROM results ORDER BY key")
         return [{c: None for c in COLUMNS} | dict(zip(have, r)) for r in cur]
 
-    def to_frame(self):
+    def to_frame(self) -> pd.DataFrame:
         """All rows as a pandas DataFrame (feasible/proven as nullable booleans)."""
         import pandas as pd
 
@@ -308,6 +314,7 @@ class ResultStore:
         return df
 
     def export_csv(self, path: str | Path) -> Path:
+        """Write every row as CSV to ``path`` (atomically); return the path."""
         from mlopt.fileio import atomic_output
 
         with atomic_output(path) as tmp:  # never a partial file (full device, Ctrl-C)
@@ -315,6 +322,7 @@ class ResultStore:
         return Path(path)
 
     def export_parquet(self, path: str | Path) -> Path:
+        """Write every row as Parquet to ``path`` (needs pyarrow)."""
         from mlopt.fileio import atomic_output
 
         with atomic_output(path) as tmp:
@@ -327,6 +335,7 @@ class ResultStore:
 
     # -- lifecycle --------------------------------------------------------------------------------
     def close(self) -> None:
+        """Close the database connection (idempotent)."""
         if self._con is not None:
             self._con.close()
             self._con = None

@@ -51,10 +51,13 @@ import socket
 import time
 import traceback
 import warnings
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from mlopt.errors import InputError
 from mlopt.harness import ratios
+
+if TYPE_CHECKING:  # pragma: no cover
+    from mlopt.families.base import Family
 
 #: row columns produced by a task (the store adds nothing but its own primary key order)
 ROW_FIELDS = (
@@ -73,7 +76,7 @@ def family_module(family) -> str | None:
     return getattr(family, "module", None) or getattr(family.check, "__module__", None)
 
 
-def resolve_family(name: str, module_hint: str | None = None):
+def resolve_family(name: str, module_hint: str | None = None) -> Family:
     """The registered family ``name``; imports ``module_hint`` first when it is not registered.
 
     Families registered at run time (e.g. in tests) are found without loading the built-in ones.
@@ -98,6 +101,7 @@ def resolve_family(name: str, module_hint: str | None = None):
 
 
 def environment() -> dict[str, str]:
+    """The versions stamped on every result row."""
     import numpy
 
     import mlopt
@@ -135,7 +139,7 @@ def _call(fn: Callable, *args, context: dict, **options):
 
 
 def lp_relaxation_bound(workload, *, family, model, model_options, solver, time_limit, threads,
-                        solver_options, **_):
+                        solver_options, **_) -> dict[str, Any]:
     """LP relaxation of the offline model: a bound on OPT when solved to optimality."""
     import pyomo.environ as pyo
 
