@@ -16,6 +16,11 @@ RES = Path(__file__).with_name("results")
 ORDER = ["harmony", "lb", "tetris", "lif_line", "lif_quad"]
 
 
+def _legend_outside(ax):
+    """The legend right of the axes: over grouped bars it hides some of them."""
+    ax.legend(title="method", loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
+
+
 def arrivals(name, title):
     """Mean average JCT per arrival pattern and method, min-max over instance seeds."""
     path = RES / f"{name}.csv"
@@ -26,9 +31,10 @@ def arrivals(name, title):
     mean = g.mean().unstack()[ORDER]
     lo, hi = g.min().unstack()[ORDER], g.max().unstack()[ORDER]
     err = [[(mean[c] - lo[c]).values, (hi[c] - mean[c]).values] for c in ORDER]
-    ax = mean.plot.bar(figsize=(7, 4), rot=0, yerr=err, capsize=2)
+    ax = mean.plot.bar(figsize=(8.5, 4), rot=0, yerr=err, capsize=2)
     ax.set_ylabel("average JCT (intervals)")
     ax.set_title(f"{title}, mean over {df['seed'].nunique()} seeds (bars: min-max)")
+    _legend_outside(ax)
     plt.tight_layout()
     plt.savefig(RES / f"{name}.png", dpi=120)
     plt.close()
@@ -81,10 +87,11 @@ def pipeline_fig8():
         cols[b] = lo[b] = hi[b] = m.loc[b]
     mean, lo, hi = pd.DataFrame(cols), pd.DataFrame(lo), pd.DataFrame(hi)
     err = [[(mean[c] - lo[c]).values, (hi[c] - mean[c]).values] for c in mean.columns]
-    ax = mean.plot.bar(figsize=(7, 4), rot=0, yerr=err, capsize=2)
+    ax = mean.plot.bar(figsize=(8.5, 4), rot=0, yerr=err, capsize=2)
     ax.set_ylabel("average JCT (intervals)")
     ax.set_title("Fig. 8 instances: policies trained on true vs predicted rewards\n"
                  "(mean over 5 training seeds, bars: min-max over seeds)")
+    _legend_outside(ax)
     plt.tight_layout()
     plt.savefig(RES / "reward_pipeline_fig8.png", dpi=120)
     plt.close()

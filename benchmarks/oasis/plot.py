@@ -27,6 +27,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from mlopt.harness.report_figures import plain_log_ticks
+
 HERE = Path(__file__).parent
 SCHEME_ORDER = ("oasis", "fifo", "drf", "rrh", "dorm")
 COLORS = {"oasis": "tab:red", "fifo": "tab:blue", "drf": "tab:green", "rrh": "tab:purple",
@@ -170,8 +172,9 @@ def fig5(directory: Path) -> None:
                   [f"{ns} srv\n[{pr[0]:g},{pr[1]:g}]\n{cells.log_UL.iloc[k]:.1f}"
                    for k, (ns, pr) in enumerate(order)], fontsize=7)
     ax.set_xlabel("servers / gamma1 range / mean ln max U/L", fontsize=8)
-    ax.set_ylabel("OPT / OASiS")
+    ax.set_ylabel("OPT / OASiS (log scale)")
     ax.set_yscale("log")
+    plain_log_ticks(ax.yaxis, float(o.ratio_low.min()), float(o.ratio_high.max()))
     ax.axhspan(1.1, 1.5, color="grey", alpha=0.15, label="paper: 1.1-1.5")
     ax.set_title("Fig. 5: OASiS ratio per instance (bar: mean)")
     ax.grid(alpha=0.3, axis="y")
@@ -192,8 +195,9 @@ def fig5(directory: Path) -> None:
         for k in range(1, len(order)):
             if order[k][0] != order[k - 1][0]:
                 axx.axvline(k - 0.5, color="grey", lw=0.8)
-    ax.set_ylabel("mean OPT / ALG over seeds")
+    ax.set_ylabel("mean OPT / ALG over seeds (log scale)")
     ax.set_yscale("log")
+    plain_log_ticks(ax.yaxis, 1.0, float(a.ratio_high.max()))
     ax.axhline(1.0, color="grey", lw=0.8)
     ax.set_title("all schemes (mean ratio per setting)")
     ax.legend(fontsize=7, ncol=5)
@@ -269,8 +273,9 @@ def fig6(directory: Path) -> None:
                      f"{oracle.loc[d.task_key.unique()].mean():.1f}", "1",
                      f"factor 100% == oracle on every seed: {same}", ""])
     axes[0].set_xlabel("estimate of U/L (% of actual)")
-    axes[0].set_ylabel("total utility (mean over seeds)")
+    axes[0].set_ylabel("total utility (mean over seeds, log scale)")
     axes[0].set_yscale("log")
+    plain_log_ticks(axes[0].yaxis, 1.0, 1e6)  # utilities span decades: 1-2-5 steps
     axes[1].set_xlabel("estimate of U/L (% of actual)")
     axes[1].set_ylabel("utility / utility with actual U/L (mean)")
     for ax in axes:

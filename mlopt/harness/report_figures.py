@@ -73,12 +73,15 @@ def ecdf_curves(algs) -> list[tuple[str, str, int, object, object]]:
         name = label + (f" (speed {', '.join(f'{v:g}' for v in speeds)})" if speeds else "")
         ends = (("upper end", hi, "-"), ("lower end", lo, "--")) if interval else (
             ("", hi, "-"),)
+        # an end with no finite ratio draws no curve: the legend of the other end says so
+        undrawn = [f"{end} inf on all {len(v)}" for end, v, _ in ends
+                   if not np.any(np.isfinite(v) & (v > 0))]
         for end, v, style in ends:
             fin = np.sort(v[np.isfinite(v) & (v > 0)])
             if len(fin) == 0:
                 continue
             inf = len(v) - len(fin)
-            tag = ", ".join(t for t in (end, f"{inf} inf" if inf else "") if t)
+            tag = ", ".join(t for t in (end, f"{inf} inf" if inf else "", *undrawn) if t)
             # start each curve at 0 so a single run is a visible step, not a lone corner
             x = np.concatenate([[fin[0]], fin])
             y = np.concatenate([[0.0], np.arange(1, len(fin) + 1) / len(v)])
@@ -92,7 +95,8 @@ def ecdf_figure(df, *, title: str, sense: str) -> Figure | None:
     curves = ecdf_curves(algs)
     if not curves:
         return None
-    fig = _figure(8.5, 4.2)
+    # the legend sits outside, to the right: the figure grows with it, the axes do not shrink
+    fig = _figure(5.8 + 0.065 * max(len(c[0]) for c in curves), 4.2)
     ax = fig.add_subplot()
     for label, style, n, x, y in curves:
         ax.step(x, y, where="post", linestyle=style, color=f"C{n % 10}", linewidth=1.6,
@@ -119,17 +123,30 @@ def ratio_ecdf(df, path: Path, *, title: str, sense: str) -> Path | None:
 
 
 def _log_ticks(ax, low: float, high: float) -> None:
-    """Readable ticks on a log axis whose range may be narrow (1 to 1.3): plain numbers at
-    1-2-5 steps, finer ones when the range spans less than a factor 20."""
-    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
-
+    """Plain-number ticks on the ECDF's log x axis, a little room at both ends."""
+    plain_log_ticks(ax.xaxis, low, high)
     span = high / low if low > 0 else 10.0
-    subs = (1.0, 2.0, 5.0) if span > 20 else (1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 7.0)
-    ax.xaxis.set_major_locator(LogLocator(base=10, subs=subs))
-    ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{x:g}"))
-    ax.xaxis.set_minor_formatter(NullFormatter())
     pad = span ** 0.04 if span > 1 else 1.02
     ax.set_xlim(low / pad, high * pad)
+
+
+def plain_log_ticks(axis, low: float, high: float) -> None:
+    """Readable ticks on a log-scaled ``axis`` (``ax.xaxis`` or ``ax.yaxis``) whose data span
+    [low, high]: plain numbers (1.5, 2, 50, not 2 x 10^0) at 1-2-5 steps, finer ones when
+    the span is less than a factor 20, evenly spaced ones below a factor 2.5 (a ratio axis
+    from 1 to 1.3)."""
+    from matplotlib.ticker import (FixedLocator, FuncFormatter, LogLocator, MaxNLocator,
+                                   NullFormatter)
+
+    span = high / low if low > 0 else 10.0
+    if span < 2.5:  # less than one 1-2-5 step: evenly spaced round numbers instead
+        ticks = MaxNLocator(nbins=6, steps=[1, 2, 2.5, 5, 10]).tick_values(low, high)
+        axis.set_major_locator(FixedLocator([t for t in ticks if t > 0]))
+    else:
+        subs = (1.0, 2.0, 5.0) if span > 20 else (1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 7.0)
+        axis.set_major_locator(LogLocator(base=10, subs=subs))
+    axis.set_major_formatter(FuncFormatter(lambda x, _: f"{x:g}"))
+    axis.set_minor_formatter(NullFormatter())
 
 
 def runtime_boxes(df, path: Path, *, title: str) -> Path | None:

@@ -94,6 +94,9 @@ def test_ecdf_legend_says_interval_ends_only_where_an_interval_exists():
     assert curves["open (lower end)"][1] == "--"
     assert list(curves["open (lower end)"][4]) == [0.0, 0.5, 1.0]
     assert list(curves["proven"][3]) == [1.5, 1.5, 300.0]
+    # no bound on OPT anywhere: the upper end is inf on every run, drawn nowhere, said once
+    nobound = df[df.method == "open"].assign(ratio_high=float("inf"))
+    assert [c[0] for c in ecdf_curves(nobound)] == ["open (lower end, upper end inf on all 2)"]
 
 
 def test_ecdf_is_log_scaled_titled_and_the_legend_is_outside_the_axes():
