@@ -15,6 +15,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
+from mlopt.harness.report_figures import plain_log_ticks  # noqa: E402
+
 HERE = Path(__file__).parent
 ARCH = {"ps": "PS", "ra": "Ring-AllReduce"}
 BASELINES = ["fifo", "drf", "antman", "tiresias"]
@@ -22,9 +24,6 @@ COLORS = dict(zip(["a_online", "a_online-compact", *BASELINES],
                   ["tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:brown"]))
 
 
-def _legend(ax):
-    if ax.get_legend_handles_labels()[0]:
-        ax.legend(fontsize=7)
 
 
 def _load(data: Path, name: str) -> pd.DataFrame | None:
@@ -48,9 +47,9 @@ def _table(df: pd.DataFrame, index: str, value: str = "ratio_to_lb", scale: floa
     return "\n".join(lines)
 
 
-def _lines(ax, df, x, algs, logx=False, value="wct"):
+def _lines(ax, df, x, algs, logx=False, value="wct", scale=1.0):
     for alg in algs:
-        d = df[df["algorithm"] == alg].groupby(x)[value].mean()
+        d = df[df["algorithm"] == alg].groupby(x)[value].mean() / scale
         if len(d):
             ax.plot(d.index, d.values, marker="o", label=alg, color=COLORS[alg])
     if logx:
@@ -58,8 +57,26 @@ def _lines(ax, df, x, algs, logx=False, value="wct"):
 
 
 def _save(fig, path: Path) -> None:
-    """Every figure: tight layout, 110 dpi PNG, closed (no pyplot state carried over)."""
-    fig.tight_layout()
+    """Every figure: one legend for all its panels below them (inside a panel it covered
+    lines; every line of every panel is named), tight layout, 110 dpi PNG, closed (no pyplot
+    state carried over).  A panel without data says so instead of showing empty axes."""
+    handles: dict[str, object] = {}
+    for ax in fig.axes:
+        if not ax.lines and not ax.collections and not ax.patches:
+            ax.text(0.5, 0.5, "no runs in the committed CSV", ha="center", va="center",
+                    transform=ax.transAxes, color="grey")
+            ax.set_xticks([])
+            ax.set_yticks([])
+        for h, label in zip(*ax.get_legend_handles_labels()):
+            handles.setdefault(label, h)
+    bottom = 0.0
+    if handles and not any(ax.get_legend() for ax in fig.axes):
+        ncol = min(len(handles), 4 if fig.get_figwidth() < 8 else 6)
+        rows = -(-len(handles) // ncol)
+        fig.legend(list(handles.values()), list(handles), loc="lower center", ncol=ncol,
+                   fontsize=8, frameon=False)
+        bottom = (0.3 * rows + 0.1) / fig.get_figheight()
+    fig.tight_layout(rect=(0, bottom, 1, 1))
     fig.savefig(path, dpi=110)
     plt.close(fig)
 
@@ -76,7 +93,6 @@ def fig_jobs(data: Path, out: Path) -> str:
         ax.set_title(f"Fig. {2 if arch == 'ps' else 5}: {ARCH[arch]}")
         ax.set_xlabel("jobs")
         ax.set_ylabel("WCT / lower bound")
-        _legend(ax)
     _save(fig, out / "wct_vs_jobs.png")
     return "mean WCT / lower bound:\n\n" + _table(df, "jobs")
 
@@ -92,12 +108,11 @@ def fig_servers(data: Path, out: Path) -> str:
         for k, arch in enumerate(["ps", "ra"]):
             d = df[(df["capacity"] == cap) & (df["arch"] == arch)]
             ax = axes[i][k]
-            _lines(ax, d, "servers", ["a_online", "a_online-compact", *BASELINES])
+            _lines(ax, d, "servers", ["a_online", "a_online-compact", *BASELINES], scale=1e6)
             ax.set_title(f"Fig. {3 if arch == 'ps' else 6}: {ARCH[arch]}, capacity {cap}")
             ax.set_xlabel("servers H")
-            ax.set_ylabel("total weighted completion time")
-            _legend(ax)
-        sub = df[df["capacity"] == cap]
+            ax.set_ylabel("total weighted completion time (millions)")
+            sub = df[df["capacity"] == cap]
         text.append(f"capacity {cap} (mean WCT / lower bound):\n\n" + _table(sub, "servers"))
         text.append(f"capacity {cap} (mean WCT, millions):\n\n"
                     + _table(sub, "servers", "wct", 1e6))
@@ -118,10 +133,10 @@ def fig_F(data: Path, out: Path) -> str:
             ax.plot(m.index, m.values, marker="o", label=f"{alg}, {setting}",
                     color=COLORS[alg], ls="-" if setting.endswith("H=20") else ":")
         ax.set_xscale("log")
+        ax.set_ylim(0, 1.1 * ax.get_ylim()[1])  # from 0: a 0.2% change is no jump
         ax.set_title(f"Fig. 4: A_online vs F, {ARCH[arch]}")
         ax.set_xlabel("F / default F")
         ax.set_ylabel("WCT / lower bound")
-        _legend(ax)
     _save(fig, out / "fig4_wct_vs_F.png")
     t = df.pivot_table(index=["arch", "setting", "algorithm"], columns="factor",
                        values="ratio_to_lb", aggfunc="mean")
@@ -149,9 +164,9 @@ def _restricted_fig(df, what, title, fname, out):
                     color=COLORS[alg])
         ax.set_title(f"{title}, {ARCH[arch]}")
         ax.set_xlabel(what + ' ("all" = A_online chooses)')
-        ax.set_ylabel("WCT / lower bound (mean over seeds)")
+        ax.set_ylabel("mean WCT / lower bound (log)")
         ax.set_yscale("log")
-    _legend(axes[0])
+        plain_log_ticks(ax.yaxis, float(d["ratio_to_lb"].min()), float(d["ratio_to_lb"].max()))
     _save(fig, out / fname)
 
 
@@ -192,7 +207,6 @@ def fig_types(data: Path, out: Path) -> str:
         ax.set_xticks(sorted(df["seed"].unique()))
         ax.set_xlabel("seed (each seed draws its own 8 worker types)")
         ax.set_ylabel("WCT / lower bound")
-        _legend(ax)
     _save(fig, out / "fig9_fixed_worker_types.png")
     lines = ["| arch | algorithm | seed | free choice | best single type | worst single type "
              "| free / best |", "|---|---|---|---|---|---|---|"]
@@ -247,7 +261,6 @@ def fig_maxweight(data: Path, out: Path) -> str:
         ax.set_title(title)
         ax.set_xlabel(xlabel)
         ax.set_ylabel("total scheduled weight")
-        _legend(ax)
         if fname:
             _save(fig, out / fname)
         g = d.groupby(["arch", x])
@@ -275,10 +288,10 @@ def fig_twin(data: Path, out: Path) -> str:
     fig, ax = plt.subplots(figsize=(7, 3.6))
     xs = range(len(algs))
     for k, arch in enumerate(["ps", "ra"]):
-        ax.bar([x + 0.4 * k - 0.2 for x in xs], [m.loc[a, arch] for a in algs], width=0.4,
-               label=ARCH[arch])
+        ax.bar([x + 0.4 * k - 0.2 for x in xs], [m.loc[a, arch] / 1e6 for a in algs],
+               width=0.4, label=ARCH[arch])
     ax.set_xticks(list(xs), algs, fontsize=8)
-    ax.set_ylabel("total weighted completion time")
+    ax.set_ylabel("total weighted completion time (millions)")
     ax.set_title("PS vs Ring-AllReduce on the same jobs and cluster")
     ax.legend(fontsize=7)
     _save(fig, out / "ps_vs_ra.png")
