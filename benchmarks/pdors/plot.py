@@ -14,6 +14,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
+from mlopt.harness.report_figures import plain_log_ticks  # noqa: E402
+
 RES = Path(__file__).resolve().parent / "results"
 ORDER = ["pdors", "pdors_no_internal", "oasis", "fifo", "drf", "dorm"]
 
@@ -33,14 +35,15 @@ def utility_plot(name: str, xlabel: str, title: str) -> None:
     t = _table(df, "objective")
     lo = df.groupby(["x", "algorithm"])["objective"].min().unstack("algorithm")
     hi = df.groupby(["x", "algorithm"])["objective"].max().unstack("algorithm")
-    fig, ax = plt.subplots(figsize=(6, 4))
+    fig, ax = plt.subplots(figsize=(7.6, 4))
     for a in t.columns:
         ax.errorbar(t.index, t[a], yerr=[t[a] - lo[a], hi[a] - t[a]], marker="o", capsize=3,
                     label=a)
     ax.set_xlabel(xlabel)
     ax.set_ylabel("total utility (mean over seeds; bars: min-max)")
     ax.set_title(title)
-    ax.legend(fontsize=8)
+    # outside the axes: inside, it covered lines and error bars
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
     fig.tight_layout()
     fig.savefig(RES / f"{name}.png", dpi=110)
     plt.close(fig)
@@ -81,6 +84,8 @@ def price_scale_pdors() -> None:
     ax.fill_between(xs, t["min"], t["max"], alpha=0.2)
     ax.set_xlabel("price_scale (cap on ln(U/L); not from the papers)")
     ax.set_ylabel("PD-ORS total utility")
+    ax.set_title(f"PD-ORS price scale: mean over {df['seed'].nunique()} seeds "
+                 "(band: min-max)", fontsize=10)
     fig.tight_layout()
     fig.savefig(RES / "price_scale_pdors.png", dpi=110)
     plt.close(fig)
@@ -110,7 +115,8 @@ def price_scale_oasis() -> None:
         ax.axhline(test["oasis"], color="C1", ls="--", label="OASiS literal")
         ax.axhline(test["rrh"], color="C2", ls=":", label="RRH")
         ax.set_xscale("log")
-        ax.set_xlabel("price_scale")
+        plain_log_ticks(ax.xaxis, min(scales), max(scales))
+        ax.set_xlabel("price_scale (log scale)")
         ax.set_title(f"{n} jobs, T = 300, H = K = 10 (seeds 0-7)")
         ax.legend(fontsize=8)
     axes[0].set_ylabel("total utility (mean)")
