@@ -89,6 +89,8 @@ def cmd_plot(out: Path) -> None:
     import matplotlib.pyplot as plt
     import pandas as pd
 
+    from mlopt.harness.report_figures import plain_log_ticks
+
     df = pd.read_csv(out / "sim.csv")
     assert df["feasible"].all()
     srtf = df[df["algorithm"] == "srtf"].set_index(["sweep", "n_jobs", "n_edge", "seed"])
@@ -104,7 +106,7 @@ def cmd_plot(out: Path) -> None:
                                      ("fig9", "jobs", "n_jobs", "preemptions", "preemptions"),
                                      ("fig10", "servers", "n_edge", "preemptions",
                                       "preemptions")):
-        fig_, ax = plt.subplots(figsize=(5, 3.5))
+        fig_, ax = plt.subplots(figsize=(6.4, 3.5))
         sub = agg.reset_index()
         sub = sub[sub["sweep"] == sweep]
         for alg in ALGS:
@@ -114,7 +116,13 @@ def cmd_plot(out: Path) -> None:
         ax.set_ylabel(ylabel)
         if y == "jct_rate":
             ax.set_yscale("log")
-        ax.legend(fontsize=7)
+            ax.set_ylabel(f"{ylabel} (log scale)")
+            plain_log_ticks(ax.yaxis, float(sub[y].min()), float(sub[y].max()))
+        fixed = "30 edge servers" if x == "n_jobs" else "100 jobs"
+        ax.set_title(f"Fig. {fig[3:]}: {ylabel}, {fixed}, mean over seeds "
+                     f"{SEEDS[0]}-{SEEDS[-1]}", fontsize=9)
+        # outside the axes: inside, it covered points
+        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
         ax.grid(alpha=0.3)
         fig_.tight_layout()
         fig_.savefig(out / f"{fig}.png", dpi=110)
@@ -126,6 +134,8 @@ def cmd_plot(out: Path) -> None:
         ax.plot(range(1, len(u) + 1), u, label=f"{alg} (makespan {len(u)})", lw=0.8)
     ax.set_xlabel("slot")
     ax.set_ylabel("edge utilisation")
+    ax.set_title("Fig. 11: edge utilisation over time, 100 jobs, 30 edge servers, seed 0",
+                 fontsize=9)
     ax.legend(fontsize=7)
     fig_.tight_layout()
     fig_.savefig(out / "fig11.png", dpi=110)

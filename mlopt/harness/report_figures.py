@@ -133,7 +133,7 @@ def _log_ticks(ax, low: float, high: float) -> None:
 def plain_log_ticks(axis, low: float, high: float) -> None:
     """Readable ticks on a log-scaled ``axis`` (``ax.xaxis`` or ``ax.yaxis``) whose data span
     [low, high]: plain numbers (1.5, 2, 50, not 2 x 10^0) at 1-2-5 steps, finer ones when
-    the span is less than a factor 20, evenly spaced ones below a factor 2.5 (a ratio axis
+    the span is less than a factor 6, evenly spaced ones below a factor 2.5 (a ratio axis
     from 1 to 1.3)."""
     from matplotlib.ticker import (FixedLocator, FuncFormatter, LogLocator, MaxNLocator,
                                    NullFormatter)
@@ -143,7 +143,7 @@ def plain_log_ticks(axis, low: float, high: float) -> None:
         ticks = MaxNLocator(nbins=6, steps=[1, 2, 2.5, 5, 10]).tick_values(low, high)
         axis.set_major_locator(FixedLocator([t for t in ticks if t > 0]))
     else:
-        subs = (1.0, 2.0, 5.0) if span > 20 else (1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 7.0)
+        subs = (1.0, 2.0, 5.0) if span > 6 else (1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 7.0)
         axis.set_major_locator(LogLocator(base=10, subs=subs))
     axis.set_major_formatter(FuncFormatter(lambda x, _: f"{x:g}"))
     axis.set_minor_formatter(NullFormatter())
