@@ -616,6 +616,8 @@ def plot_profile(df: pd.DataFrame, solvers: list[str], path: Path, title: str) -
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    from mlopt.harness.report_figures import plain_log_ticks
+
     _, t = time_matrix(df, solvers)
     r = performance_ratios(t)
     finite = r[np.isfinite(r)]
@@ -627,11 +629,12 @@ def plot_profile(df: pd.DataFrame, solvers: list[str], path: Path, title: str) -
     for s, solver in enumerate(solvers):
         ax.step(taus, rho[s], where="post", label=solver)
     ax.set_xscale("log", base=2)
+    plain_log_ticks(ax.xaxis, 1.0, top)  # 1, 2, 5 (or finer), not 2^0, 2^1
     ax.set_xlim(1.0, top)
     ax.set_ylim(0.0, 1.02)
-    ax.set_xlabel("tau (run time / best run time)")
+    ax.set_xlabel("tau (run time / best run time, log scale)")
     ax.set_ylabel("share of instances solved to optimality")
-    ax.set_title(title)
+    ax.set_title(title, fontsize=10)
     ax.legend(loc="lower right")
     ax.grid(True, alpha=0.3)
     fig.tight_layout()
@@ -699,7 +702,7 @@ def _write_report(df: pd.DataFrame, out_dir: str | Path, *, title: str = "Solver
         lines += [_md_table(table), ""]
         sub = df[(df["time_limit"] == tl) & (df["threads"] == th)]
         png = out / f"profile_tl{tl:g}_th{th}.png"
-        plot_profile(sub, solvers, png, f"time limit {tl:g} s, {th} thread(s)")
+        plot_profile(sub, solvers, png, f"{title}: time limit {tl:g} s, {th} thread(s)")
         lines += [f"![performance profile]({png.name})", ""]
         spread = optimum_spread(sub)
         multi = spread[spread["solvers"] > 1]
