@@ -339,6 +339,21 @@ def check_field_fuzz(fam: Family) -> None:
 
 # ---- artifacts of a packaged family ------------------------------------------------------------
 
+def check_report_notes(fam: Family) -> None:
+    """The report explains the family's own diagnostics: its notes are a ReportNotes, name
+    only its algorithms, and say something when any algorithm has diagnostics."""
+    from mlopt.families.base import ReportNotes
+
+    notes = fam.report_notes
+    assert isinstance(notes, ReportNotes), \
+        f"report_notes is a {type(notes).__name__}, not a ReportNotes"
+    unknown = sorted(set(notes.algorithms) - set(fam.algorithms_))
+    assert not unknown, f"report notes name algorithms the family does not have: {unknown}"
+    assert notes.theory or not fam.diagnostics, (
+        f"algorithms with diagnostics ({', '.join(sorted(fam.diagnostics))}) but no report "
+        "notes explaining them (report_notes.py: NOTES = ReportNotes(theory=...))")
+
+
 def check_artifacts(fam: Family) -> None:
     """The family ships its golden LPs and its quick spec."""
     missing = []
@@ -416,7 +431,8 @@ def check_family(name: str, *, artifacts: bool | None = None) -> list[Check]:
                            label=f"feasible_and_deterministic[{algorithm}]"))
         checks.append(bind(check_bad_options_refused, algorithm,
                            label=f"bad_options_refused[{algorithm}]"))
-    checks += [bind(check_checker_catches_broken_schedules), bind(check_field_fuzz)]
+    checks += [bind(check_checker_catches_broken_schedules), bind(check_field_fuzz),
+               bind(check_report_notes)]
     if artifacts:
         checks.append(bind(check_artifacts))
     return checks

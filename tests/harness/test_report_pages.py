@@ -196,3 +196,21 @@ def test_html_page_in_headless_chromium(page, tmp_path):
     assert pixels.shape[:2] == (2000, 1200)
     dark = (pixels.mean(axis=2) < 0.5).mean()  # text, table rules, plot lines
     assert 0.005 < dark < 0.5 and pixels.std() > 0.05  # neither blank nor one flat colour
+
+
+# ---- the conformance check -------------------------------------------------------------------
+def test_conformance_requires_notes_for_a_familys_diagnostics():
+    import dataclasses
+
+    from mlopt.families import ReportNotes, get_family
+    from mlopt.testing import check_report_notes
+
+    oasis = get_family("oasis")
+    check_report_notes(oasis)
+    silent = dataclasses.replace(oasis, report_notes_=ReportNotes(), module=oasis.module)
+    with pytest.raises(AssertionError, match="no report notes explaining them"):
+        check_report_notes(silent)
+    typo = dataclasses.replace(oasis, report_notes_=ReportNotes(
+        theory="t", algorithms={"oasiss": "a typo"}), module=oasis.module)
+    with pytest.raises(AssertionError, match="oasiss"):
+        check_report_notes(typo)
