@@ -19,5 +19,5 @@ from mlopt.harness.store import ResultStore
 from mlopt.harness.tasks import run_task
 
 __all__ = ["OptBracket", "ResultStore", "RunSummary", "Spec", "build_tasks", "html_report",
-           "load_spec", "opt_bracket", "parse_spec", "ratio_interval", "ratio_point", "report", "run_spec",
-           "run_task", "shifted_geometric_mean", "write_html", "write_report"]
+           "load_spec", "opt_bracket", "parse_spec", "ratio_interval", "ratio_point", "report",
+           "run_spec", "run_task", "shifted_geometric_mean", "write_html", "write_report"]

@@ -11,9 +11,9 @@ NOTES = ReportNotes(
             "job, eligible edge worker and slot, that fail with the run's alpha and beta / "
             "(1 + eps): the proof's dual fitting, not the schedule, so a violation says the "
             "proof's dual point is infeasible on this instance (the schedule stays checked and "
-            "its objective stays the checker's); at eps = 0 the proof claims nothing, so violations "
-            "there are expected. Runs at eps > 0 are checked at speed 1 + eps "
-            "and can beat OPT at speed 1 (ratio < 1)."),
+            "its objective stays the checker's); at eps = 0 the proof claims nothing, so "
+            "violations there are expected. Runs at eps > 0 are checked at speed 1 + eps and "
+            "can beat OPT at speed 1 (ratio < 1)."),
     bound="D_max (1 + 1/eps) (Theorem 3; inf at eps = 0)",
     checks="dual (6) constraints violated / checked",
     algorithms={"a_online_e": "A_online on edge servers only (no cloud)"},
