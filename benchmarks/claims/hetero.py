@@ -145,14 +145,13 @@ def _jain():
 
 def fig8_small_opt():
     d = _jain()
-    d = d[(d["preset"] == "small") & d["opt_7"].notna()]
-    q = d["opt_7"] / d["a_maxweight"]
+    d = d[d["preset"] == "small"]
     proven = d[d["opt_status"] == "optimal"]
     qp = proven["opt_7"] / proven["a_maxweight"]
-    other = d[d["opt_status"] != "optimal"].iloc[0]
-    return (str(len(proven)), str(len(_jain()[_jain()["preset"] == "small"])),
-            f2(qp.min()), f2(qp.max()), str(int(other["seed"])), f"{other['opt_7']:,.1f}",
-            f2(other["opt_7"] / other["a_maxweight"]), f2(q.max()))
+    [other] = d[d["opt_status"] != "optimal"].itertuples()
+    return (str(len(proven)), str(len(d)), f2(qp.min()), f2(qp.max()), str(other.seed),
+            f"{other.best_7:,.1f}", f2(other.best_7 / other.a_maxweight),
+            f"{other.bound_7:,.1f}", f2(other.bound_7 / other.a_maxweight))
 
 
 def fig8_theorem3():
@@ -227,9 +226,10 @@ CLAIMS = [
              lambda: alpha_range("tiny") + alpha_range("small"), what="Theorem 5 alpha"),
     Sentence(README, "on the committed `tiny`/`small` instances, whose optima are proven, "
              "LB / OPT is {}-{} (equal on {} of {})", lb_over_opt, what="LB / OPT"),
-    Sentence(README, "(MILP, proven for {} of {} seeds) is {}-{}x A_maxweight's weight where "
-             "proven; on seed {} the best solution found ({}) is {}x, so the optimum is at "
-             "least {}x", fig8_small_opt, what="Fig. 8 OPT / A_maxweight"),
+    Sentence(README, "(MILP, proven for {} of {} seeds) is {}-{}x A_maxweight's weight; on "
+             "seed {} the MILP, not proven in 540 s, found a schedule of weight {} ({}x "
+             "A_maxweight's) and bounds the optimum by {} ({}x)", fig8_small_opt,
+             what="Fig. 8 OPT / A_maxweight"),
     Sentence(README, "far inside Theorem 3's 2 log lambda = {}-{}", fig8_theorem3,
              what="Fig. 8 Theorem 3 bound"),
     Sentence(README, "on all 3 seeds ({}, {}, {}), within {} and {} of the optimum",
