@@ -97,6 +97,6 @@ def test_table_is_found_after_its_caption(tmp_path):
 
 def test_a_claim_that_raises_is_reported_not_fatal(monkeypatch):
     import claims.hetero as h
-    monkeypatch.setattr(h, "CLAIMS", [Sentence("x", "{}", lambda: 1 / 0, what="boom")])
+    monkeypatch.setattr(h, "CLAIMS", [Sentence(h.README, "{}", lambda: 1 / 0, what="boom")])
     n, bad = VERIFY.problems(["hetero"])
     assert n == 1 and "ZeroDivisionError" in bad[0] and "'boom'" in bad[0]
