@@ -1,7 +1,10 @@
 """Recompute every registered number of the write-ups (`benchmarks/*/README.md`) from the
 committed data and report each one that drifted.
 
-    python benchmarks/verify_claims.py [FAMILY ...]    # exit 1 naming file, claim, both values
+    python benchmarks/verify_claims.py [MODULE ...]    # exit 1 naming file, claim, both values
+
+MODULE: a family (hetero, pdors, edgecloud, harmony) or ``summary`` (the top-level README's
+one-line summaries); default all.
 
 Reads only committed files (CSV/JSON results under `benchmarks/<family>/`, `instances/`); runs
 no solver and no benchmark.
@@ -10,7 +13,7 @@ How to add a claim: in `benchmarks/claims/<family>.py` append to ``CLAIMS`` a
 ``Sentence(readme, "text with {} holes", fn)`` (``fn`` returns the holes' text, formatted as
 the README prints it) or a ``Table(readme, "| exact | header |", fn, key=k)`` (``fn`` returns
 every row's cells; see `benchmarks/claims/core.py` for how cells compare).  A new family:
-a module with ``CLAIMS`` and its name in ``claims.FAMILIES``.
+a module with ``CLAIMS`` and its name in ``claims.MODULES``.
 """
 from __future__ import annotations
 
@@ -23,10 +26,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import claims  # noqa: E402
 
 
-def problems(families=None) -> tuple[int, list[str]]:
+def problems(modules=None) -> tuple[int, list[str]]:
     """(number of claims checked, one line per claim that does not match the data)."""
     n, out = 0, []
-    for fam in families or claims.FAMILIES:
+    for fam in modules or claims.MODULES:
         mod = importlib.import_module(f"claims.{fam}")
         for c in mod.CLAIMS:
             n += 1
@@ -39,9 +42,9 @@ def problems(families=None) -> tuple[int, list[str]]:
 
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    unknown = [a for a in argv if a not in claims.FAMILIES]
+    unknown = [a for a in argv if a not in claims.MODULES]
     if unknown:
-        print(f"unknown family {unknown[0]!r}; known: {', '.join(claims.FAMILIES)}",
+        print(f"unknown claims module {unknown[0]!r}; known: {', '.join(claims.MODULES)}",
               file=sys.stderr)
         return 2
     n, bad = problems(argv or None)

