@@ -38,10 +38,10 @@ class Sentence:
     def check(self) -> list[str]:
         text = _read(self.readme)
         got = [str(v) for v in self.values()]
-        want = self.template.format(*got)
+        want = _flat(self.template.format(*got))
         if want in _flat(text):
             return []
-        pattern = re.escape(self.template).replace(r"\{\}", "(.+?)")
+        pattern = re.escape(_flat(self.template)).replace(r"\{\}", "(.+?)")
         m = re.search(pattern, _flat(text))
         name = self.what or self.template[:60]
         if not m:
