@@ -14,8 +14,8 @@
   only the first number of a cell is).  A README row without a computed row fails too (a stray
   row from another figure), and so does a computed row the README lacks.
 
-Numbers are formatted by the claim's own function exactly as the README prints them; helpers
-``f2`` etc. below keep that short.
+Numbers are formatted by the claim's own function exactly as the README prints them (helpers
+``f1``, ``f2``, ``half_up`` below).
 """
 from __future__ import annotations
 
@@ -141,10 +141,6 @@ def _cell_differs(want, cell: str) -> str | None:
 
 
 # formatting helpers: the README's conventions
-def f0(x) -> str:
-    return f"{x:.0f}"
-
-
 def f1(x) -> str:
     return f"{x:.1f}"
 
@@ -153,15 +149,9 @@ def f2(x) -> str:
     return f"{x:.2f}"
 
 
-def f3(x) -> str:
-    return f"{x:.3f}"
-
-
-def pct(x) -> str:
-    """0.341 -> '34%' (rounded to whole per cent)."""
-    return f"{100 * x:.0f}%"
-
-
-def span(lo: str, hi: str) -> str:
-    """'a-b', or just 'a' when both ends print the same."""
-    return lo if lo == hi else f"{lo}-{hi}"
+def half_up(x, decimals: int) -> str:
+    """x as written in the data file (its shortest repr), rounded half up: 42.65 -> '42.7'
+    (format() rounds the binary value, 42.649999..., down)."""
+    from decimal import ROUND_HALF_UP, Decimal
+    q = Decimal(1).scaleb(-decimals)
+    return str(Decimal(repr(float(x))).quantize(q, rounding=ROUND_HALF_UP))

@@ -7,7 +7,7 @@ from functools import cache
 
 import pandas as pd
 
-from .core import ROOT, Sentence, Table, f1, f2, span
+from .core import ROOT, Sentence, Table, f1
 
 README = "benchmarks/pdors/README.md"
 RES = ROOT / "benchmarks" / "pdors" / "results"

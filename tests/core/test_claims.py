@@ -3,10 +3,8 @@ data, and the checker itself catches the edits it exists for."""
 from __future__ import annotations
 
 import importlib.util
-import sys
 from pathlib import Path
 
-import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
