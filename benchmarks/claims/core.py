@@ -15,7 +15,7 @@
   row from another figure), and so does a computed row the README lacks.
 
 Numbers are formatted by the claim's own function exactly as the README prints them (helpers
-``f1``, ``f2``, ``half_up`` below).
+``f1``-``f3``, ``half_up`` below).
 """
 from __future__ import annotations
 
@@ -147,6 +147,10 @@ def f1(x) -> str:
 
 def f2(x) -> str:
     return f"{x:.2f}"
+
+
+def f3(x) -> str:
+    return f"{x:.3f}"
 
 
 def half_up(x, decimals: int) -> str:
