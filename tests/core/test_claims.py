@@ -100,3 +100,20 @@ def test_a_claim_that_raises_is_reported_not_fatal(monkeypatch):
     monkeypatch.setattr(h, "CLAIMS", [Sentence(h.README, "{}", lambda: 1 / 0, what="boom")])
     n, bad = VERIFY.problems(["hetero"])
     assert n == 1 and "ZeroDivisionError" in bad[0] and "'boom'" in bad[0]
+
+
+def test_editing_a_number_in_a_real_write_up_fails(monkeypatch):
+    """The committed hetero write-up with one quoted number changed (Theorem 5's alpha on
+    `tiny`, 40-62 from the committed instances) fails, naming the file and both values."""
+    import claims.core as core
+    real = core._read
+
+    def edited(rel):
+        text = real(rel)
+        return text.replace("is 40-62 on the committed `tiny`", "is 40-63 on the committed `tiny`")
+
+    monkeypatch.setattr(core, "_read", edited)
+    n, bad = VERIFY.problems(["hetero"])
+    assert len(bad) == 1, bad
+    assert bad[0].startswith("benchmarks/hetero/README.md: claim 'Theorem 5 alpha'")
+    assert "'40', '63'" in bad[0] and "'40', '62'" in bad[0]
