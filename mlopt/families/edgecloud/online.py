@@ -34,8 +34,9 @@ FIXES of the printed pseudocode (each tested against the plain transliteration i
   work-conserving.  Every planned slot >= t* of an A2 chunk moves by p_j even when that chunk
   was planned to start later than t* (a gap in the worker's plan): a plan [40, 45) for an A2
   chunk becomes [45, 50) after a new chunk takes [30, 35), so the worker idles in [35, 45)
-  while the chunk, pinned to it (no migration), waits.  A work-conserving variant would
-  postpone only by max(0, t* + p_j - first planned slot >= t*); not implemented or measured.
+  although [40, 45) stayed free, and the chunk, pinned to this worker (no migration), finishes
+  5 slots later than it could.  A work-conserving variant would postpone only by
+  max(0, t* + p_j - first planned slot >= t*); not implemented or measured.
 * FIX 3 (Alg. 2 lines 17-19 with Alg. 3 lines 2-7): after the first chunk d1 goes to an edge
   worker, the text says the cloud entry is recalculated "by resetting zeta_j = 0", but the
   printed lines 17-19 call CALCULATEQ(j, d, s_c, w_c) with d = d1, and Alg. 3 line 3 then sets
