@@ -486,3 +486,46 @@ CLAIMS += [
     Sentence(README, "(RA {} at H = 10-40 with fixed total GPUs: flat within seed noise).  PS (3 "
              "seeds): {}: not falling either", fig12_h, what="Fig. 12 vs H prose"),
 ]
+
+
+# --- prose of Fig. 9 and of the RA-vs-PS twin --------------------------------------------------
+
+def fig9_prose():
+    df = _csv("fixed_worker_types.csv").copy()
+    df["worker_type"] = df["worker_type"].astype(str)
+    worst_free, worst_best, free_best = [], [], {}
+    for (arch, alg, seed), d in df.groupby(["arch", "algorithm", "seed"]):
+        free = float(d[d["worker_type"] == "all"]["ratio_to_lb"].iloc[0])
+        fixed = d[d["worker_type"] != "all"]["ratio_to_lb"]
+        (worst_free if arch == "ps" else worst_best).append(
+            fixed.max() / (free if arch == "ps" else fixed.min()))
+        free_best.setdefault((arch, alg), []).append(free / fixed.min())
+    ra_lost = {alg: sum(q > 1 for q in v) for (a, alg), v in free_best.items() if a == "ra"}
+    assert len(set(ra_lost.values())) == 1
+    ps = free_best[("ps", "a_online")]
+    assert max(ps) < 1
+    ra_max = max(q for (a, _), v in free_best.items() if a == "ra" for q in v)
+    return [f1(min(worst_free)), f1(max(worst_free)), f1(max(worst_best)),
+            str(next(iter(ra_lost.values()))), f"{100 * (ra_max - 1):.0f}%",
+            f"{100 * (1 - max(ps)):.1f}-{100 * (1 - min(ps)):.1f}%"]
+
+
+def twin_prose():
+    df = _csv("ps_vs_ra.csv")
+    per = df.pivot_table(index=["seed", "algorithm"], columns="arch", values="wct")
+    r = (per["ra"] / per["ps"]).groupby("algorithm").agg(["mean", "min", "max"])
+    rest = r.drop("antman")["mean"]
+    return [f2(rest.min()), f2(rest.max()), f2(r.loc["a_online", "mean"]),
+            f2(r.loc["a_online-compact", "mean"]), f2(r.loc["tiresias", "mean"]),
+            f2(r.loc["antman", "mean"]), f2(r.loc["antman", "min"]), f2(r.loc["antman", "max"])]
+
+
+CLAIMS += [
+    Sentence(README, "(worst single type {}-{}x the free choice for PS, up to {}x the best single "
+             "type for RA), but the free choice is *not* always the smallest: the best single "
+             "type beats it on {} of 3 RA seeds for both variants (by up to {}); for PS the free "
+             "choice is the smallest on all 3 seeds, {} below the best single type", fig9_prose,
+             what="Fig. 9 prose"),
+    Sentence(README, "per seed RA / PS averages {}-{} (A_online {}, its compact variant {}, "
+             "Tiresias {}), except AntMan ({}, from {} to {})", twin_prose, what="twin prose"),
+]
