@@ -41,7 +41,7 @@ class Sentence:
         want = _flat(self.template.format(*got))
         if want in _flat(text):
             return []
-        pattern = re.escape(_flat(self.template)).replace(r"\{\}", "(.+?)")
+        pattern = re.escape(_flat(self.template)).replace(r"\{\}", "(.{1,80}?)")
         m = re.search(pattern, _flat(text))
         name = self.what or self.template[:60]
         if not m:
