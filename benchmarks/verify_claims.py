@@ -3,8 +3,8 @@ committed data and report each one that drifted.
 
     python benchmarks/verify_claims.py [MODULE ...]    # exit 1 naming file, claim, both values
 
-MODULE: a family (hetero, pdors, edgecloud, harmony) or ``summary`` (the top-level README's
-one-line summaries); default all.
+MODULE: a family (hetero, pdors, edgecloud, harmony, oasis) or ``summary`` (the top-level
+README's one-line summaries); default all.
 
 Reads only committed files (CSV/JSON results under `benchmarks/<family>/`, `instances/`); runs
 no solver and no benchmark.
@@ -14,6 +14,12 @@ How to add a claim: in `benchmarks/claims/<family>.py` append to ``CLAIMS`` a
 the README prints it) or a ``Table(readme, "| exact | header |", fn, key=k)`` (``fn`` returns
 every row's cells; see `benchmarks/claims/core.py` for how cells compare).  A new family:
 a module with ``CLAIMS`` and its name in ``claims.MODULES``.
+
+Rewording a registered sentence means editing its template too (the old text is reported as
+"not found").  What is covered: every table of the hetero, pdors, edgecloud and harmony
+write-ups that is computed from committed data, Fig. 3 of OASiS, and the prose numbers the
+registries list; a number in a write-up that no claim names (older prose, "before the fix"
+values, timings copied from logs that are not committed) is not checked until registered.
 """
 from __future__ import annotations
 
