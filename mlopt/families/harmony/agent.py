@@ -46,9 +46,10 @@ Reproducibility: training is deterministic given the seed *on one machine*: two 
 same arrays, and ``benchmarks/harmony/reproduce_checkpoint.py`` retrains the committed
 checkpoint array for array there.  Across CPUs it is not guaranteed: BLAS picks its kernels by
 instruction set (e.g. AVX2 vs AVX-512), so the last bits of matrix products can differ, and 600
-episodes of training amplify such differences into different weights (a retraining on an AVX2
-CPU without AVX-512 gave different values in every array).  What should hold across machines is
-a policy of the same quality on held-out instances, not the same bits.
+episodes of training amplify such differences into different weights (retrained on an Intel
+Xeon VM, every array of the checkpoint trained on an AMD EPYC VM came out different).  What
+holds across machines is a policy of the same quality on held-out instances, not the same bits
+(`benchmarks/harmony/README.md` has the measurement).
 
 Ablations of Table II: ``value_net=False`` (baseline = exponential moving average of returns),
 ``exploration=False`` (epsilon = 0), ``replay=False`` (update on the latest interval's samples).
