@@ -17,8 +17,8 @@ a module with ``CLAIMS`` and its name in ``claims.MODULES``.
 
 Rewording a registered sentence means editing its template too (the old text is reported as
 "not found").  What is covered: every table of the hetero, pdors, edgecloud and harmony
-write-ups that is computed from committed data, Fig. 3 of OASiS, and the prose numbers the
-registries list; a number in a write-up that no claim names (older prose, "before the fix"
+write-ups that is computed from committed data, OASiS's Fig. 3 table and Fig. 5 counts, and
+the prose numbers the registries list; a number in a write-up that no claim names (older prose, "before the fix"
 values, timings copied from logs that are not committed) is not checked until registered.
 """
 from __future__ import annotations
