@@ -150,6 +150,19 @@ class _VersionAction(argparse.Action):
         parser.exit()
 
 
+def actions(p: argparse.ArgumentParser):
+    """Sub-actions of a command group (``mlopt bench run|report|...``).  The group named
+    without an action prints its own help and exits 0, like bare ``mlopt``."""
+    sub = p.add_subparsers(dest="action", metavar="ACTION", title="actions", parser_class=type(p))
+
+    def show_help(args) -> int:
+        p.print_help()
+        return 0
+
+    p.set_defaults(handler=show_help)
+    return sub
+
+
 def parse_kv(items: list[str] | None, field: str = "--param") -> dict:
     """``["a=1", "b=[1,2]", "c=x"]`` -> ``{"a": 1, "b": [1, 2], "c": "x"}`` (values as JSON)."""
     out = {}

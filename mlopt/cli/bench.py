@@ -3,13 +3,13 @@ from __future__ import annotations
 
 import sys
 
-from mlopt.cli import command, listing
+from mlopt.cli import actions, command, listing
 
 
 @command("bench", "run an experiment spec (TOML) through the harness, or report on its results",
          epilog=listing.bench)
 def _args(p):
-    sub = p.add_subparsers(dest="action", required=True, parser_class=type(p))
+    sub = actions(p)
     r = sub.add_parser("run", help="run a spec; results go to DIR/results.sqlite as they finish",
                        description="run a spec; results go to DIR/results.sqlite as they finish",
                        epilog_fn=listing.bench)

@@ -4,13 +4,13 @@ from __future__ import annotations
 import json
 import sys
 
-from mlopt.cli import SOLVE_EXIT, command, listing, parse_kv
+from mlopt.cli import SOLVE_EXIT, actions, command, listing, parse_kv
 from mlopt.errors import InputError
 
 
 @command("instances", "committed instance sets, the registry of proven optima, trace imports")
 def _args(p):
-    sub = p.add_subparsers(dest="action", required=True, parser_class=type(p))
+    sub = actions(p)
     sub.add_parser("list", help="list instance sets").set_defaults(handler=_list)
     s = sub.add_parser("show", help="show a set's instances and recorded optima")
     s.add_argument("set")

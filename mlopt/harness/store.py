@@ -13,7 +13,7 @@ Columns (one row per task x method):
 key                 ``<task_key>/<method_kind>/<method>``, primary key
 task_key            hash of the instance (family, preset, params, seed) and the method config
 spec                the spec's name
-instance_id         readable ``preset(k=v,...)#seed``
+instance_id         readable ``preset(k=v,...)#seed`` (``preset#seed`` without parameters)
 content_hash        :meth:`mlopt.workload.Workload.content_hash` of the generated instance
 family, preset      names
 params              generator parameters, canonical JSON
