@@ -164,7 +164,8 @@ def solve_offline(workload: Workload, *, family: str | None = None, model: str |
     schedule = check = None
     if res.has_solution:
         schedule = fam.extract[name](m, workload)
-        schedule.meta.update({"producer": f"{solver}:{name}", "status": res.status.value})
+        schedule.meta.update({"producer": f"{solver}:{name}", "status": res.status.value,
+                              "family": fam.name})
         check = fam.check(workload, schedule)
         if not check.feasible and res.status == Status.OPTIMAL:
             # Never report a proven optimum for a schedule the checker rejects.
@@ -242,11 +243,41 @@ def run_algorithm(workload: Workload, algorithm: str, *, family: str | None = No
     schedule = fam.run(algorithm, workload, seed=seed, options=options)
     runtime = time.perf_counter() - t0
     schedule.meta.setdefault("producer", algorithm)
+    schedule.meta.setdefault("family", fam.name)
     # the problem the run solves (edgecloud's A_online at eps: speed 1 + eps), from its
     # (checked) options, never from the schedule's meta
     check_options = fam.run_check_options(algorithm, options)
     return AlgorithmResult(algorithm, schedule, fam.check(workload, schedule, **check_options),
                            runtime, dict(options, seed=seed), check_options)
+
+
+def schedule_families(schedule) -> list[str]:
+    """The families a schedule can have been made for: its ``meta.family`` (written by
+    ``run``, ``solve`` and ``bracket``), else the families whose algorithms or models name its
+    producer (older files), else ``[]`` (unknown: a hand-made schedule)."""
+    from mlopt.families.base import all_families
+
+    named = schedule.meta.get("family")
+    if isinstance(named, str) and named:
+        return [named]
+    producer = schedule.meta.get("producer")
+    if not isinstance(producer, str) or not producer:
+        return []
+    name = producer.split(":", 1)[1] if ":" in producer else producer  # "highs:utility_ilp"
+    return sorted(f.name for f in all_families().values()
+                  if name in f.algorithms_ or name in f.models)
+
+
+def check_schedule_family(fam, schedule, schedule_file: str | None = None) -> None:
+    """Refuse (InputError) a schedule made for another family than the workload's: checking it
+    would only report every row as an unknown job."""
+    owners = schedule_families(schedule)
+    if owners and fam.name not in owners:
+        field = "meta.family" if schedule.meta.get("family") else "meta.producer"
+        raise InputError(f"the schedule is for family {' or '.join(owners)}, the workload is "
+                         f"{fam.name} (check a schedule against the workload it was made for)",
+                         file=schedule_file, field=field,
+                         value=schedule.meta.get("family") or schedule.meta.get("producer"))
 
 
 def ratio_interval(sense: str, alg: float, opt_low: float | None, opt_high: float | None,
