@@ -15,6 +15,7 @@ ever run under a guessed family.
 """
 from __future__ import annotations
 
+import logging
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,6 +26,8 @@ from mlopt.errors import InputError
 from mlopt.families import family_of
 from mlopt.harness.ratios import close
 from mlopt.schedule import Schedule
+
+log = logging.getLogger(__name__)
 from mlopt.solve import SolveResult, Status, Verification, check_settings, relative_gap, solve
 from mlopt.solve import verify as verify_optimum
 from mlopt.workload import Workload
@@ -148,6 +151,8 @@ def solve_offline(workload: Workload, *, family: str | None = None, model: str |
     with alarm(time_limit, lambda: _too_slow_to_build(fam, name, workload, time_limit)):
         m = build(workload)
     build_s = time.perf_counter() - t0
+    log.info("built %s for %d jobs in %.2f s; solving with %s", name, len(workload.jobs),
+             build_s, solver)
     # the time limit is wall clock for the whole call: the solver gets what the build left
     solve_limit = None if time_limit is None else max(0.01, time_limit - build_s)
     if warm_start is None:
@@ -181,6 +186,8 @@ def solve_offline(workload: Workload, *, family: str | None = None, model: str |
     if verifier is not None:
         verification = verify_offline(fam, name, m, workload, res, verifier, time_limit,
                                       threads)
+    log.info("%s on %s: %s, objective %s, bound %s, %.2f s", solver, name, res.status.value,
+             res.objective, res.bound, res.runtime_s)
     return OfflineResult(res, schedule, check, build_s, name, verification)
 
 
@@ -242,6 +249,7 @@ def run_algorithm(workload: Workload, algorithm: str, *, family: str | None = No
     t0 = time.perf_counter()
     schedule = fam.run(algorithm, workload, seed=seed, options=options)
     runtime = time.perf_counter() - t0
+    log.info("%s ran in %.3f s; checking its schedule", algorithm, runtime)
     schedule.meta.setdefault("producer", algorithm)
     schedule.meta.setdefault("family", fam.name)
     # the problem the run solves (edgecloud's A_online at eps: speed 1 + eps), from its

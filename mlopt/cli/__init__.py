@@ -204,6 +204,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     parser = OneLineParser(prog="mlopt", description=DESCRIPTION)
     parser.add_argument("--version", action=_VersionAction)
+    loud = parser.add_mutually_exclusive_group()
+    loud.add_argument("-v", "--verbose", action="count", default=0,
+                      help="say what each step does (-vv: details; messages on stderr)")
+    loud.add_argument("-q", "--quiet", action="store_true",
+                      help="errors only: no warnings, no progress bars")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands",
                                 parser_class=OneLineParser)
     for name, add_arguments in COMMANDS.items():
@@ -239,6 +244,9 @@ def _main(argv: list[str] | None) -> int:
             warnings.simplefilter("error", RuntimeWarning)
             parser = build_parser()
             args = parser.parse_args(argv)
+            from mlopt.cli.progress import configure
+
+            configure(getattr(args, "verbose", 0), getattr(args, "quiet", False))
             if getattr(args, "command", None) is None:  # bare ``mlopt``: the help, not an error
                 parser.print_help()
                 return 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 import sys
 
 from mlopt.cli import actions, command, listing
+from mlopt.cli.progress import progress_wanted
 
 
 @command("bench", "run an experiment spec (TOML) through the harness, or report on its results",
@@ -34,7 +35,7 @@ def _run(args) -> int:
 
     out = args.out or f"results/{load_spec(args.spec).name}"
     summary = run_spec(args.spec, out, workers=args.workers, scheduler=args.scheduler,
-                       resume=args.resume, progress=True)
+                       resume=args.resume, progress=progress_wanted())
     print(summary)
     if not args.no_report:
         print(f"report: {write_report(out)}")

@@ -5,6 +5,7 @@ import json
 import sys
 
 from mlopt.cli import SOLVE_EXIT, actions, command, listing, parse_kv
+from mlopt.cli.progress import progress_wanted
 from mlopt.errors import InputError
 
 
@@ -105,7 +106,8 @@ def _solve(args) -> int:
     verifier_name(args.verify)  # an unknown name is an input error before anything runs
     _check_time_limit(args.time_limit, args.solver)
     rows = solve_set(load_set(args.set), solver=args.solver, time_limit=args.time_limit,
-                     update_solu=args.update_solu, progress=True, verify=args.verify)
+                     update_solu=args.update_solu, progress=progress_wanted(),
+                     verify=args.verify)
     if args.json:
         print(json.dumps(rows))
     else:
@@ -146,7 +148,7 @@ def _verify(args) -> int:
     verifier_name(args.solver)
     _check_time_limit(args.time_limit, args.solver)
     rows = verify_set(load_set(args.set), solver=args.solver, time_limit=args.time_limit,
-                      update_solu=args.update_solu, progress=True)
+                      update_solu=args.update_solu, progress=progress_wanted())
     if args.json:
         print(json.dumps(rows))
     else:

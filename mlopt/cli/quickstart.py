@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mlopt.cli import command
+from mlopt.cli.progress import progress_wanted
 
 if TYPE_CHECKING:  # pragma: no cover  (pandas loads with the harness, not with mlopt --help)
     import pandas as pd
@@ -98,7 +99,7 @@ def _run_one(spec_path: Path, family: str, out: Path, workers: int) -> int:
 
     sense = get_family(family).sense
     print(f"=== {family}: {spec_path.name} ===")
-    summary = run_spec(spec_path, out, workers=workers, resume=False, progress=True)
+    summary = run_spec(spec_path, out, workers=workers, resume=False, progress=progress_wanted())
     df = ResultStore(out / "results.sqlite").to_frame()
     what = "OPT/ALG" if sense == "max" else "ALG/OPT"
     print(f"Performance ratio {what} per instance (checked schedules; an interval where OPT is "

@@ -73,9 +73,12 @@ def _export_args(p):
 def _export(args) -> int:
     from mlopt.cli import parse_kv
     from mlopt.export import export_workload
+    from mlopt.cli.progress import spinner
     from mlopt.fileio import check_output
 
     check_output(args.output)
-    print(export_workload(args.file, args.model, args.output, family=args.family,
-                          **parse_kv(args.option, "--option")))
+    with spinner(f"building and writing {args.output}"):
+        path = export_workload(args.file, args.model, args.output, family=args.family,
+                               **parse_kv(args.option, "--option"))
+    print(path)
     return 0
