@@ -33,6 +33,15 @@ from mlopt.errors import InputError
 #: solve statuses that make ``mlopt solve`` (and a solver benchmark) exit 1
 SOLVE_EXIT = {"error": 1, "infeasible": 1, "unbounded": 1, "disputed": 1}
 INTERRUPTED = "mlopt: interrupted (results written so far are kept)"
+TERMINATED = "mlopt: terminated (results written so far are kept)"
+
+
+_TERMINATED = False  # set by the SIGTERM handler
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised in the main thread like Ctrl-C: the same clean stop (pools shut down,
+    results so far kept), exit 143."""
 
 COMMANDS: dict[str, tuple[Callable[[argparse.ArgumentParser], None],
                           Callable[[argparse.Namespace], int]]] = {}
@@ -219,11 +228,58 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    global _TERMINATED
+    _TERMINATED = False
+    restore = _stop_signals()
     try:
-        return _main(argv)
+        code = _main(argv)
+        # a command that caught the stop itself (a benchmark keeps what finished) says 130
+        return 143 if code == 130 and _TERMINATED else code
+    except Terminated:
+        _say(TERMINATED)
+        return 143
     except KeyboardInterrupt:  # also while printing an error or importing the commands
         _say(INTERRUPTED)
         return 130
+    finally:
+        restore()
+
+
+def say_stopped() -> None:
+    """The one line for a command that caught Ctrl-C / SIGTERM itself and kept its results."""
+    _say(TERMINATED if _TERMINATED else INTERRUPTED)
+
+
+def _stop_signals() -> Callable[[], None]:
+    """SIGINT and SIGTERM stop mlopt the same clean way, wherever it was started.
+
+    A shell starts a background job (``mlopt bench run ... &`` in a script) with SIGINT
+    ignored, and Python then never raises KeyboardInterrupt: ``kill -INT`` did nothing.  SIGTERM
+    killed the process outright, skipping the pools' shutdown (multiprocessing's resource
+    tracker then warned about leaked semaphores).  Both now raise in the main thread; the
+    previous handlers come back when :func:`main` returns (it is also called in-process)."""
+    import signal
+
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():  # only it can set handlers
+        return lambda: None
+    old = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+
+    def terminated(signum, frame):
+        global _TERMINATED
+        _TERMINATED = True
+        raise Terminated()
+
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, terminated)
+
+    def restore() -> None:
+        for sig, handler in old.items():
+            if handler is not None:
+                signal.signal(sig, handler)
+
+    return restore
 
 
 def _say(line: str) -> None:
@@ -253,6 +309,8 @@ def _main(argv: list[str] | None) -> int:
             return int(args.handler(args) or 0)
     except ParserExit as done:  # --help, --version
         return done.status
+    except Terminated:
+        raise  # main() says it
     except InputError as err:
         # a family's field check runs after loading: name the workload file it came from
         if err.file is None and str(err.field or "").startswith(("jobs[", "servers[", "extra.")) \

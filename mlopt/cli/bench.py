@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import sys
 
-from mlopt.cli import actions, command, listing
+from mlopt.cli import actions, command, listing, say_stopped
 from mlopt.cli.progress import progress_wanted
 
 
@@ -40,7 +40,8 @@ def _run(args) -> int:
     if not args.no_report:
         print(f"report: {write_report(out)}")
     if summary.interrupted:
-        return 130
+        say_stopped()
+        return 130  # 143 when it was SIGTERM (main)
     return 0 if summary.ok and not summary.errors else 1  # error rows: a failed run
 
 

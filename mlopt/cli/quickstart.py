@@ -14,7 +14,7 @@ from pathlib import Path
 
 from typing import TYPE_CHECKING
 
-from mlopt.cli import command
+from mlopt.cli import command, say_stopped
 from mlopt.cli.progress import progress_wanted
 
 if TYPE_CHECKING:  # pragma: no cover  (pandas loads with the harness, not with mlopt --help)
@@ -113,6 +113,7 @@ def _run_one(spec_path: Path, family: str, out: Path, workers: int) -> int:
     print(text[start:end].strip())
     print(f"\n{summary}\nfull report: {report}\n")
     if summary.interrupted:
+        say_stopped()
         return 130
     checked = df[df.method_kind == "algorithm"]
     return 0 if summary.ok and not summary.errors and bool(checked.feasible.all()) else 1
