@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import sys
 
 from mlopt.cli import SOLVE_EXIT, actions, command, listing, parse_kv
@@ -197,10 +198,20 @@ def _convert(table, report, args, source):
     if fam.from_trace is None:
         raise InputError("this family has no trace conversion", field="family",
                          value=args.family)
+    from mlopt.traces.fidelity import conversion_warnings
+
+    params = parse_kv(args.param)
     try:
-        return fam.from_trace(table, seed=args.seed, report=report, **parse_kv(args.param))
+        workload = fam.from_trace(table, seed=args.seed, report=report, **params)
     except InputError as err:
         raise err.with_file(str(source or report.file)) from None
+    workload.meta.setdefault("family", fam.name)  # the file says which family it is for
+    changed = conversion_warnings(table, workload, params)
+    if changed:
+        logging.getLogger("mlopt.traces").warning(
+            "%s: the conversion changed what the trace says: %s", source or report.file,
+            "; ".join(changed))
+    return workload
 
 
 def _from_csv(args) -> int:
