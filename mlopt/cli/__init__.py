@@ -213,6 +213,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     parser = OneLineParser(prog="mlopt", description=DESCRIPTION)
     parser.add_argument("--version", action=_VersionAction)
+    parser.add_argument("--traces", default=None, metavar="DIR",
+                        help="the shared traces directory (else $MLOPT_SHARED_TRACES, else the "
+                             "repository's ../shared/traces)")
     loud = parser.add_mutually_exclusive_group()
     loud.add_argument("-v", "--verbose", action="count", default=0,
                       help="say what each step does (-vv: details; messages on stderr)")
@@ -243,6 +246,9 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     finally:
         restore()
+        paths = sys.modules.get("mlopt.traces.paths")
+        if paths is not None:  # --traces holds for one command (main also runs in-process)
+            paths.set_traces_dir(None)
 
 
 def say_stopped() -> None:
@@ -303,6 +309,10 @@ def _main(argv: list[str] | None) -> int:
             from mlopt.cli.progress import configure
 
             configure(getattr(args, "verbose", 0), getattr(args, "quiet", False))
+            if getattr(args, "traces", None) is not None:
+                from mlopt.traces.paths import set_traces_dir
+
+                set_traces_dir(args.traces)
             if getattr(args, "command", None) is None:  # bare ``mlopt``: the help, not an error
                 parser.print_help()
                 return 0
