@@ -54,8 +54,9 @@ def test_deterministic_declared_and_whole(alg):
         FAM.run(alg, w, options={"no_such_option": 1})
 
 
-def test_one_machine_whole_pool_uses_its_full_capacity():
-    """With one machine the split view halves it; the whole view keeps one full machine."""
+def test_one_machine_whole_pool_runs_on_that_machine():
+    """With one machine the split view halves it (a "~ps" half mapped back); the whole view is
+    the one machine itself, and its schedules name only it."""
     w = FAM.generate("tiny", seed=1, n_machines=1)
     for alg in WHOLE:
         s = FAM.run(alg, w, seed=1)
