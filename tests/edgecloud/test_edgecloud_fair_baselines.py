@@ -103,3 +103,17 @@ def test_random_small_feasible(seed, n_jobs, preset):
     for alg in VARIANTS:
         res = FAM.check(w, FAM.run(alg, w, seed=seed))
         assert res.feasible, (alg, res.summary())
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), n_jobs=st.integers(1, 4))
+def test_never_below_the_exact_optimum(seed, n_jobs):
+    """Every reading is a feasible schedule, so its checked total JCT is >= the proven OPT."""
+    from mlopt.models.edgecloud import build_jct_milp
+    from mlopt.solve import Status, solve
+
+    w = generate("tiny", seed, n_jobs=n_jobs)
+    opt = solve(build_jct_milp(w), "highs", time_limit=60)
+    assert opt.status == Status.OPTIMAL
+    for alg in VARIANTS:
+        assert _total(w, alg) >= opt.objective - 1e-6, alg
