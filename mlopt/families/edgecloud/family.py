@@ -54,5 +54,8 @@ FAMILY = Family(
                                    doc="probability a job goes to the cloud")}),
     ],
     bounds_=[Bound(name, f"{P}.bounds:BOUNDS.{name}", solver=True)  # MILP dual bounds
-             for name in ("flow_lb", "flow_lb_zeta1", "jct_unpinned")],
+             for name in ("flow_lb", "flow_lb_zeta1", "jct_unpinned")] + [
+        # exact dual certificate of the pooled-worker LP (a theorem, not a solver's word)
+        Bound("pool_lb", f"{P}.pool_bound:pool_lb", solver=False,
+              doc="cloud cost minus the pooled edge workers' Lagrangian saving bound")],
 )
