@@ -43,6 +43,9 @@ FAMILY = Family(
                   diagnostics=f"{P}.theory:diagnostics_edge_only",
                   check_options=f"{P}.online:check_options"),
         Algorithm("srtf", f"{P}.baselines:BASELINES.srtf", options={}, role="baseline"),
+        # offline reference heuristic (sees the future): the upper end beside pool_lb
+        Algorithm("pool_greedy", f"{P}.pool_greedy:run_pool_greedy", options={},
+                  role="reference"),
         Algorithm("tiresias_l", f"{P}.baselines:BASELINES.tiresias_l", role="baseline", options={
             "thresholds": Param.list(Param.float(low=0.0, high=1e12, low_open=True), (10, 100),
                                      max_items=MAX_THRESHOLDS,
