@@ -103,11 +103,12 @@ def _lp_duals(pool: dict, threads: int) -> dict[int, float]:
     row_of = {t: len(jobs) + i for i, t in enumerate(slots)}
     cost, upper, starts, index, value = [], [], [], [], []
     for i, jb in enumerate(jobs):
+        half, V = (float(jb["n"]) - 1) / 2, float(jb["V"])  # floats: the LP only picks beta
         for t in jb["slots"]:
             starts.append(len(index))
             index += [i, row_of[t]]
             value += [1.0, 1.0]
-            cost.append(float(_g(jb, t)))
+            cost.append((jb["H"] - t - half) / V)
             upper.append(float(jb["k"]))
     inf = highspy.kHighsInf
     h = quiet_highs()
