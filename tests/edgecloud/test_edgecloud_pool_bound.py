@@ -111,3 +111,21 @@ def test_pool_greedy_refuses_storage():
     with pytest.raises(InputError) as err:
         get_family("edgecloud").run("pool_greedy", w)
     assert err.value.field == "extra.edgecloud.servers.storage_gb"
+
+
+def test_lp_runs_after_highs_started_its_thread_pool_with_another_count():
+    # see tests/harmony/test_harmony_volume_bound.py: without the pool reset the LP is refused
+    # and the slot prices fall back to 0 (the weaker 4.0 instead of 4.5 on the hand case)
+    import highspy
+    import numpy as np
+
+    from mlopt.solvers.quiet_highs import quiet_highs
+
+    highspy.Highs.resetGlobalScheduler(True)  # whatever earlier tests left: a pool of 2
+    h = quiet_highs()
+    h.setOptionValue("threads", 2)
+    h.addVar(0.0, 1.0)
+    h.addRow(0.0, 1.0, 1, np.array([0], dtype=np.int32), np.array([1.0]))
+    h.run()
+    assert h.getModelStatus() == highspy.HighsModelStatus.kOptimal
+    assert pool_lb(tiny_workload(), threads=1)["raw_bound"] == pytest.approx(4.5, abs=1e-9)

@@ -102,3 +102,23 @@ def test_validates_the_workload():
     with pytest.raises(InputError) as err:
         volume_bound(w)
     assert "workers" in str(err.value.field)
+
+
+def test_lp_runs_after_highs_started_its_thread_pool_with_another_count():
+    # HiGHS keeps one thread pool per process: a run asking for 1 thread after one that used
+    # the default count is refused (kError) unless the pool is reset; the bound must not
+    # silently fall back to standalone then (it did before the reset was added)
+    import highspy
+    import numpy as np
+
+    from mlopt.solvers.quiet_highs import quiet_highs
+
+    highspy.Highs.resetGlobalScheduler(True)  # whatever earlier tests left: a pool of 2
+    h = quiet_highs()
+    h.setOptionValue("threads", 2)
+    h.addVar(0.0, 1.0)
+    h.addRow(0.0, 1.0, 1, np.array([0], dtype=np.int32), np.array([1.0]))
+    h.run()
+    assert h.getModelStatus() == highspy.HighsModelStatus.kOptimal
+    out = volume_bound(two_on_one_server(), threads=1)
+    assert out["source"] == "volume" and out["bound"] == 1.5

@@ -121,7 +121,11 @@ def _lp_duals(pool: dict, threads: int) -> dict[int, float]:
     h.addCols(len(cost), np.array(cost), np.zeros(len(cost)), np.array(upper), len(index),
               np.array(starts, dtype=np.int32), np.array(index, dtype=np.int32),
               np.array(value))
-    h.run()
+    if h.run() == highspy.HighsStatus.kError:
+        # HiGHS's one thread pool per process refuses a thread count other than
+        # the first run's: start a pool with ours (runs here are sequential)
+        highspy.Highs.resetGlobalScheduler(True)
+        h.run()
     if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
         return {}  # beta = 0 is still valid (a weaker bound)
     dual = np.abs(np.asarray(h.getSolution().row_dual, dtype=float))  # sign: HiGHS's sense

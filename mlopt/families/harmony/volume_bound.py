@@ -96,7 +96,11 @@ def _lp_prices(jobs, T, C, threads) -> dict[str, list[float]] | None:
     h.addCols(n, np.array(cost), np.zeros(n), np.ones(n), len(index),
               np.array(starts, dtype=np.int32), np.array(index, dtype=np.int32),
               np.array(value))
-    h.run()
+    if h.run() == highspy.HighsStatus.kError:
+        # HiGHS's one thread pool per process refuses a thread count other than
+        # the first run's: start a pool with ours (runs here are sequential)
+        highspy.Highs.resetGlobalScheduler(True)
+        h.run()
     if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
         return None
     dual = np.asarray(h.getSolution().row_dual, dtype=float)
