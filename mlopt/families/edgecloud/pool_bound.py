@@ -20,6 +20,9 @@ solution, weak duality).  Proof, for a checked schedule with completions c_j:
    h_j.  (b) Every chunk of j trains on edge workers of pool tau(j) (``c2a_eligibility``); then
    zeta_j = 0 and each chunk needs p_j slots.  Let S be the jobs of case (b) with c_j < H_j;
    every other job has JCT_j >= h_j, so  total JCT >= sum_j h_j - sum_{j in S} (H_j - c_j).
+   A job with e_j + ceil(D_j / M_tau) p_j - 1 >= H_j (e_j as in step 2) is never in S: some
+   worker of its pool trains >= ceil(D_j / M_tau) of its pinned chunks, p_j slots each, all
+   from e_j on, so c_j >= H_j.  Such jobs get no arcs below.
 2. For j in S keep, of each chunk, its first p_j trained slots, and let w_jt be the number of
    j's kept chunk-slots in slot t.  Then: sum_t w_jt = V_j := D_j p_j; w_jt = 0 unless e_j <= t
    <= c_j <= H_j - 1, e_j = r_j + min over servers s with a tau(j) worker of Delta_js ((2i));
@@ -81,6 +84,8 @@ def _pools(ec: EdgeCloud) -> dict[str, dict]:
         n = Fraction(V, k)
         # g_jt = (H - t - (n - 1)/2) / V > 0  <=>  t < H - (n - 1)/2; t <= H - 1 as well
         last = min(H - 1, math.ceil(H - (n - 1) / 2) - 1)
+        if e + math.ceil(jv.chunks / M) * jv.p_edge - 1 >= H:
+            last = e - 1  # never in S (docstring, step 1): no arcs
         pool["jobs"].append({"j": jv.index, "H": H, "e": e, "V": V, "k": k, "n": n,
                              "slots": range(e, last + 1)})
     return pools
