@@ -43,8 +43,8 @@ solution, weak duality).  Proof, for a checked schedule with completions c_j:
        OPT(P_tau) <= sum_t M_tau beta_t + sum_j [V_j alpha_j
                                                + k_j sum_t (g_jt - beta_t - alpha_j)^+],
    since (alpha, beta, gamma_jt = (g_jt - beta_t - alpha_j)^+) is dual feasible.
-   So B is valid for EVERY beta >= 0; the LP solver only picks a good beta (HiGHS's row duals,
-   clipped at 0 and read as exact rationals), and the right-hand side is evaluated here in
+   So B is valid for EVERY beta >= 0; the LP solver only picks a good beta (the magnitudes of
+   HiGHS's slot-row duals, read as exact rationals), and the right-hand side is evaluated in
    exact rational arithmetic (:class:`fractions.Fraction`), alpha_j at its 1-D minimizer (the
    ceil(n_j)-th largest g_jt - beta_t, clipped at 0; any alpha_j >= 0 would be valid).
    Totals of JCT are integers, so ceil(B) is a bound too.  No solver tolerance enters B: the
