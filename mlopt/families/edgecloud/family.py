@@ -48,6 +48,9 @@ FAMILY = Family(
                   diagnostics=f"{P}.theory:diagnostics_edge_only",
                   check_options=f"{P}.online:check_options"),
         Algorithm("srtf", f"{P}.baselines:BASELINES.srtf", options={}, role="baseline"),
+        # offline reference heuristic (sees the future): the upper end beside pool_lb
+        Algorithm("pool_greedy", f"{P}.pool_greedy:run_pool_greedy", options={},
+                  role="reference"),
         Algorithm("tiresias_l", f"{P}.baselines:BASELINES.tiresias_l", role="baseline",
                   options=TIRESIAS_OPTIONS),
         # fair readings (issue 23): D_j-wide gangs, edge only / with cloud overflow
@@ -61,5 +64,8 @@ FAMILY = Family(
                                    doc="probability a job goes to the cloud")}),
     ],
     bounds_=[Bound(name, f"{P}.bounds:BOUNDS.{name}", solver=True)  # MILP dual bounds
-             for name in ("flow_lb", "flow_lb_zeta1", "jct_unpinned")],
+             for name in ("flow_lb", "flow_lb_zeta1", "jct_unpinned")] + [
+        # exact dual certificate of the pooled-worker LP (a theorem, not a solver's word)
+        Bound("pool_lb", f"{P}.pool_bound:pool_lb", solver=False,
+              doc="cloud cost minus the pooled edge workers' Lagrangian saving bound")],
 )
