@@ -196,6 +196,7 @@ def _check(args) -> int:
     import inspect
 
     from mlopt.families.base import family_of, resolve
+    from mlopt.pipeline import check_schedule_family
     from mlopt.schedule import Schedule
     from mlopt.workload import Workload
 
@@ -203,6 +204,7 @@ def _check(args) -> int:
     schedule = Schedule.load(args.schedule)
     fam = family_of(workload, args.family)
     fam.validate(workload)
+    check_schedule_family(fam, schedule, args.schedule)
     options = {}
     if args.speed is not None:
         if "speed" not in inspect.signature(resolve(fam.checker)).parameters:

@@ -173,7 +173,7 @@ def bracket(args=None) -> str:
     """``bracket --help`` epilog: what a bracket runs by family, and the solvers."""
     def line(fam):
         return [f"  {fam.name}: algorithms {', '.join(sorted(fam.algorithms_))}; model "
-                f"{fam.default_model}; bounds {', '.join(sorted(fam.bounds_)) or '-'}"]
+                f"{fam.default_model}; bounds {', '.join(sorted(fam.bounds_) + ['lp_relaxation'])}"]
 
     return "\n".join(["what a bracket runs, by family (--family only for a workload without "
                       "meta.family):", *_each_family(line), "", *_solvers()])

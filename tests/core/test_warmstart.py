@@ -214,8 +214,12 @@ def test_empty_start_is_a_plain_solve():
 
 def test_edgecloud_job_the_model_cannot_place_as_scheduled_runs_in_the_cloud():
     """edgecloud-small-2: the online schedule trains a chunk of j4 after H_j4 (the model has no
-    variable there); the start runs j4 entirely in the cloud instead and stays full."""
-    w, model, start, cand = _fresh("edgecloud", "edgecloud-small-2")
+    variable there); the start runs j4 entirely in the cloud instead and stays full.  A_online's
+    schedule by name: the best one is now pool_greedy's, which has no such chunk."""
+    w = Workload.load(_path("edgecloud-small-2"))
+    cand = W.best_start(w, "edgecloud", ["a_online"])
+    model = get_family("edgecloud").model()(w)
+    start = W.encode_schedule("edgecloud", model, w, cand.schedule)
     ec = model._ec
     late = [jv for jv in ec.jobs
             if cand.schedule.rows_for(jv.id)["slot"].max() > ec.horizon_bound(jv)]

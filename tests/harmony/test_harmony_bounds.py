@@ -183,11 +183,12 @@ def test_cli_bound_and_bracket_give_a_finite_interval_on_uniform(tmp_path, capsy
     code, out, err = run_cli(capsys, "bound", path, "--bound", "standalone")
     assert code == 0, err
     assert "OPT >=" in out
-    # the exact model cannot finish at this scale: skip it, a short budget for the rest
-    code, out, err = run_cli(capsys, "bracket", path, "--time-limit", "5", "--no-exact",
+    # the exact model cannot finish at this scale: skip it, a short budget for the rest (10 s:
+    # the two bounds share what the algorithms leave, and a share under 0.5 s is skipped)
+    code, out, err = run_cli(capsys, "bracket", path, "--time-limit", "10", "--no-exact",
                              "--json")
     assert code == 0, err
     res = json.loads(out)
-    assert res["low_source"] == "standalone" and res["status"] == "interval"
+    assert res["low_source"] in ("standalone", "volume") and res["status"] == "interval"
     assert res["low"] is not None and res["high"] is not None
     assert 0 < res["low"] <= res["high"]

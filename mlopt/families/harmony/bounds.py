@@ -64,13 +64,18 @@ from mlopt.families.harmony.speed import RESOURCES, model_of
 from mlopt.workload import Workload
 
 
+def speed_at(sm, model_idx: int, workers: int, d: float) -> float:
+    """The checker's speed of a job of this model and size at slowdown ``d`` (its expression,
+    term for term); non-increasing in ``d`` (module docstring)."""
+    f = max(1.0 - d, (1.0 - sm.knee) - sm.tail_slope * (d - sm.knee), sm.min_factor)
+    return sm.base_speed[model_idx] * int(workers) ** sm.worker_scaling * f
+
+
 def fastest_speed(sm, model_idx: int, workers: int, spans: bool = False) -> float:
     """The largest epochs/interval the checker can ever credit a job of this model and size:
     alone (no interference: worst = 0), on one server (d = 0) or, when ``spans`` (its tasks
     fit no single server), at d = comm_penalty -- written exactly as the checker's expression."""
-    d = 0.0 + (sm.comm_penalty[model_idx] if spans else 0.0)
-    f = max(1.0 - d, (1.0 - sm.knee) - sm.tail_slope * (d - sm.knee), sm.min_factor)
-    return sm.base_speed[model_idx] * int(workers) ** sm.worker_scaling * f
+    return speed_at(sm, model_idx, workers, 0.0 + (sm.comm_penalty[model_idx] if spans else 0.0))
 
 
 def must_span(job, servers) -> bool:

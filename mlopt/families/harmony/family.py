@@ -60,7 +60,10 @@ FAMILY = Family(
     ],
     # a theorem bound (no solver): each job alone at its fastest from its arrival (.bounds)
     bounds_=[Bound("standalone", f"{P}.bounds:standalone_bound",
-                   doc="average over jobs of the intervals each needs alone at its fastest")],
+                   doc="average over jobs of the intervals each needs alone at its fastest"),
+             # a theorem too: exact Lagrangian dual of the pooled-capacity LP (.volume_bound)
+             Bound("volume", f"{P}.volume_bound:volume_bound",
+                   doc="standalone intervals plus the waiting pooled capacity forces")],
     trainers_={"policy": f"{P}.training:train_policy",
                "reward_model": f"{P}.reward_model:train_reward_model"},
     from_trace_=f"{P}.from_trace:harmony_from_trace",
