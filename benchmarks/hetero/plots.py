@@ -71,7 +71,7 @@ def _save(fig, path: Path) -> None:
             handles.setdefault(label, h)
     bottom = 0.0
     if handles and not any(ax.get_legend() for ax in fig.axes):
-        ncol = min(len(handles), 4 if fig.get_figwidth() < 8 else 6)
+        ncol = min(len(handles), 2 if fig.get_figwidth() < 8 else 6)
         rows = -(-len(handles) // ncol)
         fig.legend(list(handles.values()), list(handles), loc="lower center", ncol=ncol,
                    fontsize=8, frameon=False)
