@@ -23,6 +23,10 @@ Manifest format::
     seed = 0
     params = {}                    # generator overrides
     hash = "..."                   # content hash of the committed file
+
+A generated entry needs no committed file: :meth:`InstanceSet.load` regenerates it from the
+manifest and checks the hash (the paper-scale ``*-open`` sets commit only their manifests, to
+keep the repository small; ``mlopt instances build SET`` writes the files locally).
 """
 from __future__ import annotations
 
@@ -65,8 +69,18 @@ class InstanceSet:
         return self.path / f"{entry.name}.json"
 
     def load(self, entry: InstanceEntry) -> Workload:
-        """The workload of one entry."""
-        return Workload.load(self.file(entry))
+        """The workload of one entry: its committed file, or, for a generated entry whose file
+        is not committed (the large instances of the ``*-open`` sets), the manifest's
+        generator call, checked against the manifest's hash."""
+        path = self.file(entry)
+        if path.is_file() or entry.source != "generator":
+            return Workload.load(path)
+        w = build_entry(self, entry)
+        if entry.hash is None or w.content_hash() != entry.hash:
+            raise InputError(f"no committed file, and the regenerated instance differs from "
+                             f"the manifest hash {entry.hash}", file=str(path),
+                             field=f"{entry.name}.hash", value=w.content_hash())
+        return w
 
 
 def list_sets(root: Path = INSTANCES_DIR) -> list[str]:
@@ -205,6 +219,59 @@ def solve_set(iset: InstanceSet, *, solver: str = "highs", time_limit: float | N
     if update_solu:
         write_solu(solu, solu_path)
     return results
+
+
+def bracket_set(iset: InstanceSet, *, time_limit: float = 60.0, solver: str = "highs",
+                update_solu: bool = False, solu_path: Path = INSTANCES_DIR / "solu.csv",
+                progress: bool = False) -> list[dict[str, Any]]:
+    """Best known bounds for instances beyond exact reach: :func:`mlopt.bracket.bracket` on
+    every instance of ``iset`` within ``time_limit`` seconds each.
+
+    Rows: ``objective`` the best checked schedule's value (the primal end), ``bound`` the best
+    certified bound (the dual end), ``status`` ``bound``.  With ``update_solu``, each end of an
+    existing ``bound`` record is kept where it is tighter (both ends are certified, whatever
+    produced them), so repeated runs only narrow the interval; a recorded ``optimal`` row (a
+    proven optimum that a second solver verified: ``mlopt instances solve``) is never touched.
+    DECISION: bracket's own ``optimal`` (a checked schedule meeting a certified bound) is
+    recorded as a ``bound`` row whose two ends are equal, because an ``optimal`` row in
+    ``solu.csv`` means "verified by a second solver" and the tests re-prove those with the
+    exact model, which is out of reach here.
+    """
+    from tqdm import tqdm
+
+    from mlopt.bracket import bracket
+    from mlopt.families import get_family
+
+    sense = get_family(iset.family).sense
+    better_primal = max if sense == "max" else min
+    better_dual = min if sense == "max" else max
+    solu = read_solu(solu_path)
+    out = []
+    for entry in tqdm(iset.entries, disable=not progress, desc=f"bracket {iset.name}",
+                      file=sys.stderr):
+        b = bracket(iset.load(entry), family=iset.family, time_limit=time_limit, solver=solver)
+        row = {"instance": entry.name, "set": iset.name, "family": iset.family,
+               "objective": b.low if sense == "max" else b.high,
+               "bound": b.high if sense == "max" else b.low, "status": "bound",
+               "solver": f"mlopt bracket {time_limit:g}s ({b.low_source} / {b.high_source})",
+               "time_s": round(b.elapsed_s, 3), "verified_by": None,
+               "gap": b.gap, "bracket_status": b.status}
+        out.append(row)
+        old = solu.get(entry.name)
+        if not update_solu or (old and old["status"] == "optimal"):
+            continue
+        if old and old["status"] == "bound":
+            keep = dict(row)
+            for key, pick in (("objective", better_primal), ("bound", better_dual)):
+                values = [v for v in (old.get(key), row[key]) if v is not None]
+                keep[key] = pick(values) if values else None
+            if (keep["objective"], keep["bound"]) != (row["objective"], row["bound"]):
+                keep["solver"] = f"{row['solver']}; kept the tighter recorded end"
+            row = keep
+        solu[entry.name] = {k: row.get(k) for k in SOLU_COLUMNS}
+    if update_solu:
+        write_solu(solu, solu_path)
+    return out
 
 
 def verify_set(iset: InstanceSet, *, solver: str | None = "auto", time_limit: float | None = 600.0,

@@ -32,6 +32,15 @@ def _args(p):
                    "highs with presolve off)")
     v.add_argument("--json", action="store_true")
     v.set_defaults(handler=_solve)
+    k = sub.add_parser("bracket", help="best known bounds for a set beyond exact reach: mlopt "
+                       "bracket on each instance (--update-solu keeps the tighter end of each "
+                       "recorded interval in solu.csv)")
+    k.add_argument("set")
+    k.add_argument("--time-limit", type=float, default=60.0, help="seconds per instance")
+    k.add_argument("--solver", default="highs")
+    k.add_argument("--update-solu", action="store_true")
+    k.add_argument("--json", action="store_true")
+    k.set_defaults(handler=_bracket)
     f = sub.add_parser("verify", help="re-check the optima recorded in solu.csv for a set with "
                        "a second solver (fills verified_by with --update-solu)")
     f.add_argument("set")
@@ -128,6 +137,24 @@ def _solve(args) -> int:
               f"{', '.join(disputed)}", file=sys.stderr)
     failed = [r["instance"] for r in rows if r["status"] in SOLVE_EXIT]
     return 1 if disputed or failed else 0
+
+
+def _bracket(args) -> int:
+    from mlopt.instances import bracket_set, load_set
+
+    _check_time_limit(args.time_limit, args.solver)
+    rows = bracket_set(load_set(args.set), time_limit=args.time_limit, solver=args.solver,
+                       update_solu=args.update_solu, progress=progress_wanted())
+    if args.json:
+        print(json.dumps(rows))
+    else:
+        for r in rows:
+            gap = "-" if r["gap"] is None else f"{100 * r['gap']:.2f}%"
+            obj = "-" if r["objective"] is None else f"{r['objective']:.6g}"
+            bnd = "-" if r["bound"] is None else f"{r['bound']:.6g}"
+            print(f"{r['instance']:28s} best {obj:>10s} bound {bnd:>10s} gap {gap:>8s} "
+                  f"{r['time_s']:8.2f}s  {r['solver']}")
+    return 0
 
 
 def _check_time_limit(time_limit, solver: str | None) -> None:

@@ -1,0 +1,70 @@
+"""Sets beyond exact reach: ``bracket_set`` records best known bounds in solu.csv (each end
+kept where tighter, proven optima never touched), and the paper-scale ``*-open`` sets commit
+only manifests: their instances regenerate from the generator, hash-checked."""
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from mlopt.errors import InputError
+from mlopt.instances import bracket_set, list_sets, load_set, read_solu, write_solu
+
+
+def test_open_sets_regenerate_from_their_manifests():
+    names = [n for n in list_sets() if n.endswith("-open")]
+    assert {n.split("-")[0] for n in names} == {"oasis", "pdors", "hetero", "edgecloud",
+                                                "harmony"}
+    for name in names:
+        iset = load_set(name)
+        for entry in iset.entries:
+            assert iset.load(entry).content_hash() == entry.hash
+
+
+def test_a_changed_generator_is_caught_by_the_hash(tmp_path):
+    iset = load_set("pdors-open")
+    iset.path = tmp_path  # no committed file here
+    entry = copy.copy(iset.entries[0])
+    entry.params = {**entry.params, "n_jobs": 14}  # not what the hash says
+    with pytest.raises(InputError, match="manifest hash"):
+        iset.load(entry)
+
+
+def _tiny(n=2):
+    iset = load_set("oasis-tiny")
+    iset.entries = iset.entries[:n]
+    return iset
+
+
+def test_bracket_set_records_bounds_and_keeps_the_tighter_ends(tmp_path):
+    path = tmp_path / "solu.csv"
+    iset = _tiny()
+    first, second = (e.name for e in iset.entries)
+    rows = bracket_set(iset, time_limit=10, update_solu=True, solu_path=path)
+    solu = read_solu(path)
+    for r in rows:  # tiny: the exact model closes the interval inside the budget
+        assert r["objective"] == pytest.approx(r["bound"]) and r["status"] == "bound"
+        assert solu[r["instance"]]["status"] == "bound" and not solu[r["instance"]]["verified_by"]
+    # a looser earlier record of the first: the new run keeps the tighter ends; a tighter
+    # (hand-made) recorded upper end is kept over the new one
+    opt = solu[first]["objective"]
+    solu[first].update(objective=opt - 10, bound=opt + 10)
+    solu[second].update(objective=solu[second]["objective"] - 1,
+                        bound=solu[second]["objective"] - 0.5)  # bound below best: kept as is
+    write_solu(solu, path)
+    bracket_set(iset, time_limit=10, update_solu=True, solu_path=path)
+    after = read_solu(path)
+    assert after[first]["objective"] == pytest.approx(opt)
+    assert after[first]["bound"] == pytest.approx(opt)
+    assert "kept the tighter recorded end" in after[second]["solver"]
+
+
+def test_bracket_set_never_touches_a_verified_optimum(tmp_path):
+    path = tmp_path / "solu.csv"
+    iset = _tiny(1)
+    name = iset.entries[0].name
+    rec = dict(read_solu()[name])
+    assert rec["status"] == "optimal" and rec["verified_by"]
+    write_solu({name: rec}, path)
+    bracket_set(iset, time_limit=10, update_solu=True, solu_path=path)
+    assert read_solu(path)[name] == read_solu()[name]
