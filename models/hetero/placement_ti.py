@@ -42,9 +42,9 @@ def build_placement_ti(workload: Workload) -> pyo.ConcreteModel:
     data = hetero_data(workload)
     J = list(range(len(data.job_ids)))
     H, R = data.cap.shape
+    pls = {j: job_placements(data, j) for j in J}  # refuses a large cluster first
     cfg = {j: [c for c in job_configs(data, j) if fits_alone(data, c)] for j in J}
     cmax = completion_caps(data, J, cfg)
-    pls = {j: job_placements(data, j) for j in J}
     sym = next((j for j in J if len(pls[j]) > 1), None)
     if sym is not None:
         pls[sym] = pls[sym].take(canonical(pls[sym], server_classes(data)))

@@ -79,16 +79,16 @@ def _splits(n: int, limits: np.ndarray):
             yield (first, *rest)
 
 
-def count_splits(n: int, limits: np.ndarray) -> int:
-    """Number of :func:`_splits` (dynamic programming, without enumerating them)."""
-    ways = np.zeros(n + 1, dtype=object)
-    ways[0] = 1
+def count_splits(n: int, limits: np.ndarray) -> float:
+    """Number of :func:`_splits` (a float: dynamic programming over servers with prefix sums,
+    without enumerating them; huge counts only need comparing with a limit)."""
+    ways = np.zeros(n + 1)
+    ways[0] = 1.0
     for lim in limits.tolist():
-        new = np.zeros(n + 1, dtype=object)
-        for k in range(n + 1):
-            new[k] = sum(ways[k - i] for i in range(0, min(k, lim) + 1))
-        ways = new
-    return int(ways[n])
+        pre = np.concatenate([[0.0], np.cumsum(ways)])  # pre[k] = sum ways[:k]
+        k = np.arange(n + 1)
+        ways = pre[k + 1] - pre[np.maximum(k - min(int(lim), n), 0)]
+    return float(ways[n])
 
 
 def job_placements(data: HeteroData, j: int) -> Placements:
