@@ -85,36 +85,62 @@ def default_slots(data: HeteroData, cols) -> int:
 
 
 class _Pricer:
-    """Per job, the cheapest (configuration, start) at prices pi (R x T), vectorized."""
+    """Per job, the cheapest (configuration, start) at prices pi (R x T), vectorized: per
+    distinct duration d one window sum of the prefix-summed prices, then one matrix product
+    with the use rows of the configurations of that duration."""
 
     def __init__(self, data: HeteroData, cols, T: int):
         self.data, self.cols, self.T = data, cols, T
+        self.groups = []  # per job: [(d, first row, end row)] (cols are sorted by d)
+        for d, _ in cols:
+            cut = np.flatnonzero(np.diff(d)) + 1
+            lo = np.concatenate([[0], cut])
+            hi = np.concatenate([cut, [len(d)]])
+            self.groups.append([(int(d[i]), int(i), int(k)) for i, k in zip(lo, hi)])
 
-    def scan(self, pi: np.ndarray, j: int, count: int = 1):
-        """([(cost, k, t)] of the ``count`` cheapest starts with distinct k (t <= T), the cost
-        of the best late start (t > T), k of it)."""
+    def prefix(self, pi: np.ndarray) -> np.ndarray:
+        P = np.zeros((pi.shape[0], self.T + 1))
+        np.cumsum(pi, axis=1, out=P[:, 1:])
+        return P
+
+    def late(self, j: int):
+        """(cost, k, t) of the best start after T (no prices there): the fastest k."""
+        d = self.cols[j][0]
+        t = max(int(self.data.arrival[j]), self.T + 1)
+        kf = int(np.argmin(d))
+        return float(self.data.weight[j]) * (t + int(d[kf])), kf, t
+
+    def scan(self, P: np.ndarray, j: int, count: int = 1):
+        """[(cost, k, t)] of the ``count`` cheapest starts t <= T with distinct k, at the prices
+        whose prefix sums are P (:meth:`prefix`)."""
         d, u = self.cols[j]
         w, a, T = float(self.data.weight[j]), int(self.data.arrival[j]), self.T
-        late_t = max(a, T + 1)
-        kf = int(np.argmin(d))
-        late = (w * (late_t + d[kf]), kf, late_t)
         if a > T:
-            return [], late
-        P = np.zeros((pi.shape[0], T + 1))
-        np.cumsum(pi, axis=1, out=P[:, 1:])
+            return []
         ts = np.arange(a, T + 1)
-        ends = np.minimum(ts[None, :] + d[:, None], T + 1)  # K x nt, exclusive end slot
-        price = np.einsum("kr,rkt->kt", u, P[:, ends - 1] - P[:, ts - 1][:, None, :])
-        cost = w * (ts[None, :] + d[:, None]) + price
-        best_t = cost.argmin(axis=1)
-        best = cost[np.arange(len(d)), best_t]
+        base = P[:, ts - 1]
+        best = np.empty(len(d))
+        best_t = np.empty(len(d), dtype=np.int64)
+        for dd, lo, hi in self.groups[j]:
+            window = P[:, np.minimum(ts + dd, T + 1) - 1] - base  # R x nt
+            cost = u[lo:hi] @ window + w * (ts + dd)[None, :]
+            arg = cost.argmin(axis=1)
+            best[lo:hi] = cost[np.arange(hi - lo), arg]
+            best_t[lo:hi] = ts[arg]
         ks = np.argsort(best, kind="stable")[:count]
-        return [(float(best[k]), int(k), int(ts[best_t[k]])) for k in ks], late
+        return [(float(best[k]), int(k), int(best_t[k])) for k in ks]
+
+    def cost(self, P: np.ndarray, j: int, k: int, t: int) -> float:
+        """Cost of one column (job j, configuration k, start t) at the prices of P."""
+        d, u = self.cols[j]
+        end = min(t + int(d[k]), self.T + 1) if t <= self.T else t
+        price = float(u[k] @ (P[:, end - 1] - P[:, t - 1])) if t <= self.T else 0.0
+        return float(self.data.weight[j]) * (t + int(d[k])) + price
 
 
 def colgen_lb(workload: Workload, *, time_limit: float | None = 60.0, threads: int | None = 1,
               slots: int | None = None, max_iterations: int = 10_000,
-              columns_per_job: int = 3) -> dict:
+              columns_per_job: int = 3, smoothing: float = 0.7) -> dict:
     """The best Lagrangian bound of the column-generation LP within ``time_limit`` seconds."""
     import highspy
 
@@ -165,37 +191,48 @@ def colgen_lb(workload: Workload, *, time_limit: float | None = 60.0, threads: i
                           np.array(idx, dtype=np.int32), np.array(val))
         return len(costs)
 
+    # Wentges smoothing: price at alpha * (best prices so far) + (1 - alpha) * (LP duals);
+    # every priced point's Lagrangian value is a certified bound.  A column enters when its
+    # reduced cost at the LP duals is negative; a round that finds none at the smoothed point
+    # (a mispricing) prices at the LP duals themselves, and none there means the LP is optimal
+    # (its value is then the Lagrangian value at its duals, recorded in that round).
     best, lp, it, converged = -math.inf, math.nan, 0, False
-    pi, mu = np.zeros((R, T)), np.zeros(J)
+    lp_pi, mu = np.zeros((R, T)), np.zeros(J)
+    center = np.zeros((R, T))
+    alpha = 0.0  # no center before the first LP
     while True:
-        mins, new = 0.0, []
-        for j in range(J):
-            cands, late = pricer.scan(pi, j, columns_per_job)
-            low = min([late[0], *(c for c, _, _ in cands)])
-            mins += low
-            if it == 0:  # start: the late column (always feasible) and the cheapest
-                new.append((j, late[1], late[2]))
-            new += [(j, k, t) for c, k, t in cands if it == 0 or c - mu[j] < -RC_TOL * scale]
-            if it and late[0] - mu[j] < -RC_TOL * scale:
-                new.append((j, late[1], late[2]))
-        value = mins - float((pi * C[:, None]).sum())
-        best = max(best, value)
+        new = []
+        for a_ in (alpha, 0.0) if alpha > 0 else (0.0,):
+            pi = a_ * center + (1 - a_) * lp_pi
+            P, Plp = pricer.prefix(pi), pricer.prefix(lp_pi)
+            mins = 0.0
+            for j in range(J):
+                late = pricer.late(j)
+                cands = pricer.scan(P, j, columns_per_job)
+                mins += min([late[0], *(c for c, _, _ in cands)])
+                for _, k, t in [*cands, late]:
+                    if (j, k, t) not in seen and (
+                            it == 0 or pricer.cost(Plp, j, k, t) - mu[j] < -RC_TOL * scale):
+                        new.append((j, k, t))
+            value = mins - float((pi * C[:, None]).sum())
+            if value > best:
+                best, center = value, pi
+            if new:
+                break
         if it and not new:
             converged = True
             break
         if it >= max_iterations or time.perf_counter() - t0 > limit:
             break
-        if not add(new):  # every priced column is in the master already: its LP is optimal
-            converged = True
-            break
+        add(new)
         highs.run()
         if highs.getModelStatus() != highspy.HighsModelStatus.kOptimal:
             break
-        sol = highs.getSolution()
-        dual = np.asarray(sol.row_dual)
+        dual = np.asarray(highs.getSolution().row_dual)
         lp = highs.getInfo().objective_function_value
-        pi = np.maximum(0.0, -dual[:R * T]).reshape(R, T)
+        lp_pi = np.maximum(0.0, -dual[:R * T]).reshape(R, T)
         mu = dual[R * T:]
+        alpha = smoothing
         it += 1
     bound = best - SAFETY * abs(best)
     return {"bound": float(bound), "lp": float(lp), "iterations": it, "converged": converged,
