@@ -79,7 +79,8 @@ def build_placement_ti(workload: Workload) -> pyo.ConcreteModel:
                   if _most(terms) > float(data.cap[k[0], k[1]]) * (1 + 1e-9) + 1e-9)
     m_.capacity = pyo.Constraint(keys, rule=lambda m, h, r, tau: sum(
         c * v for c, v in rows[h, r, tau]) <= float(data.cap[h, r]))
-    m_._hetero = {"model": "placement_ti", "placements": pls, "jobs": J}
+    m_._hetero = {"model": "placement_ti", "placements": pls, "jobs": J, "sym": sym,
+                  "classes": server_classes(data)}
     return m_
 
 
@@ -122,8 +123,9 @@ def encode(model: pyo.ConcreteModel, workload: Workload, schedule: Schedule) -> 
     server and resource, duration <= the run length and start t0 in the model, the shortest.
     Such a column replaces the schedule's placement without breaking any capacity row and
     completes no later, so the start's objective is at most the schedule's.  A job with no such
-    column (a start beyond the horizon caps, a placement that changes between slots, the
-    symmetry-restricted job placed non-canonically) is left to the solver (a partial start)."""
+    column (a start beyond the horizon caps, a placement that changes between slots; the
+    symmetry-restricted job is first made canonical by permuting identical servers in the whole
+    schedule: an equally good schedule) is left to the solver (a partial start)."""
     data = hetero_data(workload)
     pls = model._hetero["placements"]
     H, R = data.cap.shape
@@ -140,6 +142,7 @@ def encode(model: pyo.ConcreteModel, workload: Workload, schedule: Schedule) -> 
         if job not in jidx or server not in hidx or vec is None:
             continue
         per[jidx[job]][int(slot)][hidx[server]] += float(count) * vec
+    _canonicalize(per, model._hetero["sym"], model._hetero["classes"])
     starts = defaultdict(set)
     for (j, l, t) in model.X:
         starts[j, l].add(t)
@@ -162,6 +165,22 @@ def encode(model: pyo.ConcreteModel, workload: Workload, schedule: Schedule) -> 
         best = min(cands, key=lambda l: (int(pl.d[l]), l))
         start[model.x[j, best, t0]] = 1.0
     return start
+
+
+def _canonicalize(per, sym, classes) -> None:
+    """Permute identical servers in every job's per-slot use (in place) so that job ``sym``'s
+    first-slot use is lexicographically non-increasing along each class, as the model's
+    symmetry breaking asks (:func:`mlopt.families.hetero.placements.canonical`)."""
+    if sym is None or not per.get(sym):
+        return
+    use0 = per[sym][min(per[sym])]
+    perm = np.arange(len(use0))  # new server position -> old server
+    for cls in classes:
+        order = sorted(cls, key=lambda h: tuple(use0[h].tolist()), reverse=True)
+        perm[cls] = order
+    for slots in per.values():
+        for t in slots:
+            slots[t] = slots[t][perm]
 
 
 def _forget(model, start, j) -> None:
