@@ -115,6 +115,25 @@ def test_warm_start_never_worse_than_its_schedule():
         assert value(c.body) <= c.upper + 1e-9
 
 
+def test_warm_start_full_for_mirrored_schedule():
+    # small's two servers are identical: the schedule with them swapped is as good, and the
+    # encoder permutes it back so the symmetry-restricted job is canonical (a full start)
+    w = generate("small", seed=3)
+    best = best_start(w, "hetero")
+    a, b = (s.id for s in w.servers)
+    rows = best.schedule.allocations.copy()
+    rows["server"] = rows["server"].map({a: b, b: a})
+    mirrored = type(best.schedule)(best.schedule.admitted, rows, dict(best.schedule.meta))
+    assert FAM.check(w, mirrored).feasible
+    for sched in (best.schedule, mirrored):
+        m = build_placement_ti(w)
+        start = encode(m, w, sched)
+        assert sum(1 for x in start.values() if x == 1.0) == len(w.jobs)
+        for v, x in start.items():
+            v.value = x
+        assert value(m.obj) <= best.objective * (1 + 1e-9)
+
+
 def test_too_large_refused():
     w = generate("paper-default", seed=0)
     with pytest.raises(InputError) as err:
