@@ -73,8 +73,11 @@ def test_bound_le_opt_on_random_small(seed, preset, slots):
     assert r["bound"] <= res.objective * (1 + 1e-9)
 
 
-@pytest.mark.parametrize("slots", [0, -3, True, 10 ** 9])
-def test_bad_slots_refused(slots):
+@pytest.mark.parametrize("field, value", [
+    ("slots", 0), ("slots", -3), ("slots", True), ("slots", 10 ** 9), ("slots", 3.5),
+    ("smoothing", 1.0), ("smoothing", -0.1), ("smoothing", "0.5"), ("columns_per_job", 0),
+    ("max_iterations", -1)])
+def test_bad_options_refused(field, value):
     with pytest.raises(InputError) as err:
-        colgen_lb(hand(), slots=slots)
-    assert err.value.field == "slots"
+        colgen_lb(hand(), **{field: value})
+    assert err.value.field == field and err.value.value == value

@@ -84,6 +84,13 @@ def default_slots(data: HeteroData, cols) -> int:
     return int(data.arrival.max()) + 2 * math.ceil(span) + dmin
 
 
+def _check_int(name: str, value, lo: int, hi: int, *, none_ok: bool = False) -> None:
+    if value is None and none_ok:
+        return
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise InputError(f"must be an integer in [{lo}, {hi}]", field=name, value=value)
+
+
 class _Pricer:
     """Per job, the cheapest (configuration, start) at prices pi (R x T), vectorized: per
     distinct duration d one window sum of the prefix-summed prices, then one matrix product
@@ -150,12 +157,18 @@ def colgen_lb(workload: Workload, *, time_limit: float | None = 60.0, threads: i
     limit = 60.0 if time_limit is None else float(time_limit)
     data = hetero_data(workload)
     J, R = len(data.job_ids), len(data.resources)
+    _check_int("slots", slots, 1, MAX_ROWS // R, none_ok=True)
+    _check_int("max_iterations", max_iterations, 0, 10 ** 9)
+    _check_int("columns_per_job", columns_per_job, 1, 1000)
+    if isinstance(smoothing, bool) or not isinstance(smoothing, (int, float)) or \
+            not 0 <= smoothing < 1:
+        raise InputError("must be a number in [0, 1)", field="smoothing", value=smoothing)
     fits = KeyTest(data, lambda c: fits_alone(data, c))
     cols = [job_columns(data, fits, j) for j in range(J)]
-    T = default_slots(data, cols) if slots is None else int(slots)
-    if isinstance(slots, bool) or T < 1 or R * T > MAX_ROWS:
-        raise InputError(f"must be an integer in [1, {MAX_ROWS // R}]", field="slots",
-                         value=slots if slots is not None else T)
+    T = default_slots(data, cols) if slots is None else slots
+    if R * T > MAX_ROWS:
+        raise InputError(f"{R * T:,} capacity rows (> {MAX_ROWS:,}, mlopt.families.hetero."
+                         "colgen.MAX_ROWS): pass a smaller slots", field="slots", value=T)
     C = data.cap.sum(axis=0)
     pricer = _Pricer(data, cols, T)
     scale = max(1.0, float(np.sum(data.weight * (data.arrival + 1))))
