@@ -66,12 +66,14 @@ def job_columns(data: HeteroData, fits: KeyTest, j: int) -> tuple[np.ndarray, np
         u = u + s[:, None] * data.z[p]
     order = np.lexsort((u.sum(axis=1), d))
     d, u = d[order], u[order]
+    # row b is dominated when an earlier row a (d_a <= d_b) uses no more of any resource;
+    # blocks of rows keep the comparison matrix small
     keep = np.ones(len(d), dtype=bool)
-    for i in range(len(d)):  # sorted by d: only earlier rows can dominate row i
-        if keep[i] and i:
-            prev = np.flatnonzero(keep[:i])
-            if (u[prev] <= u[i] + 1e-12).all(axis=1).any():
-                keep[i] = False
+    for lo in range(0, len(d), 512):
+        blk = u[lo:lo + 512]
+        le = (u[:, None, :] <= blk[None, :, :] + 1e-12).all(axis=2)  # le[a, b - lo]
+        le &= np.arange(len(d))[:, None] < np.arange(lo, lo + len(blk))[None, :]
+        keep[lo:lo + len(blk)] = ~le.any(axis=0)
     return d[keep].astype(np.int64), u[keep]
 
 
@@ -117,25 +119,32 @@ class _Pricer:
         kf = int(np.argmin(d))
         return float(self.data.weight[j]) * (t + int(d[kf])), kf, t
 
-    def scan(self, P: np.ndarray, j: int, count: int = 1):
+    def scan(self, P: np.ndarray, j: int, count: int = 1, upper: float = math.inf):
         """[(cost, k, t)] of the ``count`` cheapest starts t <= T with distinct k, at the prices
-        whose prefix sums are P (:meth:`prefix`)."""
+        whose prefix sums are P (:meth:`prefix`), among those costing less than ``upper``.
+        EXACT pruning: prices are >= 0, so a column costs at least w_j (t + d_k); durations are
+        scanned in increasing order, and starts / durations whose w_j (t + d) already reach the
+        cheapest cost found (or ``upper``) are skipped."""
         d, u = self.cols[j]
         w, a, T = float(self.data.weight[j]), int(self.data.arrival[j]), self.T
         if a > T:
             return []
-        ts = np.arange(a, T + 1)
-        base = P[:, ts - 1]
-        best = np.empty(len(d))
-        best_t = np.empty(len(d), dtype=np.int64)
+        found: list[tuple[float, int, int]] = []
+        bar = upper
         for dd, lo, hi in self.groups[j]:
-            window = P[:, np.minimum(ts + dd, T + 1) - 1] - base  # R x nt
+            last = min(T, math.ceil(bar / w) - dd) if math.isfinite(bar) else T
+            if last < a:
+                break  # every later group has a longer duration
+            ts = np.arange(a, last + 1)
+            window = P[:, np.minimum(ts + dd, T + 1) - 1] - P[:, ts - 1]  # R x nt
             cost = u[lo:hi] @ window + w * (ts + dd)[None, :]
             arg = cost.argmin(axis=1)
-            best[lo:hi] = cost[np.arange(hi - lo), arg]
-            best_t[lo:hi] = ts[arg]
-        ks = np.argsort(best, kind="stable")[:count]
-        return [(float(best[k]), int(k), int(best_t[k])) for k in ks]
+            best = cost[np.arange(hi - lo), arg]
+            for k in np.argsort(best, kind="stable")[:count].tolist():
+                found.append((float(best[k]), lo + k, int(ts[arg[k]])))
+            found = sorted(found)[:count]
+            bar = min(bar, found[0][0])
+        return found
 
     def cost(self, P: np.ndarray, j: int, k: int, t: int) -> float:
         """Cost of one column (job j, configuration k, start t) at the prices of P."""
@@ -221,7 +230,7 @@ def colgen_lb(workload: Workload, *, time_limit: float | None = 60.0, threads: i
             mins = 0.0
             for j in range(J):
                 late = pricer.late(j)
-                cands = pricer.scan(P, j, columns_per_job)
+                cands = pricer.scan(P, j, columns_per_job, upper=late[0])
                 mins += min([late[0], *(c for c, _, _ in cands)])
                 for _, k, t in [*cands, late]:
                     if (j, k, t) not in seen and (
