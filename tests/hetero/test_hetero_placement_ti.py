@@ -139,3 +139,19 @@ def test_too_large_refused():
     with pytest.raises(InputError) as err:
         build_placement_ti(w)
     assert err.value.field == "jobs"
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), ra=st.booleans())
+def test_equals_wct_milp_on_mixed_servers(seed, ra):
+    # three servers of two shapes: two classes of identical servers (symmetry breaking on one
+    # class of two, the other class a singleton); colgen_lb stays below the optimum too
+    from mlopt.families.hetero.colgen import colgen_lb
+
+    w = generate("small-ra" if ra else "small", seed=seed, n_jobs=3, n_servers=3,
+                 server_shapes=["g3.8xlarge", "g3.4xlarge"])
+    _, obj = solved(w)
+    r = solve(build_wct_milp(w), time_limit=60)
+    assert r.status == Status.OPTIMAL
+    assert obj == pytest.approx(r.objective, rel=1e-7)
+    assert colgen_lb(w, time_limit=10)["bound"] <= obj * (1 + 1e-9)
