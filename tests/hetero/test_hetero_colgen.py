@@ -63,21 +63,40 @@ def test_tighter_than_lower_bound_on_small_0():
 
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), preset=st.sampled_from(["tiny", "tiny-ra", "small"]),
-       slots=st.one_of(st.none(), st.integers(1, 12)))
-def test_bound_le_opt_on_random_small(seed, preset, slots):
+       slots=st.one_of(st.none(), st.integers(1, 12)), class_rows=st.booleans())
+def test_bound_le_opt_on_random_small(seed, preset, slots, class_rows):
     # small with 4 jobs: proven in about a second even on a loaded machine
     w = generate(preset, seed=seed, **({"n_jobs": 4} if preset == "small" else {}))
     m = build_placement_ti(w)
     res = solve(m, time_limit=60)
     assert res.status == Status.OPTIMAL
-    r = colgen_lb(w, time_limit=20, slots=slots)
+    r = colgen_lb(w, time_limit=20, slots=slots, class_rows=class_rows)
     assert r["bound"] <= res.objective * (1 + 1e-9)
+
+
+def test_class_rows_bind_on_mixed_servers():
+    # the hand instance with s2 cut to 1 GPU, D = 1 (one worker) and w1 100x slower, so each job
+    # runs one 2-GPU w2 worker co-located, and only s1 holds one: A (work 2, rate 1) takes 2
+    # slots, B (work 3) 3 slots, one after the other on s1.  OPT = 2 * 3 + 1 * 6 = 12.  The
+    # cluster's 3 GPUs let the LP overlap them more than s1's class rows (2 GPUs) do: measured
+    # 11 without class rows, 11.5 with them
+    def shape(d):
+        d["servers"][1]["capacity"]["gpu"] = 1
+        for job in d["jobs"]:
+            job["chunks"] = 1
+            job["extra"]["minibatch_slots"] = [100.0, 1.0]  # w1 far slower: w2 it is
+    w = hand(mutate=shape)
+    on = colgen_lb(w, time_limit=10)["bound"]
+    off = colgen_lb(w, time_limit=10, class_rows=False)["bound"]
+    m = build_placement_ti(w)
+    opt = solve(m, time_limit=30).objective
+    assert off < on <= opt * (1 + 1e-9)
 
 
 @pytest.mark.parametrize("field, value", [
     ("slots", 0), ("slots", -3), ("slots", True), ("slots", 10 ** 9), ("slots", 3.5),
     ("smoothing", 1.0), ("smoothing", -0.1), ("smoothing", "0.5"), ("columns_per_job", 0),
-    ("max_iterations", -1)])
+    ("max_iterations", -1), ("class_rows", 1), ("class_rows", "yes")])
 def test_bad_options_refused(field, value):
     with pytest.raises(InputError) as err:
         colgen_lb(hand(), **{field: value})

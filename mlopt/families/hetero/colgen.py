@@ -17,6 +17,15 @@ THE RELAXATION (each step only enlarges the feasible set, so its optimum is <= O
 4. x_jkt in [0, 1] (the LP relaxation), with sum_{k,t} x_jkt = 1 per job.
 Columns dominated within a job (u <= and d <=) are dropped.
 
+CLASS ROWS (``class_rows``, default on): servers with equal capacities form a class c; summing
+the per-server rows over c's servers gives rows (c, r, tau) with capacity sum_{h in c} C_h^r.
+A co-located (q = 1) placement sits on one server, so its column is split into one column type
+per class whose servers hold it alone, loading that class's rows as well as the cluster's; a
+split (q = 0) placement is left out of the class rows (dropping its nonnegative terms only
+relaxes them).  These rows stop co-located jobs from sharing capacity that only other classes'
+servers offer.  Dominance then compares use over all rows, so a split column never loses to a
+co-located one and co-located columns only compete within a class.
+
 CERTIFICATE.  For any prices pi_{r,tau} >= 0, relaxing the capacity rows gives
   L(pi) = sum_j min_{k, t >= a_j} [w_j (t + d_k) + sum_r u_k^r sum_{tau=t}^{min(t+d_k,T+1)-1}
           pi_{r,tau}] - sum_{r,tau} pi_{r,tau} C^r  <=  OPT
@@ -43,7 +52,7 @@ import numpy as np
 from mlopt.errors import InputError
 from mlopt.families.hetero.configs import KeyTest, fits_alone, job_config_arrays
 from mlopt.families.hetero.fields import HeteroData, hetero_data
-from mlopt.families.hetero.placements import per_server_workers
+from mlopt.families.hetero.placements import per_server_workers, server_classes
 from mlopt.workload import Workload
 
 #: largest number of (resource, slot) rows of the master LP
@@ -53,8 +62,12 @@ RC_TOL = 1e-9
 SAFETY = 1e-9
 
 
-def job_columns(data: HeteroData, fits: KeyTest, j: int) -> tuple[np.ndarray, np.ndarray]:
-    """(d: K, u: K x R) of job j's non-dominated fitting configurations (module docstring 2)."""
+def job_columns(data: HeteroData, fits: KeyTest, j: int, classes: np.ndarray | None = None
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """(d: K, u: K x G) of job j's non-dominated fitting configurations (module docstring 2);
+    G = R (cluster rows), or R (1 + number of classes) with ``classes`` (class x R capacities
+    of one server): a co-located configuration then becomes one column type per class whose
+    servers hold it, using the class's rows as well (module docstring, CLASS ROWS)."""
     a = job_config_arrays(data, j)
     a = a[fits(a)]
     m, p, q, n, d = (a[:, i] for i in range(5))
@@ -64,6 +77,18 @@ def job_columns(data: HeteroData, fits: KeyTest, j: int) -> tuple[np.ndarray, np
                                         for mm in range(len(data.e))])[m])
         s = np.where(q == 1, 1, np.maximum(1, np.ceil((n - g) * data.b[m] / data.B[p] - 1e-9)))
         u = u + s[:, None] * data.z[p]
+    if classes is not None:
+        R, nc = u.shape[1], len(classes)
+        split = q == 0
+        parts_u = [np.hstack([u[split], np.zeros((split.sum(), nc * R))])]
+        parts_d = [d[split]]
+        for c in range(nc):
+            one = (q == 1) & (u <= classes[c] * (1 + 1e-9) + 1e-9).all(axis=1)
+            extra = np.zeros((one.sum(), nc * R))
+            extra[:, c * R:(c + 1) * R] = u[one]
+            parts_u.append(np.hstack([u[one], extra]))
+            parts_d.append(d[one])
+        u, d = np.vstack(parts_u), np.concatenate(parts_d)
     order = np.lexsort((u.sum(axis=1), d))
     d, u = d[order], u[order]
     # row b is dominated when an earlier row a (d_a <= d_b) uses no more of any resource;
@@ -79,7 +104,8 @@ def job_columns(data: HeteroData, fits: KeyTest, j: int) -> tuple[np.ndarray, np
 
 def default_slots(data: HeteroData, cols) -> int:
     cap = data.cap.sum(axis=0)
-    area = np.array([(d[:, None] * u).min(axis=0) for d, u in cols])  # J x R
+    R = len(cap)
+    area = np.array([(d[:, None] * u[:, :R]).min(axis=0) for d, u in cols])  # J x R
     pos = cap > 0
     span = float((area[:, pos].sum(axis=0) / cap[pos]).max()) if pos.any() else 0.0
     dmin = max(int(d.min()) for d, _ in cols)
@@ -156,7 +182,8 @@ class _Pricer:
 
 def colgen_lb(workload: Workload, *, time_limit: float | None = 60.0, threads: int | None = 1,
               slots: int | None = None, max_iterations: int = 10_000,
-              columns_per_job: int = 3, smoothing: float = 0.7) -> dict:
+              columns_per_job: int = 3, smoothing: float = 0.7, class_rows: bool = True
+              ) -> dict:
     """The best Lagrangian bound of the column-generation LP within ``time_limit`` seconds."""
     import highspy
 
@@ -172,13 +199,20 @@ def colgen_lb(workload: Workload, *, time_limit: float | None = 60.0, threads: i
     if isinstance(smoothing, bool) or not isinstance(smoothing, (int, float)) or \
             not 0 <= smoothing < 1:
         raise InputError("must be a number in [0, 1)", field="smoothing", value=smoothing)
+    if not isinstance(class_rows, bool):
+        raise InputError("must be true or false", field="class_rows", value=class_rows)
     fits = KeyTest(data, lambda c: fits_alone(data, c))
-    cols = [job_columns(data, fits, j) for j in range(J)]
+    groups = server_classes(data)
+    shapes = np.array([data.cap[g[0]] for g in groups]) if class_rows else None
+    cols = [job_columns(data, fits, j, shapes) for j in range(J)]
     T = default_slots(data, cols) if slots is None else slots
+    C = data.cap.sum(axis=0)
+    if class_rows:  # per class: its servers' summed capacity
+        C = np.concatenate([C, *(data.cap[g].sum(axis=0) for g in groups)])
+    R = len(C)  # row groups: resources of the cluster, then of each class
     if R * T > MAX_ROWS:
         raise InputError(f"{R * T:,} capacity rows (> {MAX_ROWS:,}, mlopt.families.hetero."
                          "colgen.MAX_ROWS): pass a smaller slots", field="slots", value=T)
-    C = data.cap.sum(axis=0)
     pricer = _Pricer(data, cols, T)
     scale = max(1.0, float(np.sum(data.weight * (data.arrival + 1))))
 
