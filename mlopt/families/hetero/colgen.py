@@ -252,7 +252,7 @@ def colgen_lb(workload: Workload, *, time_limit: float | None = 60.0, threads: i
     # reduced cost at the LP duals is negative; a round that finds none at the smoothed point
     # (a mispricing) prices at the LP duals themselves, and none there means the LP is optimal
     # (its value is then the Lagrangian value at its duals, recorded in that round).
-    best, lp, it, converged = -math.inf, math.nan, 0, False
+    best, lp, it, converged, status = -math.inf, math.nan, 0, False, "not run"
     lp_pi, mu = np.zeros((R, T)), np.zeros(J)
     center = np.zeros((R, T))
     alpha = 0.0  # no center before the first LP
@@ -283,7 +283,11 @@ def colgen_lb(workload: Workload, *, time_limit: float | None = 60.0, threads: i
         add(new)
         highs.run()
         if highs.getModelStatus() != highspy.HighsModelStatus.kOptimal:
-            break
+            highs.clearSolver()  # a warm re-solve can stall on numerics: once more from scratch
+            highs.run()
+        status = highs.modelStatusToString(highs.getModelStatus())
+        if highs.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+            break  # no duals to price at; the best bound so far stands
         dual = np.asarray(highs.getSolution().row_dual)
         lp = highs.getInfo().objective_function_value
         lp_pi = np.maximum(0.0, -dual[:R * T]).reshape(R, T)
@@ -292,4 +296,5 @@ def colgen_lb(workload: Workload, *, time_limit: float | None = 60.0, threads: i
         it += 1
     bound = best - SAFETY * abs(best)
     return {"bound": float(bound), "lp": float(lp), "iterations": it, "converged": converged,
+            "lp_status": status,
             "columns": len(seen), "slots": T, "seconds": round(time.perf_counter() - t0, 3)}
