@@ -1,4 +1,7 @@
-"""Warm start of ``wct_milp`` (:func:`mlopt.models.hetero.wct_milp.build_wct_milp`, problem (2) /
+"""Warm starts of the exact formulations: ``placement_ti``'s encoder is
+:func:`mlopt.models.hetero.placement_ti.encode`; this module holds ``wct_milp``'s.
+
+Warm start of ``wct_milp`` (:func:`mlopt.models.hetero.wct_milp.build_wct_milp`, problem (2) /
 (15)) from a schedule.
 
 The inverse of :func:`mlopt.models.hetero.wct_milp.extract_schedule`.  Per job, the schedule
@@ -28,12 +31,24 @@ from collections import defaultdict
 import pyomo.environ as pyo
 from pyomo.common.collections import ComponentMap
 
+from mlopt.families.base import resolve
 from mlopt.families.hetero.fields import hetero_data
 from mlopt.schedule import Schedule
 from mlopt.workload import Workload
 
 
+#: encoder per exact formulation (``model._hetero["model"]``; wct_milp's models carry none)
+ENCODERS = {"wct_milp": "mlopt.models.hetero.warmstart:encode_wct_milp",
+            "placement_ti": "mlopt.models.hetero.placement_ti:encode"}
+
+
 def encode(model: pyo.ConcreteModel, workload: Workload, schedule: Schedule) -> ComponentMap:
+    """The start of ``model`` (either exact formulation) representing ``schedule``."""
+    return resolve(ENCODERS[model._hetero.get("model", "wct_milp")])(model, workload, schedule)
+
+
+def encode_wct_milp(model: pyo.ConcreteModel, workload: Workload, schedule: Schedule
+                    ) -> ComponentMap:
     data = hetero_data(workload)
     info = model._hetero
     cfg = info["cfg"]

@@ -12,7 +12,8 @@ InputError, exit 2) instead of silently running the PS variant; its probe preset
 The registration only: generator presets (:mod:`.generator`), the checker (:mod:`.checker`),
 A_online with A_dual / A_maxweight / A_mincost (:mod:`.online`, :mod:`.maxweight`,
 :mod:`.mincost`), baselines (:mod:`.baselines`), bounds (:mod:`.bounds`), theory checks
-(:mod:`.theory`).
+(:mod:`.theory`); formulations ``wct_milp`` and ``placement_ti`` (:mod:`mlopt.models.hetero`),
+the bound ``colgen_lb`` (:mod:`.colgen`).
 """
 from __future__ import annotations
 
@@ -26,7 +27,9 @@ FAMILY = Family(
     sense="min",
     slots_past_horizon=True,  # T bounds arrivals; jobs may run past it
     package=P,  # checker.py, fields.py, generator.py by convention
-    formulations=[Formulation.exact("wct_milp", "mlopt.models.hetero.wct_milp")],
+    formulations=[Formulation.exact("wct_milp", "mlopt.models.hetero.wct_milp"),
+                  Formulation.exact("placement_ti", "mlopt.models.hetero.placement_ti",
+                                    doc="one binary per (job, placement, start slot)")],
     default_model="wct_milp",
     algorithms_=[
         Algorithm("a_online", f"{P}.online:run_a_online", options=f"{P}.online:OPTIONS",
@@ -37,6 +40,8 @@ FAMILY = Family(
                     options=f"{P}.baselines:OPTIONS.{name}", role="baseline")
           for name in ("fifo", "drf", "antman", "tiresias")),
     ],
-    bounds_=[Bound("lower_bound", f"{P}.bounds:lower_bound")],
+    bounds_=[Bound("lower_bound", f"{P}.bounds:lower_bound"),
+             Bound("colgen_lb", f"{P}.colgen:colgen_lb",
+                   doc="Lagrangian bound of the time-indexed LP, by column generation")],
     from_trace_=f"{P}.generator:from_trace",
 )

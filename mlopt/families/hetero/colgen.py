@@ -1,0 +1,300 @@
+"""``colgen_lb``: a certified lower bound on OPT of (2) / (15) from the LP relaxation of a
+time-indexed formulation, solved by column generation, certified at every iteration by its
+Lagrangian bound.
+
+THE RELAXATION (each step only enlarges the feasible set, so its optimum is <= OPT):
+1. the per-placement time-indexed model (:mod:`mlopt.models.hetero.placement_ti`) with its
+   per-server capacity rows summed over the servers: one row per (resource r, slot tau) with
+   C^r = sum_h C_h^r;
+2. a column is then a configuration k = (m, p, q, N, d) of :func:`.configs.job_config_arrays`
+   that fits the empty cluster (every placement's (m, p, q, d) has one with the same d and no
+   more workers), using u_k^r = N e_m^r + s_k z_p^r per slot with s_k the fewest PSs any
+   placement of k can have: 1 when co-located; with q = 0 at least one worker is off the PS
+   server and at most g = min(N - 1, the most type-m workers one server holds) are on it, so
+   (2i) needs s >= ceil(b_m (N - g) / B_p);
+3. capacity rows only for slots 1..T (``slots``); a job may start at any slot t >= a_j, and
+   the slots it runs after T are free;
+4. x_jkt in [0, 1] (the LP relaxation), with sum_{k,t} x_jkt = 1 per job.
+Columns dominated within a job (u <= and d <=) are dropped.
+
+CLASS ROWS (``class_rows``, default on): servers with equal capacities form a class c; summing
+the per-server rows over c's servers gives rows (c, r, tau) with capacity sum_{h in c} C_h^r.
+A co-located (q = 1) placement sits on one server, so its column is split into one column type
+per class whose servers hold it alone, loading that class's rows as well as the cluster's; a
+split (q = 0) placement is left out of the class rows (dropping its nonnegative terms only
+relaxes them).  These rows stop co-located jobs from sharing capacity that only other classes'
+servers offer.  Dominance then compares use over all rows, so a split column never loses to a
+co-located one and co-located columns only compete within a class.
+
+CERTIFICATE.  For any prices pi_{r,tau} >= 0, relaxing the capacity rows gives
+  L(pi) = sum_j min_{k, t >= a_j} [w_j (t + d_k) + sum_r u_k^r sum_{tau=t}^{min(t+d_k,T+1)-1}
+          pi_{r,tau}] - sum_{r,tau} pi_{r,tau} C^r  <=  OPT
+(weak duality of the Lagrangian of the relaxed integer program; for t > T the bracket is
+w_j (t + d_k), smallest at t = max(a_j, T + 1) with the fastest k).  With pi the master LP's
+capacity duals this is the LP value plus the per-job minima of the reduced costs (the
+convexity rows' duals cancel), so it is computed in every iteration by the same vectorized
+scan that prices the columns, and the best value seen is returned.  It is exact arithmetic on
+floats; the result is lowered by a relative 1e-9 so rounding cannot lift it above OPT.
+
+DECISIONS (the paper has no bound): T defaults to max_j a_j + 2 ceil(max_r V^r / C^r) +
+max_j dmin_j (V^r: the jobs' least resource-slot areas, the volume bound's numerators) -- room
+for twice the work the cluster must absorb; a larger T can only tighten the relaxation and
+costs rows.  Per pricing round each job adds its ``columns_per_job`` best columns with negative
+reduced cost (distinct configurations).
+"""
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+
+from mlopt.errors import InputError
+from mlopt.families.hetero.configs import KeyTest, fits_alone, job_config_arrays
+from mlopt.families.hetero.fields import HeteroData, hetero_data
+from mlopt.families.hetero.placements import per_server_workers, server_classes
+from mlopt.workload import Workload
+
+#: largest number of (resource, slot) rows of the master LP
+MAX_ROWS = 200_000
+#: a reduced cost below -RC_TOL * (objective scale) prices a column in
+RC_TOL = 1e-9
+SAFETY = 1e-9
+
+
+def job_columns(data: HeteroData, fits: KeyTest, j: int, classes: np.ndarray | None = None
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """(d: K, u: K x G) of job j's non-dominated fitting configurations (module docstring 2);
+    G = R (cluster rows), or R (1 + number of classes) with ``classes`` (class x R capacities
+    of one server): a co-located configuration then becomes one column type per class whose
+    servers hold it, using the class's rows as well (module docstring, CLASS ROWS)."""
+    a = job_config_arrays(data, j)
+    a = a[fits(a)]
+    m, p, q, n, d = (a[:, i] for i in range(5))
+    u = n[:, None] * data.e[m]
+    if data.architecture == "ps":
+        g = np.minimum(n - 1, np.array([per_server_workers(data, mm).max()
+                                        for mm in range(len(data.e))])[m])
+        s = np.where(q == 1, 1, np.maximum(1, np.ceil((n - g) * data.b[m] / data.B[p] - 1e-9)))
+        u = u + s[:, None] * data.z[p]
+    if classes is not None:
+        R, nc = u.shape[1], len(classes)
+        split = q == 0
+        parts_u = [np.hstack([u[split], np.zeros((split.sum(), nc * R))])]
+        parts_d = [d[split]]
+        for c in range(nc):
+            one = (q == 1) & (u <= classes[c] * (1 + 1e-9) + 1e-9).all(axis=1)
+            extra = np.zeros((one.sum(), nc * R))
+            extra[:, c * R:(c + 1) * R] = u[one]
+            parts_u.append(np.hstack([u[one], extra]))
+            parts_d.append(d[one])
+        u, d = np.vstack(parts_u), np.concatenate(parts_d)
+    order = np.lexsort((u.sum(axis=1), d))
+    d, u = d[order], u[order]
+    # row b is dominated when an earlier row a (d_a <= d_b) uses no more of any resource;
+    # blocks of rows keep the comparison matrix small
+    keep = np.ones(len(d), dtype=bool)
+    for lo in range(0, len(d), 512):
+        blk = u[lo:lo + 512]
+        le = (u[:, None, :] <= blk[None, :, :] + 1e-12).all(axis=2)  # le[a, b - lo]
+        le &= np.arange(len(d))[:, None] < np.arange(lo, lo + len(blk))[None, :]
+        keep[lo:lo + len(blk)] = ~le.any(axis=0)
+    return d[keep].astype(np.int64), u[keep]
+
+
+def default_slots(data: HeteroData, cols) -> int:
+    cap = data.cap.sum(axis=0)
+    R = len(cap)
+    area = np.array([(d[:, None] * u[:, :R]).min(axis=0) for d, u in cols])  # J x R
+    pos = cap > 0
+    span = float((area[:, pos].sum(axis=0) / cap[pos]).max()) if pos.any() else 0.0
+    dmin = max(int(d.min()) for d, _ in cols)
+    return int(data.arrival.max()) + 2 * math.ceil(span) + dmin
+
+
+def _check_int(name: str, value, lo: int, hi: int, *, none_ok: bool = False) -> None:
+    if value is None and none_ok:
+        return
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise InputError(f"must be an integer in [{lo}, {hi}]", field=name, value=value)
+
+
+class _Pricer:
+    """Per job, the cheapest (configuration, start) at prices pi (R x T), vectorized: per
+    distinct duration d one window sum of the prefix-summed prices, then one matrix product
+    with the use rows of the configurations of that duration."""
+
+    def __init__(self, data: HeteroData, cols, T: int):
+        self.data, self.cols, self.T = data, cols, T
+        self.groups = []  # per job: [(d, first row, end row)] (cols are sorted by d)
+        for d, _ in cols:
+            cut = np.flatnonzero(np.diff(d)) + 1
+            lo = np.concatenate([[0], cut])
+            hi = np.concatenate([cut, [len(d)]])
+            self.groups.append([(int(d[i]), int(i), int(k)) for i, k in zip(lo, hi)])
+
+    def prefix(self, pi: np.ndarray) -> np.ndarray:
+        P = np.zeros((pi.shape[0], self.T + 1))
+        np.cumsum(pi, axis=1, out=P[:, 1:])
+        return P
+
+    def late(self, j: int):
+        """(cost, k, t) of the best start after T (no prices there): the fastest k."""
+        d = self.cols[j][0]
+        t = max(int(self.data.arrival[j]), self.T + 1)
+        kf = int(np.argmin(d))
+        return float(self.data.weight[j]) * (t + int(d[kf])), kf, t
+
+    def scan(self, P: np.ndarray, j: int, count: int = 1, upper: float = math.inf):
+        """[(cost, k, t)] of the ``count`` cheapest starts t <= T with distinct k, at the prices
+        whose prefix sums are P (:meth:`prefix`), among those costing less than ``upper``.
+        EXACT pruning: prices are >= 0, so a column costs at least w_j (t + d_k); durations are
+        scanned in increasing order, and starts / durations whose w_j (t + d) already reach the
+        cheapest cost found (or ``upper``) are skipped."""
+        d, u = self.cols[j]
+        w, a, T = float(self.data.weight[j]), int(self.data.arrival[j]), self.T
+        if a > T:
+            return []
+        found: list[tuple[float, int, int]] = []
+        bar = upper
+        for dd, lo, hi in self.groups[j]:
+            last = min(T, math.ceil(bar / w) - dd) if math.isfinite(bar) else T
+            if last < a:
+                break  # every later group has a longer duration
+            ts = np.arange(a, last + 1)
+            window = P[:, np.minimum(ts + dd, T + 1) - 1] - P[:, ts - 1]  # R x nt
+            cost = u[lo:hi] @ window + w * (ts + dd)[None, :]
+            arg = cost.argmin(axis=1)
+            best = cost[np.arange(hi - lo), arg]
+            for k in np.argsort(best, kind="stable")[:count].tolist():
+                found.append((float(best[k]), lo + k, int(ts[arg[k]])))
+            found = sorted(found)[:count]
+            bar = min(bar, found[0][0])
+        return found
+
+    def cost(self, P: np.ndarray, j: int, k: int, t: int) -> float:
+        """Cost of one column (job j, configuration k, start t) at the prices of P."""
+        d, u = self.cols[j]
+        end = min(t + int(d[k]), self.T + 1) if t <= self.T else t
+        price = float(u[k] @ (P[:, end - 1] - P[:, t - 1])) if t <= self.T else 0.0
+        return float(self.data.weight[j]) * (t + int(d[k])) + price
+
+
+def colgen_lb(workload: Workload, *, time_limit: float | None = 60.0, threads: int | None = 1,
+              slots: int | None = None, max_iterations: int = 10_000,
+              columns_per_job: int = 3, smoothing: float = 0.7, class_rows: bool = True
+              ) -> dict:
+    """The best Lagrangian bound of the column-generation LP within ``time_limit`` seconds."""
+    import highspy
+
+    from mlopt.solvers.quiet_highs import quiet_highs
+
+    t0 = time.perf_counter()
+    limit = 60.0 if time_limit is None else float(time_limit)
+    data = hetero_data(workload)
+    J, R = len(data.job_ids), len(data.resources)
+    _check_int("slots", slots, 1, MAX_ROWS // R, none_ok=True)
+    _check_int("max_iterations", max_iterations, 0, 10 ** 9)
+    _check_int("columns_per_job", columns_per_job, 1, 1000)
+    if isinstance(smoothing, bool) or not isinstance(smoothing, (int, float)) or \
+            not 0 <= smoothing < 1:
+        raise InputError("must be a number in [0, 1)", field="smoothing", value=smoothing)
+    if not isinstance(class_rows, bool):
+        raise InputError("must be true or false", field="class_rows", value=class_rows)
+    fits = KeyTest(data, lambda c: fits_alone(data, c))
+    groups = server_classes(data)
+    shapes = np.array([data.cap[g[0]] for g in groups]) if class_rows else None
+    cols = [job_columns(data, fits, j, shapes) for j in range(J)]
+    T = default_slots(data, cols) if slots is None else slots
+    C = data.cap.sum(axis=0)
+    if class_rows:  # per class: its servers' summed capacity
+        C = np.concatenate([C, *(data.cap[g].sum(axis=0) for g in groups)])
+    R = len(C)  # row groups: resources of the cluster, then of each class
+    if R * T > MAX_ROWS:
+        raise InputError(f"{R * T:,} capacity rows (> {MAX_ROWS:,}, mlopt.families.hetero."
+                         "colgen.MAX_ROWS): pass a smaller slots", field="slots", value=T)
+    pricer = _Pricer(data, cols, T)
+    scale = max(1.0, float(np.sum(data.weight * (data.arrival + 1))))
+
+    highs = quiet_highs()
+    highs.setOptionValue("threads", 1)
+    inf = highspy.kHighsInf
+    nrow = R * T + J
+    lower = np.concatenate([np.full(R * T, -inf), np.ones(J)])
+    upper = np.concatenate([np.repeat(C, T), np.ones(J)])
+    highs.addRows(nrow, lower, upper, 0, np.zeros(nrow, dtype=np.int32),
+                  np.zeros(0, dtype=np.int32), np.zeros(0))
+    seen: set[tuple[int, int, int]] = set()
+
+    def add(columns):
+        costs, starts, idx, val = [], [], [], []
+        for j, k, t in columns:
+            if (j, k, t) in seen:
+                continue
+            seen.add((j, k, t))
+            d, u = cols[j]
+            costs.append(float(data.weight[j]) * (t + int(d[k])))
+            starts.append(len(idx))
+            for r in np.flatnonzero(u[k] > 0).tolist():
+                for tau in range(t, min(t + int(d[k]), T + 1)):
+                    idx.append(r * T + tau - 1)
+                    val.append(float(u[k, r]))
+            idx.append(R * T + j)
+            val.append(1.0)
+        if costs:
+            highs.addCols(len(costs), np.array(costs), np.zeros(len(costs)),
+                          np.ones(len(costs)), len(idx), np.array(starts, dtype=np.int32),
+                          np.array(idx, dtype=np.int32), np.array(val))
+        return len(costs)
+
+    # Wentges smoothing: price at alpha * (best prices so far) + (1 - alpha) * (LP duals);
+    # every priced point's Lagrangian value is a certified bound.  A column enters when its
+    # reduced cost at the LP duals is negative; a round that finds none at the smoothed point
+    # (a mispricing) prices at the LP duals themselves, and none there means the LP is optimal
+    # (its value is then the Lagrangian value at its duals, recorded in that round).
+    best, lp, it, converged, status = -math.inf, math.nan, 0, False, "not run"
+    lp_pi, mu = np.zeros((R, T)), np.zeros(J)
+    center = np.zeros((R, T))
+    alpha = 0.0  # no center before the first LP
+    while True:
+        new = []
+        for a_ in (alpha, 0.0) if alpha > 0 else (0.0,):
+            pi = a_ * center + (1 - a_) * lp_pi
+            P, Plp = pricer.prefix(pi), pricer.prefix(lp_pi)
+            mins = 0.0
+            for j in range(J):
+                late = pricer.late(j)
+                cands = pricer.scan(P, j, columns_per_job, upper=late[0])
+                mins += min([late[0], *(c for c, _, _ in cands)])
+                for _, k, t in [*cands, late]:
+                    if (j, k, t) not in seen and (
+                            it == 0 or pricer.cost(Plp, j, k, t) - mu[j] < -RC_TOL * scale):
+                        new.append((j, k, t))
+            value = mins - float((pi * C[:, None]).sum())
+            if value > best:
+                best, center = value, pi
+            if new:
+                break
+        if it and not new:
+            converged = True
+            break
+        if it >= max_iterations or time.perf_counter() - t0 > limit:
+            break
+        add(new)
+        highs.run()
+        if highs.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+            highs.clearSolver()  # a warm re-solve can stall on numerics: once more from scratch
+            highs.run()
+        status = highs.modelStatusToString(highs.getModelStatus())
+        if highs.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+            break  # no duals to price at; the best bound so far stands
+        dual = np.asarray(highs.getSolution().row_dual)
+        lp = highs.getInfo().objective_function_value
+        lp_pi = np.maximum(0.0, -dual[:R * T]).reshape(R, T)
+        mu = dual[R * T:]
+        alpha = smoothing
+        it += 1
+    bound = best - SAFETY * abs(best)
+    return {"bound": float(bound), "lp": float(lp), "iterations": it, "converged": converged,
+            "lp_status": status,
+            "columns": len(seen), "slots": T, "seconds": round(time.perf_counter() - t0, 3)}
