@@ -66,6 +66,20 @@ def _gb(n: int) -> str:
     return f"{n / 1e9:.2g} GB" if n >= 1e8 else f"{n / 1e6:.2g} MB"
 
 
+def union_len(ranges) -> int:
+    """Number of integers in the union of closed ranges [lo, hi] (the slots some row family
+    spans, for the estimates)."""
+    total, end = 0, None
+    for lo, hi in sorted(ranges):
+        if end is None or lo > end:
+            total += hi - lo + 1
+            end = hi
+        elif hi > end:
+            total += hi - end
+            end = hi
+    return total
+
+
 def available_memory() -> int | None:
     """Bytes of memory available to a new model (``MemAvailable`` of /proc/meminfo); None where
     the platform does not say."""
@@ -116,3 +130,20 @@ def measure(model) -> ModelSize:
 
     form = compile_linear(model)
     return ModelSize(model.name, form.n_cols, form.n_rows, int(len(form.data)))
+
+
+def too_large(fam, size: ModelSize, why: str, time_limit: float | None):
+    """The one-line refusal of ``mlopt solve`` (an InputError, exit 2): the estimate, why it
+    cannot be built, and what works instead: ``mlopt bracket`` (which skips the exact model
+    then) or one of the family's registered bounds."""
+    from mlopt.errors import InputError
+
+    bounds = ", ".join(sorted(fam.bounds_))
+    limit = f" --time-limit {time_limit:g}" if time_limit is not None else ""
+    instead = f"'mlopt bracket FILE{limit}' (it skips the exact model)"
+    if bounds:
+        instead += f" or a bound: 'mlopt bound FILE --bound NAME' ({bounds})"
+    field, value = (("time_limit", time_limit) if "time limit" in why
+                    else ("model", size.model))
+    return InputError(f"not building the exact model: {size.summary()}; {why}; use {instead}",
+                      field=field, value=value)

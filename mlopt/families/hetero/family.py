@@ -26,7 +26,9 @@ FAMILY = Family(
     sense="min",
     slots_past_horizon=True,  # T bounds arrivals; jobs may run past it
     package=P,  # checker.py, fields.py, generator.py by convention
-    formulations=[Formulation.exact("wct_milp", "mlopt.models.hetero.wct_milp")],
+    formulations=[Formulation.exact(
+        "wct_milp", "mlopt.models.hetero.wct_milp",
+        estimate="mlopt.models.hetero.estimate:estimate_wct_milp")],
     default_model="wct_milp",
     algorithms_=[
         Algorithm("a_online", f"{P}.online:run_a_online", options=f"{P}.online:OPTIONS",
