@@ -23,17 +23,17 @@ from pathlib import Path
 COUNT_TOL = 0.15
 
 # DECISION (rates; the issue asks for a build time "from a measured per-nonzero rate"):
-# Pyomo builds every family's model at 4-15 us per nonzero of the final matrix (rows are
-# Python expression trees; measured with benchmarks/bracket/measure_build.py on the five
-# families' small and medium instances, single core, 2-core VM shared with other work: OASiS
-# 8.6, pdors 6.5, edgecloud 6.1, hetero 5.1, harmony 4.4 us).  A refusal must never turn away a
-# model that would have been built in time, so the estimate uses the *fastest* rate seen
-# (rounded down); a model refused by it would take longer still on any measured run.
+# Pyomo built the five families' exact models at 4.6-33 us and 43-264 bytes of resident
+# memory per nonzero of the final matrix (benchmarks/bracket/measure_build.py, 0.1-2.9 million
+# nonzeros, one core of a 2-core VM shared with other work, load average 10-16:
+# benchmarks/bracket/build_rates.json; OASiS 5.2-5.7 us and 107-126 B, pdors 4.6-9.7 us and
+# 43 B, Harmony 10-16 us and 196-246 B, hetero 9 us and 46 B, edgecloud 33 us and 264 B).
+# A refusal must never turn away a model that would have been built in time, so both rates
+# are the *smallest* measured (rounded down): the estimate is a lower bound on the build's
+# time and memory, and a model refused by it takes longer (or more) on every measured run.
+# A solver's own copy of the model comes on top of the memory.
 BUILD_S_PER_NONZERO = 4.0e-6
-# Resident memory per nonzero of a built Pyomo model (variables, expressions, index sets;
-# before any solver copy), measured the same way: 0.9-1.6 kB per nonzero.  The smallest is
-# used, for the same reason.  A solver's own copy (HiGHS: ~0.1 kB per nonzero) comes on top.
-BYTES_PER_NONZERO = 900
+BYTES_PER_NONZERO = 40
 
 
 @dataclass(frozen=True)
@@ -57,9 +57,9 @@ class ModelSize:
                 "build_s": round(self.build_s, 3)}
 
     def summary(self) -> str:
-        return (f"{self.model}: about {self.variables:,} variables, {self.rows:,} rows, "
-                f"{self.nonzeros:,} nonzeros, {_gb(self.memory_bytes)} and {self.build_s:.3g} s "
-                "to build")
+        return (f"{self.model}: {self.variables:,} variables, {self.rows:,} rows, "
+                f"{self.nonzeros:,} nonzeros, at least {_gb(self.memory_bytes)} and "
+                f"{self.build_s:.3g} s to build")
 
 
 def _gb(n: int) -> str:
@@ -114,11 +114,11 @@ def refusal(size: ModelSize | None, time_limit: float | None,
     if size is None:
         return None
     if time_limit is not None and size.build_s > time_limit:
-        return (f"building it takes about {size.build_s:.3g} s, more than the time limit "
-                f"{time_limit:g} s")
+        return (f"building it takes at least {size.build_s:.3g} s, more than the time "
+                f"limit {time_limit:g} s")
     memory = available_memory() if memory is None else memory
     if memory is not None and size.memory_bytes > memory:
-        return (f"it needs about {_gb(size.memory_bytes)}, more than the {_gb(memory)} "
+        return (f"it needs at least {_gb(size.memory_bytes)}, more than the {_gb(memory)} "
                 "available")
     return None
 

@@ -29,6 +29,7 @@ from mlopt.modelsize import refusal, too_large
 from mlopt.schedule import Schedule
 from mlopt.solve import SolveResult, Status, Verification, check_settings, relative_gap, solve
 from mlopt.solve import verify as verify_optimum
+from mlopt.solvers.progress import reporting
 from mlopt.workload import Workload
 
 
@@ -168,16 +169,18 @@ def solve_offline(workload: Workload, *, family: str | None = None, model: str |
     # the time limit is wall clock for the whole call: the solver gets what the build left
     solve_limit = None if time_limit is None else max(0.01, time_limit - build_s)
     if warm_start is None:
-        res = solve(m, solver, time_limit=solve_limit, mip_gap=mip_gap, threads=threads,
-                    options=options)
+        with reporting(on_progress):
+            res = solve(m, solver, time_limit=solve_limit, mip_gap=mip_gap, threads=threads,
+                        options=options)
     else:
         from mlopt.warmstart import solve_warm, start_from
 
         start, _ = start_from(workload, fam.name, m, warm_start)
         if time_limit is not None:  # the start's algorithm runs count against the limit too
             solve_limit = max(0.01, time_limit - (time.perf_counter() - t0))
-        res = solve_warm(m, start, solver, time_limit=solve_limit, mip_gap=mip_gap,
-                         threads=threads, options=options)
+        with reporting(on_progress):
+            res = solve_warm(m, start, solver, time_limit=solve_limit, mip_gap=mip_gap,
+                             threads=threads, options=options)
     schedule = check = None
     if res.has_solution:
         schedule = fam.extract[name](m, workload)

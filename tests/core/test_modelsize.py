@@ -57,11 +57,12 @@ def test_memory_and_build_time_follow_the_nonzeros():
 
 def test_refusal_by_time_and_by_memory():
     # 10^7 nonzeros at BUILD_S_PER_NONZERO (4e-6 s) = 40 s of building: a 5 s limit refuses,
-    # a 100 s limit does not; 10^7 * 900 B = 9 GB against 1 GB available refuses
+    # a 100 s limit does not; 10^8 * 40 B = 4 GB against 1 GB available refuses
     big = ModelSize("m", 1, 1, 10_000_000)
     assert "time limit" in refusal(big, 5.0, memory=10 ** 12)
     assert refusal(big, 100.0, memory=10 ** 12) is None
-    assert "available" in refusal(big, None, memory=10 ** 9)
+    assert "available" in refusal(ModelSize("m", 1, 1, 10 ** 8), None, memory=10 ** 9)
+    assert refusal(ModelSize("m", 1, 1, 10 ** 8), None, memory=10 ** 10) is None
     assert refusal(None, 0.001) is None  # nothing known: never refused on a guess
 
 
