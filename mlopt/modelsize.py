@@ -132,7 +132,7 @@ def measure(model) -> ModelSize:
     return ModelSize(model.name, form.n_cols, form.n_rows, int(len(form.data)))
 
 
-def too_large(fam, size: ModelSize, why: str, time_limit: float | None):
+def too_large(fam, workload, size: ModelSize, why: str, time_limit: float | None):
     """The one-line refusal of ``mlopt solve`` (an InputError, exit 2): the estimate, why it
     cannot be built, and what works instead: ``mlopt bracket`` (which skips the exact model
     then) or one of the family's registered bounds."""
@@ -145,5 +145,7 @@ def too_large(fam, size: ModelSize, why: str, time_limit: float | None):
         instead += f" or a bound: 'mlopt bound FILE --bound NAME' ({bounds})"
     field, value = (("time_limit", time_limit) if "time limit" in why
                     else ("model", size.model))
-    return InputError(f"not building the exact model: {size.summary()}; {why}; use {instead}",
-                      field=field, value=value)
+    shape = (f"{len(workload.jobs)} jobs, {len(workload.servers)} servers, "
+             f"{workload.horizon} slots")
+    return InputError(f"not building the exact model ({shape}): {size.summary()}; {why}; "
+                      f"use {instead}", field=field, value=value)

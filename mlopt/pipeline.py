@@ -163,7 +163,7 @@ def solve_offline(workload: Workload, *, family: str | None = None, model: str |
             on_estimate(size)
         why = refusal(size, time_limit)
         if why is not None:
-            raise too_large(fam, size, why, time_limit)
+            raise too_large(fam, workload, size, why, time_limit)
         m = build(workload)
     build_s = time.perf_counter() - t0
     # the time limit is wall clock for the whole call: the solver gets what the build left
