@@ -12,9 +12,12 @@ either moved, at most every :data:`MIN_INTERVAL_S`).  The sink runs inside the s
 (the GIL is held, the solver waits), so it must be quick; an exception in it is swallowed and
 reporting stops (a display must never break a solve).
 
-DECISION (SCIP, CP-SAT, Gurobi): no callbacks yet.  SCIP needs an event handler class (PySCIPOpt
-``Eventhdlr`` on BESTSOLFOUND / NODESOLVED) that runs Python at every node; not wired in this
-change: those solves show the bracket's interval without live solver updates.
+SCIP (one thread): an event handler (PySCIPOpt ``Eventhdlr``) on ``BESTSOLFOUND`` (reported at
+once) and ``NODESOLVED`` (throttled), reading SCIP's primal and dual bounds.  SCIP's concurrent
+mode (``threads`` > 1) reports nothing.
+
+DECISION (CP-SAT, Gurobi): no callbacks wired (CP-SAT runs in a worker process of its own);
+those solves show the bracket's interval without live solver updates.
 """
 from __future__ import annotations
 
@@ -99,3 +102,32 @@ def attach_highs(highs, sink: Sink) -> None:
 
     highs.cbMipImprovingSolution.subscribe(improving)
     highs.cbMipInterrupt.subscribe(node)
+
+
+def attach_scip(scip, sink: Sink) -> None:
+    """Include an event handler reporting to ``sink`` (through a :class:`Throttle`) in a
+    ``pyscipopt.Model`` before ``optimize()``."""
+    from pyscipopt import SCIP_EVENTTYPE, Eventhdlr
+
+    throttle = Throttle(sink)
+    kinds = (SCIP_EVENTTYPE.BESTSOLFOUND, SCIP_EVENTTYPE.NODESOLVED)
+
+    class Progress(Eventhdlr):
+        def eventinit(self):
+            for kind in kinds:
+                self.model.catchEvent(kind, self)
+
+        def eventexit(self):
+            for kind in kinds:
+                self.model.dropEvent(kind, self)
+
+        def eventexec(self, event):
+            m = self.model
+            found = event.getType() == SCIP_EVENTTYPE.BESTSOLFOUND
+            # at BESTSOLFOUND the primal bound is not updated yet: the new solution's value
+            inc = m.getSolObjVal(m.getBestSol()) if found else m.getPrimalbound()
+            bnd = m.getDualbound()
+            throttle(*(None if v is None or abs(v) >= m.infinity() else v for v in (inc, bnd)),
+                     urgent=found)
+
+    scip.includeEventhdlr(Progress(), "mlopt_progress", "incumbent and bound for a display")

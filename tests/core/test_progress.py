@@ -38,12 +38,17 @@ def _check_pairs(pairs, final, sense="max"):
             assert (bnd >= final - 1e-6) if sense == "max" else (bnd <= final + 1e-6)
 
 
-def test_highs_reports_incumbent_and_bound(nodes_instance):
+@pytest.mark.parametrize("solver", ["highs", "scip"])
+def test_solver_reports_incumbent_and_bound(nodes_instance, solver):
+    from mlopt.solvers.base import BACKENDS
+
+    if not BACKENDS[solver].available():
+        pytest.skip(f"{solver} is not installed")
     fam = get_family("oasis")
     pairs = []
     with reporting(lambda i, b: pairs.append((i, b))):
         assert current() is not None
-        res = solve(fam.model()(nodes_instance), "highs", time_limit=60)
+        res = solve(fam.model()(nodes_instance), solver, time_limit=60)
     assert current() is None
     assert res.status.value == "optimal"
     _check_pairs(pairs, res.objective)
