@@ -181,7 +181,7 @@ def bracket(workload, *, family: str | None = None, time_limit: float = 60.0,
     def left() -> float:
         return deadline - time.perf_counter() - RESERVE_S
 
-    exact_handle = exact_res = listener = None
+    exact_handle = exact_res = listener = why = None
     if exact and fam.formulations and fam.default_model:
         t_exact = time.perf_counter()
         why = _too_large(fam, workload, left())
@@ -217,7 +217,11 @@ def bracket(workload, *, family: str | None = None, time_limit: float = 60.0,
         listener.stop()
     if not st.closed() and (exact_res is None or exact_res.get("bound") is None) \
             and left() > 1.0:
-        _run_bound(st, fam, workload, "lp_relaxation", solver, threads, share=left())
+        if why is not None:  # the relaxation is the same model: it does not fit either
+            st.add(Source("lp_relaxation", "dual", None, "skipped", 0.0,
+                          "the exact model's relaxation: " + why))
+        else:
+            _run_bound(st, fam, workload, "lp_relaxation", solver, threads, share=left())
     proof, status = None, "interval"
     if st.primal is None:
         status = "no_solution"

@@ -45,3 +45,39 @@ def estimate_jct_milp(workload: Workload, **options) -> ModelSize:
         nrows += union_len([(a, h) for a, _, h in terms if a <= h and lo <= hi])
         nnz += sum((h - a + 1) + max(0, h - max(a, f0) + 1) for a, f0, h in terms if a <= h)
     return ModelSize("edgecloud_jct_milp", nvars, nrows, nnz)
+
+
+def estimate_flow_lb(workload: Workload, *, zeta_one: bool = False) -> ModelSize:
+    """Size of the flow-time bound ILP (4) (:func:`build_flow_lb`), per (server, type) group."""
+    from mlopt.models.edgecloud.common import _groups
+
+    ec = EdgeCloud(workload)
+    keys = sorted(_groups(ec))
+    by_group: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    nvars = nrows = nnz = 0
+    cloud_cols = 1 if zeta_one else 2  # x1 (and x0) per cloud slot
+    for jv in ec.jobs:
+        H, cs = ec.horizon_bound(jv), ec.start(jv, ec.cloud)
+        ranges = [(ec.start(jv, key[0]), H) for key in keys if key[1] == jv.worker_type]
+        for g, key in enumerate(keys):
+            if key[1] == jv.worker_type and ec.start(jv, key[0]) <= H:
+                by_group[g].append((ec.start(jv, key[0]), H))
+        cells = sum(max(0, hi - lo + 1) for lo, hi in ranges)
+        jt = max(0, H - cs + 1)
+        nvars += cells + cloud_cols * jt + (0 if zeta_one else 1)  # x, x1 (x0), zeta
+        nrows += 1  # c4a
+        nnz += cells + cloud_cols * jt
+        slots = union_len([r for r in ranges if r[0] <= r[1]] + ([(cs, H)] if jt else []))
+        nrows += slots  # c4e: the job's slots
+        nnz += cells + cloud_cols * jt
+        if not zeta_one:  # c4f, c4g_cloud per cloud slot; c4g_edge per edge cell
+            nrows += 2 * jt + cells
+            nnz += 4 * jt + 2 * cells
+    for ranges in by_group.values():  # c4b: (group, slot)
+        nrows += union_len(ranges)
+        nnz += sum(hi - lo + 1 for lo, hi in ranges)
+    return ModelSize("edgecloud_flow_lb" + ("_zeta1" if zeta_one else ""), nvars, nrows, nnz)
+
+
+def estimate_flow_lb_zeta1(workload: Workload) -> ModelSize:
+    return estimate_flow_lb(workload, zeta_one=True)

@@ -95,3 +95,14 @@ def test_union_len():
     assert union_len([]) == 0
     assert union_len([(1, 3), (2, 5), (7, 7)]) == 6  # 1..5 and 7
     assert union_len([(4, 4), (1, 2)]) == 3
+
+
+@pytest.mark.parametrize("model", ["flow_lb", "flow_lb_zeta1"])
+@pytest.mark.parametrize("preset", ["tiny", "paper-ratio"])
+def test_edgecloud_bound_models_are_estimated_too(model, preset):
+    fam = get_family("edgecloud")
+    for seed in (0, 1):
+        w = fam.generate(preset, seed=seed)
+        est, got = estimate(fam, w, model), measure(fam.model(model)(w))
+        assert (est.variables, est.rows, est.nonzeros) == (got.variables, got.rows,
+                                                           got.nonzeros), (est, got)

@@ -159,3 +159,17 @@ def test_cli_progress_shows_solver_updates(tmp_path, nodes_instance):
                           text=True, timeout=120)
     assert proc.returncode == 0 and proc.stderr == ""
     assert json.loads(proc.stdout)["status"] == "optimal"
+
+
+def test_bracket_skips_the_exact_model_and_its_relaxation_by_estimate(paper_default):
+    from mlopt.workload import Workload
+
+    t0 = time.perf_counter()
+    res = bracket(Workload.load(paper_default), time_limit=6, algorithms=[], bounds=[])
+    assert time.perf_counter() - t0 < 6 + 2
+    by_name = {s.name: s for s in res.sources}
+    exact = by_name["utility_ilp (highs)"]
+    assert exact.status == "skipped" and "nonzeros" in exact.note and "time limit" in exact.note
+    lp = by_name["lp_relaxation"]
+    assert lp.status == "skipped" and "relaxation" in lp.note
+    assert res.status == "no_solution"
