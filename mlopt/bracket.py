@@ -10,7 +10,9 @@ Sources (each inside what is left of one wall-clock budget):
 1. **primal**: every algorithm of the family (online algorithms, baselines, references) with
    default options, each schedule passed through the family's checker; algorithms that do not
    apply to the workload (an InputError) are listed and skipped;
-2. **exact**: the family's default exact model, built under the budget (a build that would not
+2. **exact**: the family's default exact model, built under the budget (a model whose size
+   estimate, :mod:`mlopt.modelsize`, says it cannot be built in the budget or the memory
+   available is skipped before building, and so is its LP relaxation; a build that would not
    finish in time is stopped and reported, never left running), warm-started from the best
    checked schedule of the family's online algorithm(s) (:mod:`mlopt.warmstart`; at most a
    fifth of its time), solved with the time left; its
