@@ -81,18 +81,29 @@ def union_len(ranges) -> int:
 
 
 def available_memory() -> int | None:
-    """Bytes of memory available to a new model (``MemAvailable`` of /proc/meminfo); None where
-    the platform does not say."""
+    """Bytes of memory available to a new model: ``MemAvailable`` of /proc/meminfo, or less
+    when a cgroup (v2) limit leaves less; None where the platform does not say."""
+    found = None
     try:
         for line in Path("/proc/meminfo").read_text().splitlines():
             if line.startswith("MemAvailable:"):
-                return int(line.split()[1]) * 1024
+                found = int(line.split()[1]) * 1024
     except (OSError, ValueError, IndexError):
         pass
-    try:
-        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (ValueError, OSError, AttributeError):
-        return None
+    if found is None:
+        try:
+            found = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+        except (ValueError, OSError, AttributeError):
+            return None
+    try:  # a container's own limit (a "max" there means none)
+        cg = Path("/sys/fs/cgroup")
+        limit = (cg / "memory.max").read_text().strip()
+        if limit != "max":
+            left = int(limit) - int((cg / "memory.current").read_text())
+            found = min(found, max(0, left))
+    except (OSError, ValueError):
+        pass
+    return found
 
 
 def estimate(fam, workload, model: str | None = None) -> ModelSize | None:

@@ -106,3 +106,10 @@ def test_edgecloud_bound_models_are_estimated_too(model, preset):
         est, got = estimate(fam, w, model), measure(fam.model(model)(w))
         assert (est.variables, est.rows, est.nonzeros) == (got.variables, got.rows,
                                                            got.nonzeros), (est, got)
+
+
+def test_available_memory_is_known_here():
+    from mlopt.modelsize import available_memory
+
+    mem = available_memory()
+    assert mem is None or mem > 0
