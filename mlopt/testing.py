@@ -302,13 +302,17 @@ def fuzz_one(fam: Family, base: dict, path: tuple, value) -> None:
                 raise AssertionError(f"fuzz {what}: {algorithm} raised "
                                      f"{type(err).__name__}: {err}") from err
         if fam.formulations:
-            try:
-                fam.model()(w)
-            except InputError:
-                pass
-            except Exception as err:  # noqa: BLE001
-                raise AssertionError(f"fuzz {what}: building {fam.default_model} raised "
-                                     f"{type(err).__name__}: {err}") from err
+            from mlopt.modelsize import estimate
+
+            for step, call in (("building", lambda: fam.model()(w)),
+                               ("estimating the size of", lambda: estimate(fam, w))):
+                try:
+                    call()
+                except InputError:
+                    pass
+                except Exception as err:  # noqa: BLE001
+                    raise AssertionError(f"fuzz {what}: {step} {fam.default_model} raised "
+                                         f"{type(err).__name__}: {err}") from err
 
 
 def check_size_estimates(fam: Family) -> None:
