@@ -182,3 +182,18 @@ def test_bracket_skips_the_exact_model_and_its_relaxation_by_estimate(paper_defa
     lp = by_name["lp_relaxation"]
     assert lp.status == "skipped" and "relaxation" in lp.note
     assert res.status == "no_solution"
+
+
+def test_bracket_does_not_wait_for_a_slow_estimate(monkeypatch):
+    """An estimate slower than ESTIMATE_SHARE of the budget is abandoned: the exact model
+    starts as without one (its build is stopped in its child if too slow)."""
+    def slow(*args, **kwargs):
+        time.sleep(30)
+
+    monkeypatch.setattr(modelsize, "estimate", slow)
+    w = get_family("oasis").generate("tiny", seed=0)
+    t0 = time.perf_counter()
+    res = bracket(w, time_limit=8, algorithms=["oasis"], bounds=[])
+    assert time.perf_counter() - t0 < 8 + 3
+    exact = [s for s in res.sources if s.kind == "exact"]
+    assert exact and exact[0].status != "skipped"
