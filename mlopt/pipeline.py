@@ -15,6 +15,7 @@ ever run under a guessed family.
 """
 from __future__ import annotations
 
+import logging
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,6 +28,8 @@ from mlopt.harness.ratios import close
 from mlopt.modelsize import estimate as estimate_size
 from mlopt.modelsize import refusal, too_large
 from mlopt.schedule import Schedule
+
+log = logging.getLogger(__name__)
 from mlopt.solve import SolveResult, Status, Verification, check_settings, relative_gap, solve
 from mlopt.solve import verify as verify_optimum
 from mlopt.solvers.progress import reporting
@@ -166,6 +169,8 @@ def solve_offline(workload: Workload, *, family: str | None = None, model: str |
             raise too_large(fam, workload, size, why, time_limit)
         m = build(workload)
     build_s = time.perf_counter() - t0
+    log.info("built %s for %d jobs in %.2f s; solving with %s", name, len(workload.jobs),
+             build_s, solver)
     # the time limit is wall clock for the whole call: the solver gets what the build left
     solve_limit = None if time_limit is None else max(0.01, time_limit - build_s)
     if warm_start is None:
@@ -184,7 +189,8 @@ def solve_offline(workload: Workload, *, family: str | None = None, model: str |
     schedule = check = None
     if res.has_solution:
         schedule = fam.extract[name](m, workload)
-        schedule.meta.update({"producer": f"{solver}:{name}", "status": res.status.value})
+        schedule.meta.update({"producer": f"{solver}:{name}", "status": res.status.value,
+                              "family": fam.name})
         check = fam.check(workload, schedule)
         if not check.feasible and res.status == Status.OPTIMAL:
             # Never report a proven optimum for a schedule the checker rejects.
@@ -200,6 +206,8 @@ def solve_offline(workload: Workload, *, family: str | None = None, model: str |
     if verifier is not None:
         verification = verify_offline(fam, name, m, workload, res, verifier, time_limit,
                                       threads)
+    log.info("%s on %s: %s, objective %s, bound %s, %.2f s", solver, name, res.status.value,
+             res.objective, res.bound, res.runtime_s)
     return OfflineResult(res, schedule, check, build_s, name, verification, size)
 
 
@@ -261,12 +269,43 @@ def run_algorithm(workload: Workload, algorithm: str, *, family: str | None = No
     t0 = time.perf_counter()
     schedule = fam.run(algorithm, workload, seed=seed, options=options)
     runtime = time.perf_counter() - t0
+    log.info("%s ran in %.3f s; checking its schedule", algorithm, runtime)
     schedule.meta.setdefault("producer", algorithm)
+    schedule.meta.setdefault("family", fam.name)
     # the problem the run solves (edgecloud's A_online at eps: speed 1 + eps), from its
     # (checked) options, never from the schedule's meta
     check_options = fam.run_check_options(algorithm, options)
     return AlgorithmResult(algorithm, schedule, fam.check(workload, schedule, **check_options),
                            runtime, dict(options, seed=seed), check_options)
+
+
+def schedule_families(schedule) -> list[str]:
+    """The families a schedule can have been made for: its ``meta.family`` (written by
+    ``run``, ``solve`` and ``bracket``), else the families whose algorithms or models name its
+    producer (older files), else ``[]`` (unknown: a hand-made schedule)."""
+    from mlopt.families.base import all_families
+
+    named = schedule.meta.get("family")
+    if isinstance(named, str) and named:
+        return [named]
+    producer = schedule.meta.get("producer")
+    if not isinstance(producer, str) or not producer:
+        return []
+    name = producer.split(":", 1)[1] if ":" in producer else producer  # "highs:utility_ilp"
+    return sorted(f.name for f in all_families().values()
+                  if name in f.algorithms_ or name in f.models)
+
+
+def check_schedule_family(fam, schedule, schedule_file: str | None = None) -> None:
+    """Refuse (InputError) a schedule made for another family than the workload's: checking it
+    would only report every row as an unknown job."""
+    owners = schedule_families(schedule)
+    if owners and fam.name not in owners:
+        field = "meta.family" if schedule.meta.get("family") else "meta.producer"
+        raise InputError(f"the schedule is for family {' or '.join(owners)}, the workload is "
+                         f"{fam.name} (check a schedule against the workload it was made for)",
+                         file=schedule_file, field=field,
+                         value=schedule.meta.get("family") or schedule.meta.get("producer"))
 
 
 def ratio_interval(sense: str, alg: float, opt_low: float | None, opt_high: float | None,

@@ -33,6 +33,15 @@ from mlopt.errors import InputError
 #: solve statuses that make ``mlopt solve`` (and a solver benchmark) exit 1
 SOLVE_EXIT = {"error": 1, "infeasible": 1, "unbounded": 1, "disputed": 1}
 INTERRUPTED = "mlopt: interrupted (results written so far are kept)"
+TERMINATED = "mlopt: terminated (results written so far are kept)"
+
+
+_TERMINATED = False  # set by the SIGTERM handler
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised in the main thread like Ctrl-C: the same clean stop (pools shut down,
+    results so far kept), exit 143."""
 
 COMMANDS: dict[str, tuple[Callable[[argparse.ArgumentParser], None],
                           Callable[[argparse.Namespace], int]]] = {}
@@ -150,6 +159,19 @@ class _VersionAction(argparse.Action):
         parser.exit()
 
 
+def actions(p: argparse.ArgumentParser):
+    """Sub-actions of a command group (``mlopt bench run|report|...``).  The group named
+    without an action prints its own help and exits 0, like bare ``mlopt``."""
+    sub = p.add_subparsers(dest="action", metavar="ACTION", title="actions", parser_class=type(p))
+
+    def show_help(args) -> int:
+        p.print_help()
+        return 0
+
+    p.set_defaults(handler=show_help)
+    return sub
+
+
 def parse_kv(items: list[str] | None, field: str = "--param") -> dict:
     """``["a=1", "b=[1,2]", "c=x"]`` -> ``{"a": 1, "b": [1, 2], "c": "x"}`` (values as JSON)."""
     out = {}
@@ -191,6 +213,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     parser = OneLineParser(prog="mlopt", description=DESCRIPTION)
     parser.add_argument("--version", action=_VersionAction)
+    parser.add_argument("--traces", default=None, metavar="DIR",
+                        help="the shared traces directory (else $MLOPT_SHARED_TRACES, else the "
+                             "repository's ../shared/traces)")
+    loud = parser.add_mutually_exclusive_group()
+    loud.add_argument("-v", "--verbose", action="count", default=0,
+                      help="say what each step does (-vv: details; messages on stderr)")
+    loud.add_argument("-q", "--quiet", action="store_true",
+                      help="errors only: no warnings, no progress bars")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands",
                                 parser_class=OneLineParser)
     for name, add_arguments in COMMANDS.items():
@@ -201,11 +231,61 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    global _TERMINATED
+    _TERMINATED = False
+    restore = _stop_signals()
     try:
-        return _main(argv)
+        code = _main(argv)
+        # a command that caught the stop itself (a benchmark keeps what finished) says 130
+        return 143 if code == 130 and _TERMINATED else code
+    except Terminated:
+        _say(TERMINATED)
+        return 143
     except KeyboardInterrupt:  # also while printing an error or importing the commands
         _say(INTERRUPTED)
         return 130
+    finally:
+        restore()
+        paths = sys.modules.get("mlopt.traces.paths")
+        if paths is not None:  # --traces holds for one command (main also runs in-process)
+            paths.set_traces_dir(None)
+
+
+def say_stopped() -> None:
+    """The one line for a command that caught Ctrl-C / SIGTERM itself and kept its results."""
+    _say(TERMINATED if _TERMINATED else INTERRUPTED)
+
+
+def _stop_signals() -> Callable[[], None]:
+    """SIGINT and SIGTERM stop mlopt the same clean way, wherever it was started.
+
+    A shell starts a background job (``mlopt bench run ... &`` in a script) with SIGINT
+    ignored, and Python then never raises KeyboardInterrupt: ``kill -INT`` did nothing.  SIGTERM
+    killed the process outright, skipping the pools' shutdown (multiprocessing's resource
+    tracker then warned about leaked semaphores).  Both now raise in the main thread; the
+    previous handlers come back when :func:`main` returns (it is also called in-process)."""
+    import signal
+
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():  # only it can set handlers
+        return lambda: None
+    old = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+
+    def terminated(signum, frame):
+        global _TERMINATED
+        _TERMINATED = True
+        raise Terminated()
+
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, terminated)
+
+    def restore() -> None:
+        for sig, handler in old.items():
+            if handler is not None:
+                signal.signal(sig, handler)
+
+    return restore
 
 
 def _say(line: str) -> None:
@@ -226,12 +306,21 @@ def _main(argv: list[str] | None) -> int:
             warnings.simplefilter("error", RuntimeWarning)
             parser = build_parser()
             args = parser.parse_args(argv)
+            from mlopt.cli.progress import configure
+
+            configure(getattr(args, "verbose", 0), getattr(args, "quiet", False))
+            if getattr(args, "traces", None) is not None:
+                from mlopt.traces.paths import set_traces_dir
+
+                set_traces_dir(args.traces)
             if getattr(args, "command", None) is None:  # bare ``mlopt``: the help, not an error
                 parser.print_help()
                 return 0
             return int(args.handler(args) or 0)
     except ParserExit as done:  # --help, --version
         return done.status
+    except Terminated:
+        raise  # main() says it
     except InputError as err:
         # a family's field check runs after loading: name the workload file it came from
         if err.file is None and str(err.field or "").startswith(("jobs[", "servers[", "extra.")) \

@@ -3,13 +3,14 @@ from __future__ import annotations
 
 import sys
 
-from mlopt.cli import command, listing
+from mlopt.cli import actions, command, listing, say_stopped
+from mlopt.cli.progress import progress_wanted
 
 
 @command("bench", "run an experiment spec (TOML) through the harness, or report on its results",
          epilog=listing.bench)
 def _args(p):
-    sub = p.add_subparsers(dest="action", required=True, parser_class=type(p))
+    sub = actions(p)
     r = sub.add_parser("run", help="run a spec; results go to DIR/results.sqlite as they finish",
                        description="run a spec; results go to DIR/results.sqlite as they finish",
                        epilog_fn=listing.bench)
@@ -34,12 +35,13 @@ def _run(args) -> int:
 
     out = args.out or f"results/{load_spec(args.spec).name}"
     summary = run_spec(args.spec, out, workers=args.workers, scheduler=args.scheduler,
-                       resume=args.resume, progress=True)
+                       resume=args.resume, progress=progress_wanted())
     print(summary)
     if not args.no_report:
         print(f"report: {write_report(out)}")
     if summary.interrupted:
-        return 130
+        say_stopped()
+        return 130  # 143 when it was SIGTERM (main)
     return 0 if summary.ok and not summary.errors else 1  # error rows: a failed run
 
 

@@ -38,7 +38,7 @@ def _bracket_args(p):
 
 def _bracket(args) -> int:
     from mlopt.bracket import bracket
-    from mlopt.cli.progress import Display, wanted
+    from mlopt.cli.live import Display, wanted
     from mlopt.families.base import family_of
     from mlopt.workload import Workload
 

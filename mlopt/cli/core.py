@@ -107,7 +107,9 @@ def _solve_args(p):
 
 
 def _solve(args) -> int:
-    from mlopt.cli.progress import Display, wanted
+    import logging
+
+    from mlopt.cli.live import Display, wanted
     from mlopt.families.base import family_of
     from mlopt.fileio import atomic_output, check_output
     from mlopt.pipeline import solve_offline
@@ -119,9 +121,10 @@ def _solve(args) -> int:
     workload = Workload.load(args.file)
     display = Display(wanted(args), family_of(workload, args.family).sense)
 
-    def on_estimate(size):  # before the build: stderr, or the JSON's "estimate"
-        if not args.json:
-            print(f"estimate: {size.summary()}", file=sys.stderr, flush=True)
+    def on_estimate(size):  # before the build: the JSON's "estimate"; logged (-v) and shown
+        # above the live display; default stderr stays silent (the CLI's logging convention)
+        logging.getLogger("mlopt.cli").info("estimate: %s", size.summary())
+        display.line(f"estimate: {size.summary()}")
         display.note(f"building {size.model}")
 
     try:
@@ -214,6 +217,7 @@ def _check(args) -> int:
     import inspect
 
     from mlopt.families.base import family_of, resolve
+    from mlopt.pipeline import check_schedule_family
     from mlopt.schedule import Schedule
     from mlopt.workload import Workload
 
@@ -221,6 +225,7 @@ def _check(args) -> int:
     schedule = Schedule.load(args.schedule)
     fam = family_of(workload, args.family)
     fam.validate(workload)
+    check_schedule_family(fam, schedule, args.schedule)
     options = {}
     if args.speed is not None:
         if "speed" not in inspect.signature(resolve(fam.checker)).parameters:

@@ -7,6 +7,10 @@ import json
 from mlopt.cli import command
 
 
+#: the bound every family has (``mlopt bound --bound lp_relaxation``, spec ``bounds``)
+LP = "lp_relaxation"
+
+
 @command("families", "list every family with its paper, sense, models, algorithms, presets and "
          "bounds")
 def _families_args(p):
@@ -18,6 +22,8 @@ def _families(args) -> int:
     from mlopt.families.base import all_families
 
     described = {name: fam.describe() for name, fam in all_families().items()}
+    for d in described.values():  # every family has the LP relaxation of its exact model
+        d["bounds"] = list(d["bounds"]) + [LP]
     if args.json:
         print(json.dumps({"families": described}))
         return 0
@@ -29,5 +35,5 @@ def _families(args) -> int:
             f"{a} (workloads like preset {needs[a]})" if a in needs else a
             for a in d["algorithms"]))
         print(f"  presets:    {', '.join(d['presets'])}")
-        print(f"  bounds:     {', '.join(d['bounds']) or '-'}")
+        print(f"  bounds:     {', '.join(d['bounds'])}")
     return 0

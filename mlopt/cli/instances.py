@@ -2,15 +2,17 @@
 from __future__ import annotations
 
 import json
+import logging
 import sys
 
-from mlopt.cli import SOLVE_EXIT, command, listing, parse_kv
+from mlopt.cli import SOLVE_EXIT, actions, command, listing, parse_kv
+from mlopt.cli.progress import progress_wanted
 from mlopt.errors import InputError
 
 
 @command("instances", "committed instance sets, the registry of proven optima, trace imports")
 def _args(p):
-    sub = p.add_subparsers(dest="action", required=True, parser_class=type(p))
+    sub = actions(p)
     sub.add_parser("list", help="list instance sets").set_defaults(handler=_list)
     s = sub.add_parser("show", help="show a set's instances and recorded optima")
     s.add_argument("set")
@@ -105,7 +107,8 @@ def _solve(args) -> int:
     verifier_name(args.verify)  # an unknown name is an input error before anything runs
     _check_time_limit(args.time_limit, args.solver)
     rows = solve_set(load_set(args.set), solver=args.solver, time_limit=args.time_limit,
-                     update_solu=args.update_solu, progress=True, verify=args.verify)
+                     update_solu=args.update_solu, progress=progress_wanted(),
+                     verify=args.verify)
     if args.json:
         print(json.dumps(rows))
     else:
@@ -146,7 +149,7 @@ def _verify(args) -> int:
     verifier_name(args.solver)
     _check_time_limit(args.time_limit, args.solver)
     rows = verify_set(load_set(args.set), solver=args.solver, time_limit=args.time_limit,
-                      update_solu=args.update_solu, progress=True)
+                      update_solu=args.update_solu, progress=progress_wanted())
     if args.json:
         print(json.dumps(rows))
     else:
@@ -195,10 +198,20 @@ def _convert(table, report, args, source):
     if fam.from_trace is None:
         raise InputError("this family has no trace conversion", field="family",
                          value=args.family)
+    from mlopt.traces.fidelity import conversion_warnings
+
+    params = parse_kv(args.param)
     try:
-        return fam.from_trace(table, seed=args.seed, report=report, **parse_kv(args.param))
+        workload = fam.from_trace(table, seed=args.seed, report=report, **params)
     except InputError as err:
         raise err.with_file(str(source or report.file)) from None
+    workload.meta.setdefault("family", fam.name)  # the file says which family it is for
+    changed = conversion_warnings(table, workload, params)
+    if changed:
+        logging.getLogger("mlopt.traces").warning(
+            "%s: the conversion changed what the trace says: %s", source or report.file,
+            "; ".join(changed))
+    return workload
 
 
 def _from_csv(args) -> int:

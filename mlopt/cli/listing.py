@@ -167,7 +167,7 @@ def bound(args=None) -> str:
 def bracket(args=None) -> str:
     def line(fam):
         return [f"  {fam.name}: algorithms {', '.join(sorted(fam.algorithms_))}; model "
-                f"{fam.default_model}; bounds {', '.join(sorted(fam.bounds_)) or '-'}"]
+                f"{fam.default_model}; bounds {', '.join(sorted(fam.bounds_) + ['lp_relaxation'])}"]
 
     return "\n".join(["what a bracket runs, by family (--family only for a workload without "
                       "meta.family):", *_each_family(line), "", *_solvers()])

@@ -1,99 +1,89 @@
-"""The one-line progress display of ``mlopt solve`` and ``mlopt bracket`` (stderr).
+"""How the command line talks while it works: the ``logging`` setup behind ``-v`` / ``-q`` and
+a progress indication for steps that can take long.
 
-Shows the current interval [low, high] on OPT with its gap, the last source that reported, and
-the exact model's live solver incumbent and bound (:mod:`mlopt.solvers.progress`).  Shown when
-stderr is a terminal, or with ``--progress``; never with ``--json`` (stdout stays one JSON
-object, stderr quiet).
-
-It writes to its own duplicate of file descriptor 2, taken when it starts: Pyomo redirects
-fd 2 while a solver runs (to capture the solver's log), and the solver callbacks that update
-the display run inside that call.  Updates may come from a reader thread (bracket's exact model
-reports from a child process), so they are serialised by a lock.
+Library code never prints: it logs to ``logging.getLogger("mlopt.<module>")`` (INFO for the
+steps of a run, DEBUG for details).  The command line attaches one handler to the ``mlopt``
+logger on stderr: warnings only by default, INFO with ``-v``, DEBUG with ``-vv``, errors only
+with ``-q`` (which also turns progress bars off).  A library user configures ``logging`` as
+usual; nothing is printed unless they do.
 """
 from __future__ import annotations
 
-import os
+import contextlib
+import logging
 import sys
 import threading
+import time
+
+#: set by :func:`configure`: progress bars are drawn (a terminal on stderr and no ``-q``)
+SHOW_PROGRESS = True
 
 
-def _fmt(x) -> str:
-    return "-" if x is None else f"{x:.6g}"
+class _OneLine(logging.Formatter):
+    """``mlopt: message`` on one line (``mlopt.module: message`` at DEBUG)."""
+
+    def __init__(self, debug: bool):
+        super().__init__()
+        self.debug = debug
+
+    def format(self, record: logging.LogRecord) -> str:
+        who = record.name if self.debug else "mlopt"
+        return f"{who}: {' '.join(record.getMessage().split())}"
 
 
-def _gap(low, high) -> str:
-    if low is None or high is None:
-        return ""
-    scale = max(abs(low), abs(high)) or 1.0
-    return f" gap {max(0.0, high - low) / scale:.2%}"
+def configure(verbose: int = 0, quiet: bool = False, stream=None) -> int:
+    """Set the ``mlopt`` logger's level from ``-v`` (count) / ``-q``; returns the level."""
+    global SHOW_PROGRESS
+    level = logging.ERROR if quiet else max(logging.DEBUG, logging.WARNING - 10 * verbose)
+    logger = logging.getLogger("mlopt")
+    for h in list(logger.handlers):
+        if getattr(h, "_mlopt_cli", False):
+            logger.removeHandler(h)
+    handler = logging.StreamHandler(stream if stream is not None else sys.stderr)
+    handler._mlopt_cli = True  # type: ignore[attr-defined]
+    handler.setFormatter(_OneLine(level <= logging.DEBUG))
+    logger.addHandler(handler)
+    logger.setLevel(level)
+    logger.propagate = False
+    SHOW_PROGRESS = not quiet
+    return level
 
 
-def wanted(args) -> bool:
-    """Whether a command shows progress: never with --json; with --progress always; else only
-    when stderr is a terminal."""
-    if getattr(args, "json", False):
+def progress_wanted() -> bool:
+    """Progress bars for this command: not with ``-q``, and only on a terminal."""
+    try:
+        return SHOW_PROGRESS and sys.stderr.isatty()
+    except (AttributeError, ValueError):
         return False
-    return bool(getattr(args, "progress", False)) or sys.stderr.isatty()
 
 
-class Display:
-    """``Display(enabled, sense)``; a disabled one accepts every call and prints nothing."""
+@contextlib.contextmanager
+def spinner(desc: str, enabled: bool | None = None, interval: float = 0.5):
+    """Show ``desc [elapsed]`` on stderr while the block runs (a step with no count to show:
+    a model build, an export), and log the step and its time at INFO."""
+    log = logging.getLogger("mlopt.cli")
+    log.info("%s ...", desc)
+    enabled = progress_wanted() if enabled is None else enabled
+    t0 = time.perf_counter()
+    stop = threading.Event()
+    bar = None
+    if enabled:
+        from tqdm import tqdm
 
-    def __init__(self, enabled: bool, sense: str = "max"):
-        self.enabled, self.sense = enabled, sense
-        self.low = self.high = None
-        self.last = ""
-        self.solver: tuple | None = None  # the exact model's (incumbent, bound), unchecked
-        self._lock = threading.Lock()
-        self._bar = None  # started on the first update (lines printed before stay clean)
-        self._out = os.fdopen(os.dup(2), "w", buffering=1) if enabled else None
+        bar = tqdm(total=None, desc=desc, bar_format="{desc} [{elapsed}]", file=sys.stderr,
+                   leave=False)
 
-    def note(self, text: str) -> None:
-        """A phase (``building utility_ilp``, ``solving``)."""
-        self.last = text
-        self._show()
+        def tick():
+            while not stop.wait(interval):
+                bar.refresh()
 
-    def interval(self, state) -> None:
-        """``mlopt.bracket``'s ``on_update``: the interval after a source reported."""
-        self.low, self.high = state.low, state.high
-        last = state.sources[-1]
-        self.last = f"last: {last.name} ({last.status})"
-        self._show()
-
-    def progress(self, incumbent, bound) -> None:
-        """A solver callback's (incumbent, bound), objective values in the model's sense."""
-        self.solver = (incumbent, bound)
-        if self.last.startswith("building"):
-            self.last = "solving"
-        self._show()
-
-    def _show(self) -> None:
-        if not self.enabled:
-            return
-        text = ""
-        if self.low is not None or self.high is not None:
-            text = f"[{_fmt(self.low)}, {_fmt(self.high)}]{_gap(self.low, self.high)}  "
-        if self.solver is not None:
-            inc, bnd = self.solver
-            lo, hi = (inc, bnd) if self.sense == "max" else (bnd, inc)
-            text += (f"solver incumbent {_fmt(inc)} bound {_fmt(bnd)}{_gap(lo, hi)}  ")
-        text += self.last
-        with self._lock:
-            if self._out is None:  # closed
-                return
-            if self._bar is None:
-                from tqdm import tqdm
-
-                self._bar = tqdm(total=None, bar_format="{desc} [{elapsed}]", file=self._out,
-                                 leave=False, mininterval=0.1)
-            self._bar.set_description_str(text)
-            self._bar.update(0)
-
-    def close(self) -> None:
-        with self._lock:
-            if self._bar is not None:
-                self._bar.close()
-                self._bar = None
-            if self._out is not None:
-                self._out.close()
-                self._out = None
+        ticker = threading.Thread(target=tick, daemon=True)
+        ticker.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        if bar is not None:
+            ticker.join()
+            bar.close()
+        log.info("%s: done in %.2f s", desc, time.perf_counter() - t0)

@@ -14,7 +14,8 @@ from pathlib import Path
 
 from typing import TYPE_CHECKING
 
-from mlopt.cli import command
+from mlopt.cli import command, say_stopped
+from mlopt.cli.progress import progress_wanted
 
 if TYPE_CHECKING:  # pragma: no cover  (pandas loads with the harness, not with mlopt --help)
     import pandas as pd
@@ -98,7 +99,7 @@ def _run_one(spec_path: Path, family: str, out: Path, workers: int) -> int:
 
     sense = get_family(family).sense
     print(f"=== {family}: {spec_path.name} ===")
-    summary = run_spec(spec_path, out, workers=workers, resume=False, progress=True)
+    summary = run_spec(spec_path, out, workers=workers, resume=False, progress=progress_wanted())
     df = ResultStore(out / "results.sqlite").to_frame()
     what = "OPT/ALG" if sense == "max" else "ALG/OPT"
     print(f"Performance ratio {what} per instance (checked schedules; an interval where OPT is "
@@ -112,6 +113,7 @@ def _run_one(spec_path: Path, family: str, out: Path, workers: int) -> int:
     print(text[start:end].strip())
     print(f"\n{summary}\nfull report: {report}\n")
     if summary.interrupted:
+        say_stopped()
         return 130
     checked = df[df.method_kind == "algorithm"]
     return 0 if summary.ok and not summary.errors and bool(checked.feasible.all()) else 1

@@ -5,13 +5,13 @@ import sys
 
 from pathlib import Path
 
-from mlopt.cli import command, listing
+from mlopt.cli import actions, command, listing
 from mlopt.errors import InputError
 
 
 @command("solvers", "solver backends: list them, or benchmark them on a spec (TOML)")
 def _args(p):
-    sub = p.add_subparsers(dest="action", required=True, parser_class=type(p))
+    sub = actions(p)
     sub.add_parser("list", help="backends and whether they are available here").set_defaults(
         handler=_list)
     b = sub.add_parser("bench", help="instances x solvers x time limits x threads -> report")
@@ -25,11 +25,14 @@ def _args(p):
 def _list(args) -> int:
     from mlopt.solvers import BACKENDS
 
+    rows = [("SOLVER", "STATUS", "VERSION", "CAPABILITIES")]
     for name, cls in sorted(BACKENDS.items()):
         ok = cls.available()
-        version = cls.version() if ok else "-"
-        caps = ", ".join(k for k, v in vars(cls.capabilities).items() if v)
-        print(f"{name:8s} {'available' if ok else 'missing  '} {version:12s} {caps}")
+        rows.append((name, "available" if ok else "missing", cls.version() if ok else "-",
+                     ", ".join(k for k, v in vars(cls.capabilities).items() if v)))
+    widths = [max(len(r[i]) for r in rows) for i in range(3)]
+    for r in rows:
+        print("  ".join(c.ljust(w) for c, w in zip(r, widths)) + "  " + r[3])
     return 0
 
 
@@ -70,9 +73,12 @@ def _export_args(p):
 def _export(args) -> int:
     from mlopt.cli import parse_kv
     from mlopt.export import export_workload
+    from mlopt.cli.progress import spinner
     from mlopt.fileio import check_output
 
     check_output(args.output)
-    print(export_workload(args.file, args.model, args.output, family=args.family,
-                          **parse_kv(args.option, "--option")))
+    with spinner(f"building and writing {args.output}"):
+        path = export_workload(args.file, args.model, args.output, family=args.family,
+                               **parse_kv(args.option, "--option"))
+    print(path)
     return 0

@@ -6,6 +6,7 @@ import json
 import sys
 
 from mlopt.cli import command, listing, parse_kv
+from mlopt.cli.progress import progress_wanted
 from mlopt.errors import InputError
 
 
@@ -36,7 +37,7 @@ def run(args) -> int:
         raise InputError(f"unknown target (known: {', '.join(fam.trainers)})", field="target",
                          value=target)
     summary = fam.trainers[target](args.output, parse_kv(args.param),
-                                   progress=not args.no_progress)
+                                   progress=not args.no_progress and progress_wanted())
     if args.json:
         print(json.dumps(summary))
     else:

@@ -77,10 +77,11 @@ class InstanceSpec:
 
     @property
     def instance_id(self) -> str:
-        """Readable identity, e.g. ``small(capacity=0.5,n=6)#3``."""
+        """Readable identity, e.g. ``small(capacity=0.5,n=6)#3``, or ``tiny#0`` without
+        parameters."""
         inner = ",".join(f"{k}={json.dumps(v, sort_keys=True)}"
                          for k, v in sorted(self.params.items()))
-        return f"{self.preset}({inner})#{self.seed}"
+        return f"{self.preset}({inner})#{self.seed}" if inner else f"{self.preset}#{self.seed}"
 
 
 @dataclass(frozen=True)

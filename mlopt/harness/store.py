@@ -13,7 +13,7 @@ Columns (one row per task x method):
 key                 ``<task_key>/<method_kind>/<method>``, primary key
 task_key            hash of the instance (family, preset, params, seed) and the method config
 spec                the spec's name
-instance_id         readable ``preset(k=v,...)#seed``
+instance_id         readable ``preset(k=v,...)#seed`` (``preset#seed`` without parameters)
 content_hash        :meth:`mlopt.workload.Workload.content_hash` of the generated instance
 family, preset      names
 params              generator parameters, canonical JSON
@@ -307,11 +307,30 @@ class ResultStore:
             df[c] = pd.to_numeric(df[c]).astype("float64")
         return df
 
+    def flat_frame(self):
+        """:meth:`to_frame` with the documented keys of ``extra`` and ``timing`` as columns of
+        their own (:data:`FLAT_EXTRA`, :data:`FLAT_TIMING`: ``extra.gap``,
+        ``timing.build_s``, ``extra.verification.outcome``, ...; empty where a row lacks the
+        key), so a spreadsheet or ``pandas.read_csv`` gets numbers, not JSON strings.  The JSON
+        columns stay: they keep every key."""
+        import pandas as pd
+
+        df = self.to_frame()
+        for column, keys in (("extra", FLAT_EXTRA), ("timing", FLAT_TIMING)):
+            parsed = [json.loads(v) if isinstance(v, str) else {} for v in df[column]]
+            for key in keys:
+                values = [_dig(d, key) for d in parsed]
+                numbers = all(v is None or (isinstance(v, (int, float))
+                                            and not isinstance(v, bool)) for v in values)
+                df[f"{column}.{key}"] = (pd.to_numeric(pd.Series(values, dtype="object"))
+                                         .astype("float64") if numbers else values)
+        return df
+
     def export_csv(self, path: str | Path) -> Path:
         from mlopt.fileio import atomic_output
 
         with atomic_output(path) as tmp:  # never a partial file (full device, Ctrl-C)
-            self.to_frame().to_csv(tmp, index=False)
+            self.flat_frame().to_csv(tmp, index=False)
         return Path(path)
 
     def export_parquet(self, path: str | Path) -> Path:
@@ -319,7 +338,7 @@ class ResultStore:
 
         with atomic_output(path) as tmp:
             try:
-                self.to_frame().to_parquet(tmp, index=False)
+                self.flat_frame().to_parquet(tmp, index=False)
             except ImportError as err:
                 raise InputError(f"Parquet export needs pyarrow ({err}); pip install "
                                  "mlopt[parquet]", file=str(path)) from None
@@ -336,6 +355,29 @@ class ResultStore:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+#: keys of ``extra`` exported as columns ``extra.<key>`` (dots walk into nested objects):
+#: offline rows (the solver's objective, bound, gap and termination, verification outcome),
+#: algorithm rows (admitted jobs, partial objective of an infeasible schedule, speed of an
+#: augmented run), bound rows (the bound's method and its own status), errors
+FLAT_EXTRA = ("solver_objective", "solver_bound", "gap", "termination", "admitted",
+              "partial_objective", "speed", "method", "method_status", "error",
+              "verification.outcome")
+#: keys of ``timing`` exported as columns ``timing.<key>``: the task's wall and CPU time and its
+#: steps (generate, build, solve, extract, check, verify)
+FLAT_TIMING = ("task_wall_s", "task_cpu_s", "generate_s", "build_s", "solve_wall_s",
+               "extract_s", "check_s", "verify_s")
+
+
+def _dig(d: Any, dotted: str) -> Any:
+    """``d["a"]["b"]`` for ``"a.b"``; None where a step is missing or the value is not a
+    scalar (a nested object stays in the JSON column)."""
+    for part in dotted.split("."):
+        if not isinstance(d, dict) or part not in d:
+            return None
+        d = d[part]
+    return d if d is None or isinstance(d, (str, int, float, bool)) else None
 
 
 def row_problem(row: dict[str, Any]) -> str:

@@ -63,7 +63,7 @@ def test_help_returns_0_from_main(capsys):
 # ---- one error prefix ---------------------------------------------------------------------------
 @pytest.mark.parametrize("argv", [
     ["frobnicate"], ["generate"], ["generate", "oasis", "-o", "x.json", "--seed", "x"],
-    ["bench"], ["bench", "run"], ["instances", "show"], ["run", "fifo"],
+    ["bench", "run"], ["instances", "show"], ["run", "fifo"],
     ["solve", "w.json", "--threads", "two"], ["--no-such-flag"],
 ])
 def test_argument_errors_have_one_prefix(capsys, tmp_path, argv):
@@ -224,3 +224,32 @@ def test_run_algorithm_help_lists_only_that_algorithm(capsys):
     assert "worker_range" in text and "max_workers" in text  # oasis's and hetero's fifo
     assert "adjust_fraction" not in text  # dorm's
     assert "adjust_fraction" in _help(capsys, "run", "no-such-algorithm")  # all of them
+
+
+@pytest.mark.parametrize("group, action", [("bench", "run"), ("instances", "from-csv"),
+                                           ("solvers", "list")])
+def test_a_command_group_without_its_action_prints_its_help(capsys, group, action):
+    """``mlopt bench`` is like bare ``mlopt``: the group's help (listing its actions), exit 0,
+    not "the following arguments are required"."""
+    code, out, err = run_cli(capsys, group)
+    assert (code, err) == (0, "")
+    assert out.startswith(f"usage: mlopt {group}") and action in out
+
+
+def test_solvers_list_has_a_header_and_aligned_columns(capsys):
+    code, out, _ = run_cli(capsys, "solvers", "list")
+    lines = out.splitlines()
+    assert code == 0 and lines[0].split()[:3] == ["SOLVER", "STATUS", "VERSION"]
+    # every row's capabilities start in the header's CAPABILITIES column (versions with spaces
+    # such as "10.0.2 (PySCIPOpt ...)" used to push them right)
+    col = lines[0].index("CAPABILITIES")
+    assert all(line[col - 2:col] == "  " and line[col] != " " for line in lines[1:])
+    assert {line.split()[0] for line in lines[1:]} >= {"highs", "scip", "cpsat"}
+
+
+def test_families_lists_the_lp_relaxation_every_family_has(capsys):
+    code, out, _ = run_cli(capsys, "families", "--json")
+    fams = json.loads(out)["families"]
+    assert code == 0 and all(d["bounds"].count("lp_relaxation") == 1 for d in fams.values())
+    code, out, _ = run_cli(capsys, "families")
+    assert sum("lp_relaxation" in line for line in out.splitlines()) == len(fams)

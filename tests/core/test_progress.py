@@ -151,9 +151,17 @@ def test_cli_solve_json_has_the_estimate_and_stays_clean(tmp_path, capsys):
     d = json.loads(out)  # one JSON object, nothing else
     assert d["estimate"]["nonzeros"] > 0 and d["estimate"]["model"] == "oasis_utility_ilp"
     assert err == ""
-    assert main(["solve", str(path), "--time-limit", "30"]) == 0
+    assert main(["solve", str(path), "--time-limit", "30"]) == 0  # default: silent stderr
     out, err = capsys.readouterr()
-    assert err.startswith("estimate: oasis_utility_ilp:") and "status optimal" in out
+    assert err == "" and "status optimal" in out
+    try:
+        assert main(["-v", "solve", str(path), "--time-limit", "30"]) == 0
+        out, err = capsys.readouterr()
+        assert "mlopt: estimate: oasis_utility_ilp:" in err and "status optimal" in out
+    finally:
+        from mlopt.cli import progress
+
+        progress.configure(0, False)  # later tests see the default (warnings only)
 
 
 def test_cli_progress_shows_solver_updates(tmp_path, nodes_instance):
@@ -163,6 +171,7 @@ def test_cli_progress_shows_solver_updates(tmp_path, nodes_instance):
                            "60", "--progress"], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0
     assert "solver incumbent" in proc.stderr and "status optimal" in proc.stdout
+    assert "estimate: oasis_utility_ilp:" in proc.stderr  # the line above the display
     proc = subprocess.run([sys.executable, "-m", "mlopt", "bracket", str(path),
                            "--time-limit", "30", "--json", "--progress"], capture_output=True,
                           text=True, timeout=120)

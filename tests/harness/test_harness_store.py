@@ -1,6 +1,7 @@
 """ResultStore: schema, atomic per-task writes, resume keys, infinities, exports."""
 from __future__ import annotations
 
+import json
 import math
 import sqlite3
 
@@ -8,7 +9,7 @@ import pandas as pd
 import pytest
 
 from mlopt.errors import InputError
-from mlopt.harness.store import COLUMNS, ResultStore
+from mlopt.harness.store import COLUMNS, FLAT_EXTRA, FLAT_TIMING, ResultStore
 
 
 def _row(task, method, **kw):
@@ -62,13 +63,22 @@ def test_meta_exports_and_bad_files(tmp_path):
         s.set_meta("cfg", {"a": [1, 2]})
         assert s.get_meta("fingerprint") == "abc" and s.get_meta("cfg") == {"a": [1, 2]}
         assert s.get_meta("missing", 5) == 5
-        s.add_task([_row("a", "x", ratio_high=math.inf)])
+        s.add_task([_row("a", "x", ratio_high=math.inf, extra=json.dumps(
+            {"gap": 0.25, "termination": "time_limit", "verification": {"outcome": "verified"},
+             "options": {"k": 1}}), timing=json.dumps({"build_s": 1.5, "task_wall_s": 2}))])
+        s.add_task([_row("b", "y")])  # extra and timing without those keys: empty cells
         csv = s.export_csv(tmp_path / "r.csv")
         pq = s.export_parquet(tmp_path / "r.parquet")
-    back = pd.read_csv(csv)
-    assert list(back.columns) == list(COLUMNS) and math.isinf(back.ratio_high[0])
-    back = pd.read_parquet(pq)
-    assert back.method.tolist() == ["x"] and math.isinf(back.ratio_high[0])
+    flat = [f"extra.{k}" for k in FLAT_EXTRA] + [f"timing.{k}" for k in FLAT_TIMING]
+    for back in (pd.read_csv(csv), pd.read_parquet(pq)):
+        assert list(back.columns) == list(COLUMNS) + flat and math.isinf(back.ratio_high[0])
+        assert back.method.tolist() == ["x", "y"]
+        # the documented keys are columns of their own, numbers as numbers
+        assert back["extra.gap"][0] == 0.25 and back["timing.build_s"][0] == 1.5
+        assert back["timing.task_wall_s"][0] == 2.0 and pd.isna(back["extra.gap"][1])
+        assert back["extra.termination"][0] == "time_limit"
+        assert back["extra.verification.outcome"][0] == "verified"
+        assert json.loads(back["extra"][0])["options"] == {"k": 1}  # the JSON keeps the rest
     junk = tmp_path / "junk.sqlite"
     junk.write_bytes(b"this is not a database" * 100)
     with pytest.raises(InputError) as info:

@@ -22,6 +22,11 @@ ONLINE_OPTIONS = {"eps": Param.float(0.0, low=0.0, high=MAX_EPS,
                                      doc="speed augmentation: chunks train at speed 1 + eps")}
 #: Tiresias-L's queue thresholds (worker-slots of attained service, increasing)
 MAX_THRESHOLDS = 100
+TIRESIAS_OPTIONS = {
+    "thresholds": Param.list(Param.float(low=0.0, high=1e12, low_open=True), (10, 100),
+                             max_items=MAX_THRESHOLDS,
+                             doc="increasing attained-service thresholds of the priority queues "
+                                 "(worker-slots)")}
 
 FAMILY = Family(
     name="edgecloud",
@@ -46,11 +51,13 @@ FAMILY = Family(
                   diagnostics=f"{P}.theory:diagnostics_edge_only",
                   check_options=f"{P}.online:check_options"),
         Algorithm("srtf", f"{P}.baselines:BASELINES.srtf", options={}, role="baseline"),
-        Algorithm("tiresias_l", f"{P}.baselines:BASELINES.tiresias_l", role="baseline", options={
-            "thresholds": Param.list(Param.float(low=0.0, high=1e12, low_open=True), (10, 100),
-                                     max_items=MAX_THRESHOLDS,
-                                     doc="increasing attained-service thresholds of the "
-                                         "priority queues (worker-slots)")}),
+        Algorithm("tiresias_l", f"{P}.baselines:BASELINES.tiresias_l", role="baseline",
+                  options=TIRESIAS_OPTIONS),
+        # fair readings (issue 23): D_j-wide gangs, edge only / with cloud overflow
+        *(Algorithm(n, f"{P}.baselines:BASELINES.{n}", options={}, role="baseline")
+          for n in ("srtf_gang", "srtf_cloud")),
+        *(Algorithm(n, f"{P}.baselines:BASELINES.{n}", options=TIRESIAS_OPTIONS, role="baseline")
+          for n in ("tiresias_l_gang", "tiresias_l_cloud")),
         Algorithm("batchsche", f"{P}.baselines:BASELINES.batchsche", role="baseline", options={
             "interval": Param.int(5, low=1, high=MAX_HORIZON, doc="slots between batches"),
             "p_cloud": Param.float(0.9, low=0.0, high=1.0,

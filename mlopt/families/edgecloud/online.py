@@ -29,9 +29,22 @@ FIXES of the printed pseudocode (each tested against the plain transliteration i
   worker's entry for the next chunk (which has equal gamma, so it queues behind d).
 * FIX 2 (Alg. 4 line 5): the printed shift is E_j'B_j'/n_j' (the preempted chunk's own time);
   the text says the preempted chunks are "postponed for E_jB_j/n_jsw", the new chunk's time,
-  which is also the only shift that keeps the plan conflict-free.  We shift by the new p_j.
-* FIX 3 (Alg. 2 lines 17-19): the cloud entry is recomputed with zeta_j = 0 right after the
-  first chunk goes to the edge (as printed), *before* the next argmin, not only for d = d1.
+  which is also the only uniform shift that keeps the plan conflict-free.  We shift by the new
+  p_j.  Known limitation, kept because it is the paper's rule: the uniform shift is not
+  work-conserving.  Every planned slot >= t* of an A2 chunk moves by p_j even when that chunk
+  was planned to start later than t* (a gap in the worker's plan): a plan [40, 45) for an A2
+  chunk becomes [45, 50) after a new chunk takes [30, 35), so the worker idles in [35, 45)
+  although [40, 45) stayed free, and the chunk, pinned to this worker (no migration), finishes
+  5 slots later than it could.  A work-conserving variant would postpone only by
+  max(0, t* + p_j - first planned slot >= t*); not implemented or measured.
+* FIX 3 (Alg. 2 lines 17-19 with Alg. 3 lines 2-7): after the first chunk d1 goes to an edge
+  worker, the text says the cloud entry is recalculated "by resetting zeta_j = 0", but the
+  printed lines 17-19 call CALCULATEQ(j, d, s_c, w_c) with d = d1, and Alg. 3 line 3 then sets
+  zeta_j = 1 again: the printed recalculation reproduces the old zeta_j = 1 entry (the cloud
+  time of a job whose workers and PS are all in the cloud), which is wrong for a job that
+  already has a chunk on the edge ((2h): zeta_j = 0).  We follow the text: right after d1 is
+  placed on the edge, the cloud entry is recomputed with zeta_j = 0 (p_j^c of a split job)
+  and used for every later chunk's argmin.
 * FIX 4 (whole slots): p_j = ceil(E_j B_j / ((1 + eps) n_j)) slots (see :mod:`.fields`).
 * Storage extension ((7)/(8), when the workload has it): a worker is a candidate only while its
   server has room for the chunk (the online rule of Sec. VI); space is released when a chunk

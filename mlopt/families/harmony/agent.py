@@ -5,24 +5,51 @@ Training lives apart (:mod:`.training`, :mod:`.experience`, :mod:`.parallel`): r
 imports none of it. :class:`TrainConfig` is here because a checkpoint carries the config it was
 trained with and :func:`load_checkpoint` rebuilds the agent from it.
 
-Per the paper: policy network -> masked softmax over the 2 M N' actions; value network with the
-same architecture and one linear output; Adam (learning rate 1e-4), gamma = 0.9, hidden layers
-196 / 196 / 128; a FIFO replay buffer of 8192 samples and one update per scheduling interval on
-a mini-batch of 32; epsilon and the entropy weight beta start at 0.5 and are annealed linearly;
-with probability epsilon the policy's sampled action only names the task (job, worker or PS) and
-bin packing or load balancing (a fair coin) picks the server.
+What the paper specifies (seed 002; notes in the papers directory) and what this code does:
 
-DECISIONS where the paper is silent (each is a ``TrainConfig`` field):
+* networks: the paper has a policy network (masked softmax over the 2 M N' actions) and a value
+  network of the same architecture with one linear output, 3 hidden layers of 196 / 196 / 128
+  with separate per-job and per-server input layers.  Here the policy is one shared *scoring*
+  network over per-action features (job, role, server, job-on-server; see :class:`Agent`),
+  hidden layers (128, 64) (``TrainConfig.hidden``; Fig. 10's sweep in
+  `benchmarks/harmony/README.md`: no shape differs beyond seed noise), ReLU, masked softmax
+  over its scores; the value network is an MLP on the paper's flat state, hidden (128, 64)
+  (``value_hidden``).  Only the value network is "flat" (one MLP on the concatenated state).
+* optimizer: Adam with learning rate 3e-3 for the policy and 1e-3 for the value network
+  (``lr``, ``value_lr``), not the paper's 1e-4: DECISION, measured: with 1e-4 the policy stayed
+  where it started within 600 episodes (README, "Harmony benchmarks").
+* gamma = 0.9; a FIFO replay buffer of 8192 samples and one update per scheduling interval on a
+  mini-batch of 32; epsilon and the entropy weight beta start at 0.5 and are annealed linearly;
+  with probability epsilon the policy's sampled action only names the task (job, worker or PS)
+  and bin packing or load balancing (a fair coin) picks the server: as in the paper.
 
-* actor gradient: grad log pi(a|s) (G - V(s)) with G the discounted return over the inference
-  index (Q of Eq. (2)), each sample's reward being its interval's Eq. (1) reward; the critic
-  regresses V(s) on the same G. Replayed samples are used as they are, without an off-policy
+DECISIONS where the paper is silent or that depart from it (each is a ``TrainConfig`` field or
+marked in the code):
+
+* critic target: the paper trains the value network by temporal difference; here the critic
+  regresses V(s) on the Monte-Carlo discounted return G (over the inference index, Q of
+  Eq. (2), each sample's reward being its interval's Eq. (1) reward), the same G the actor uses:
+  grad log pi(a|s) (G - V(s)).  G is known for every replayed sample (stored at episode end),
+  so no bootstrapped V(s') of a stale network enters the target.  Whether TD(0) changes the
+  result is not measured.  Replayed samples are used as they are, without an off-policy
   correction (the paper applies none);
+* advantages standardized per mini-batch (:meth:`Agent.update`): step sizes independent of the
+  reward scale; not in the paper;
+* gradients clipped to global norm 5 in Adam (:class:`.nn.Adam`, ``clip``): keeps the first
+  updates (untrained critic, large advantages) bounded; not in the paper;
 * annealing: epsilon 0.5 -> 0 and beta 0.5 -> 0.01 over the first 80% of the episodes, then flat;
-* a flat MLP on the concatenated state rather than separate per-job/per-server input layers;
 * episodes: one generated instance each (``preset``, seeds ``seed + episode``);
 * evaluation is greedy (arg max of the masked policy), so a checkpoint gives one placement per
   instance, deterministically.
+
+Reproducibility: training is deterministic given the seed *on one machine*: two runs give the
+same arrays, and ``benchmarks/harmony/reproduce_checkpoint.py`` retrains the committed
+checkpoint array for array there.  Across CPUs it is not guaranteed: BLAS picks its kernels by
+instruction set (e.g. AVX2 vs AVX-512), so the last bits of matrix products can differ, and 600
+episodes of training amplify such differences into different weights (retrained on an Intel
+Xeon VM, every array of the checkpoint trained on an AMD EPYC VM came out different).  What
+holds across machines is a policy of the same quality on held-out instances, not the same bits
+(`benchmarks/harmony/README.md` has the measurement).
 
 Ablations of Table II: ``value_net=False`` (baseline = exponential moving average of returns),
 ``exploration=False`` (epsilon = 0), ``replay=False`` (update on the latest interval's samples).
@@ -152,6 +179,7 @@ class Agent:
         if self.cfg.value_net:
             v = self.value.forward(obs)[:, 0]
             adv = returns - v
+            # DECISION: Monte-Carlo target G, not the paper's TD (module docstring)
             self.v_opt.step(self.value.params, self.value.backward(((v - returns) / B)[:, None]))
         else:
             adv = returns - self.ema

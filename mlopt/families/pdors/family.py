@@ -34,7 +34,7 @@ FAMILY = Family(
                   options=f"{P}.online:OPTIONS_NO_INTERNAL", role="reference"),
         *(Algorithm(name, f"{P}.baselines:BASELINES.{name}", role="baseline",
                     options=f"{P}.baselines:OPTIONS.{name}")
-          for name in ("fifo", "drf", "dorm", "oasis")),
+          for name in ("fifo", "drf", "dorm", "oasis", "fifo_whole", "drf_whole", "dorm_whole")),
     ],
     bounds_=[Bound("job_sum", f"{P}.theory:job_sum_bound"),
              Bound("colgen", f"{P}.colgen:colgen_bound")],

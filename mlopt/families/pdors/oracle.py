@@ -18,11 +18,18 @@ External case (``oracle="rounding"``, the paper's Steps 8-11):
   8. solve the LP relaxation in one persistent HiGHS LP per job: slot changes only move costs
      and capacity bounds, each demand only the cover row's bound (``lp="rebuild"`` builds a new
      LP every time instead, for the speed-up measurement);
-  9. scale by G_delta.  DECISION (G_delta, the seed's (31)/(32) are missing): a Hoeffding
+  9. scale by G_delta.  DECISION (G_delta, the seed's (31)/(32) are missing): a Hoeffding-style
      scale G_delta = 1 + sqrt(n_f ln(1/delta) / 2) / D_ext with n_f the number of fractional
-     worker entries: rounding n_f independent fractional parts loses at most
-     sqrt(n_f ln(1/delta)/2) workers below the scaled mean with probability >= 1 - delta, so the
-     cover (26) holds with probability >= 1 - delta; ``gdelta="one"`` uses G_delta = 1;
+     worker entries of the LP point w_bar.  What it guarantees, and what not: the draw rounds
+     the *scaled* point G_delta w_bar, whose fractional entries number m, which can exceed n_f
+     (scaling makes integer entries fractional).  Its mean is G_delta sum w_bar >= D_ext + t with
+     t = sqrt(n_f ln(1/delta) / 2), and Hoeffding over the m independent roundings gives
+     P(cover (26) fails) <= exp(-2 t^2 / m) = delta^(n_f / m): delta only when m = n_f (no new
+     fractional entry), weaker otherwise.  Nothing bounds the packing rows (24)/(25), which the
+     scale makes harder (`benchmarks/pdors/README.md`, rounding vs exact: most draws are
+     infeasible).  So G_delta is a heuristic in the spirit of the paper's scaling, not a
+     P(fail) <= delta certificate; feasibility is enforced by the draws' check and the repair
+     below.  Kept as is so committed results reproduce; ``gdelta="one"`` uses G_delta = 1;
  10. round each coordinate up with probability equal to its fractional part (27)-(28);
  11. DECISION (the printed loop can run forever and discards draws): draw S times, keep the
      cheapest feasible draw; if none is feasible, a deterministic repair: start from

@@ -9,6 +9,11 @@ DECISION (thresholds): the paper gives none.  Tiresias' discretized 2D-LAS uses 
 exponentially spaced thresholds; we use two thresholds, ``thresholds = (10, 100)`` worker-slots
 by default (three queues), an option.  Tiresias' starvation guard (promotion after waiting) is
 left out: the paper's one-sentence description does not mention it.
+
+Three readings of the job's width and of the cloud (:mod:`._gang` says why each exists):
+``tiresias_l`` (trace GPU count, edge only: mlopt's original reconstruction),
+``tiresias_l_gang`` (D_j workers, edge only) and ``tiresias_l_cloud`` (D_j workers, cloud
+overflow).
 """
 from __future__ import annotations
 
@@ -21,8 +26,7 @@ from mlopt.workload import Workload
 from mlopt.families.edgecloud.baselines._gang import simulate_gang
 
 
-def run_tiresias_l(workload: Workload, *, seed: int = 0,
-                   thresholds: tuple | list = (10, 100)) -> Schedule:
+def _tiresias(workload: Workload, seed: int, thresholds, producer: str, **how) -> Schedule:
     th = list(thresholds)
     if any(not isinstance(x, (int, float)) or x <= 0 for x in th) or th != sorted(th):
         raise InputError("must be increasing positive worker-slot thresholds",
@@ -31,4 +35,19 @@ def run_tiresias_l(workload: Workload, *, seed: int = 0,
     def priority(g, t):
         return (bisect.bisect_right(th, g.attained), g.jv.arrival, g.jv.index)
 
-    return simulate_gang(workload, priority, seed=seed, producer="tiresias_l")
+    return simulate_gang(workload, priority, seed=seed, producer=producer, **how)
+
+
+def run_tiresias_l(workload: Workload, *, seed: int = 0,
+                   thresholds: tuple | list = (10, 100)) -> Schedule:
+    return _tiresias(workload, seed, thresholds, "tiresias_l", width="trace")
+
+
+def run_tiresias_l_gang(workload: Workload, *, seed: int = 0,
+                        thresholds: tuple | list = (10, 100)) -> Schedule:
+    return _tiresias(workload, seed, thresholds, "tiresias_l_gang", width="gang")
+
+
+def run_tiresias_l_cloud(workload: Workload, *, seed: int = 0,
+                         thresholds: tuple | list = (10, 100)) -> Schedule:
+    return _tiresias(workload, seed, thresholds, "tiresias_l_cloud", width="gang", cloud=True)

@@ -143,10 +143,12 @@ def fit_count(data: HeteroData, j: int, m: int, p: int, n: int) -> int:
 
 def list_schedule(data: HeteroData, order: Callable[[int, list[int], dict], list[int]],
                   size: Callable[[int, int, list[int]], object], *,
-                  blocking: bool = False, max_slots: int = MAX_HORIZON + 1
-                  ) -> list[tuple[Placement, int]]:
+                  blocking: bool = False, max_slots: int = MAX_HORIZON + 1,
+                  shrunk: dict | None = None) -> list[tuple[Placement, int]]:
     """Generic loop: ``order(t, waiting, state)`` ranks waiting jobs, ``size(j, t, waiting)``
-    gives (m, p, N) or a list of such alternatives tried in order."""
+    gives (m, p, N) or a list of such alternatives tried in order.  ``shrunk`` (if given)
+    receives job index -> (N asked, N placed) for every job started with fewer workers than
+    its policy asked because the asked count fits nowhere (:func:`fit_count`)."""
     prof = Profile(data)
     J = len(data.job_ids)
     placed: list[tuple[Placement, int]] = []
@@ -172,6 +174,8 @@ def list_schedule(data: HeteroData, order: Callable[[int, list[int], dict], list
                     fitted[key] = fit_count(data, j, m, p, n)
                 pl = place(data, prof, j, m, p, fitted[key], t)
                 if pl is not None:
+                    if shrunk is not None and fitted[key] < n:
+                        shrunk[j] = (n, fitted[key])
                     break
             if pl is None:
                 if blocking:

@@ -36,5 +36,7 @@ def run_drf(workload, *, seed: int = 0):
         held[j] = n * dom(j)
         return cfg[j].m, cfg[j].p, n
 
-    placed = list_schedule(data, order, size)
-    return placements_to_schedule(workload, placed, {"algorithm": "drf"})
+    shrunk: dict = {}  # jobs whose fair share fits nowhere (reported in meta; see _list.py)
+    placed = list_schedule(data, order, size, shrunk=shrunk)
+    return placements_to_schedule(workload, placed, {"algorithm": "drf",
+                                                     "shrunk_jobs": len(shrunk)})

@@ -21,7 +21,9 @@ def run_fifo(workload, *, seed: int = 0, max_workers: int = 30):
     n = {j: int(min(data.chunks[j], rng.integers(1, max_workers + 1)))
          for j in range(len(data.job_ids))}
     cfg = {j: ideal_config(data, j) for j in n}
+    shrunk: dict = {}  # jobs whose drawn N fits nowhere (reported in meta; see _list.py)
     placed = list_schedule(
         data, lambda t, waiting, st: sorted(waiting, key=lambda j: (data.arrival[j], j)),
-        lambda j, t, waiting: (cfg[j].m, cfg[j].p, n[j]), blocking=True)
-    return placements_to_schedule(workload, placed, {"algorithm": "fifo"})
+        lambda j, t, waiting: (cfg[j].m, cfg[j].p, n[j]), blocking=True, shrunk=shrunk)
+    return placements_to_schedule(workload, placed, {"algorithm": "fifo",
+                                                     "shrunk_jobs": len(shrunk)})

@@ -1,6 +1,14 @@
 """Tiresias (seed 003, Sec. 7): jobs ordered by remaining workload x number of resources
 (GPUs), smallest first, in the ideal configuration.  Non-preemptive here (see _list.py): the
-remaining workload of a waiting job is its whole work, E D K mini-batches x duration share."""
+remaining workload of a waiting job is its whole work, E D K mini-batches x duration share.
+
+DECISION (issue 23: no preemptive Tiresias).  Seed 003 calls Tiresias "a preemptive scheduler",
+but its own problem excludes preemption ("We do not consider preemption in this work, because
+when a job is suspended, the entire image of the job needs to be stored temporarily", Sec. 3) and
+the checker enforces that (``no_preemption``), so a preemptive schedule would have no certified
+objective here; and the paper blames Tiresias' results on preemption ("job execution duration is
+lengthened due to frequent preemption", Sec. 7.1), so by its own account this non-preemptive
+Tiresias is the stronger opponent.  The cost of one preemption is never stated either."""
 from __future__ import annotations
 
 from mlopt.families.hetero.baselines._list import ideal_config, list_schedule

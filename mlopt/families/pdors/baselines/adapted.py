@@ -18,46 +18,79 @@ workers and PSs all sit on that machine runs at internal speed under Fact 1, nev
 planned (the fields check guarantees b^(i) >= b^(e)), so the plan stays feasible for the PD-ORS
 checker with the same completion slots and utility.
 
+DECISION (whole pool, issue 23: ``fifo_whole``, ``drf_whole``, ``dorm_whole``).  The seed's
+one line per baseline says nothing about splitting the machines ("allocate by arrival time",
+"by the largest held resource", "MILP utilisation maximisation"), and PD-ORS's own model is one
+pool of shared machines; the split is mlopt's OASiS adaptation, not the paper's.  The whole-pool
+variants run the same OASiS code on the same adapted jobs with every machine of role ``any``
+(full capacity, workers and PSs of every job drawn from one capacity per machine, as the OASiS
+simulator allows): the strongest reading of these baselines the paper's text permits.  They still
+plan at external speed; where round robin happens to put all of a slot's workers and PSs on one
+machine, Fact 1 makes that slot faster than planned, so the PD-ORS checker sees at least the
+planned work with the same completion slots and utility.  (Dorm's MILP counts a role-``any``
+machine in both of its pools, see :mod:`mlopt.families.oasis.baselines.dorm`; placement still
+respects each machine's one capacity.)
+
 Options.  Each baseline takes exactly the options of the OASiS algorithm it runs: the schema the
 OASiS family declares for it (``OPTIONS``, resolved on first use by the family record); unknown
 names and bad values are refused by ``Family.run``, of PD-ORS and of OASiS alike.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Callable
 
 from mlopt import limits
 from mlopt.errors import InputError
 from mlopt.families.pdors.fields import validate_pdors
+from mlopt.families.pdors.fields import FREE_BANDWIDTH_GBPS
 from mlopt.families.pdors.oasis_adapted import from_oasis, to_oasis
 from mlopt.params import Schema
 from mlopt.schedule import Schedule
-from mlopt.workload import Workload
+from mlopt.workload import BANDWIDTH, Server, Workload
 
 ADAPTED = ("fifo", "drf", "dorm", "oasis")
+#: the whole-pool readings (name -> the OASiS algorithm they run)
+WHOLE = {"fifo_whole": "fifo", "drf_whole": "drf", "dorm_whole": "dorm"}
 
 
 def _options() -> dict[str, Schema]:
     from mlopt.families import get_family
 
     oasis = get_family("oasis")
-    return {name: dict(oasis.option_schema(name)) for name in ADAPTED}
+    own = {name: dict(oasis.option_schema(name)) for name in ADAPTED}
+    return {**own, **{name: own[base] for name, base in WHOLE.items()}}
 
 
 #: name -> declared options of the adapted baseline (resolved when the family first needs them)
 OPTIONS: dict[str, Schema] = _options()
 
 
-def _adapted(name: str) -> Callable[..., Schedule]:
+def whole_pool(workload: Workload) -> Workload:
+    """The OASiS-adapted view with the pool left whole: every machine role ``any`` with its full
+    capacity (bandwidth non-binding, as in :func:`to_oasis`); jobs as :func:`to_oasis` makes
+    them."""
+    view = to_oasis(workload)
+    servers = tuple(Server(s.id, "any", dict(s.capacity, **{BANDWIDTH: FREE_BANDWIDTH_GBPS}),
+                           s.kind, s.location) for s in workload.servers)
+    return replace(view, servers=servers)
+
+
+def _adapted(name: str, whole: bool = False) -> Callable[..., Schedule]:
+    algorithm = WHOLE[name] if whole else name
+
     def run(workload: Workload, *, seed: int = 0, **options) -> Schedule:
         from mlopt.families import get_family
 
         validate_pdors(workload)
         _check_size(workload)
-        view = to_oasis(workload)
+        view = whole_pool(workload) if whole else to_oasis(workload)
         # through the OASiS family's run: its declared options are checked there (a direct
         # call of this function included), nothing is forwarded unchecked
-        schedule = get_family("oasis").run(name, view, seed=seed, options=options)
+        schedule = get_family("oasis").run(algorithm, view, seed=seed, options=options)
+        if whole:
+            schedule.meta["view"] = "oasis-adapted (whole pool, external speed)"
+            return schedule
         schedule = from_oasis(schedule, workload)
         schedule.meta["view"] = "oasis-adapted (split pool, external speed)" \
             if len(workload.servers) > 1 else \
@@ -65,7 +98,8 @@ def _adapted(name: str) -> Callable[..., Schedule]:
         return schedule
     run.__name__ = f"run_{name}_adapted"
     run.__qualname__ = run.__name__
-    run.__doc__ = f"OASiS's {name} on the OASiS-adapted view (see the module docstring)."
+    run.__doc__ = f"OASiS's {algorithm} on the OASiS-adapted view, " + \
+        ("whole pool" if whole else "split pool") + " (see the module docstring)."
     return run
 
 
@@ -86,4 +120,6 @@ def _check_size(workload: Workload) -> None:
                              value=job.extra["batch"])
 
 
-BASELINES: dict[str, Callable[..., Schedule]] = {name: _adapted(name) for name in ADAPTED}
+BASELINES: dict[str, Callable[..., Schedule]] = {
+    **{name: _adapted(name) for name in ADAPTED},
+    **{name: _adapted(name, whole=True) for name in WHOLE}}

@@ -1,0 +1,56 @@
+"""``mlopt check W S`` with a schedule made for another family is bad input (exit 2, one line
+naming both families), not an "infeasible" verdict listing every row as an unknown job."""
+from __future__ import annotations
+
+import json
+
+from mlopt.cli import main
+
+
+def run_cli(capsys, *argv):
+    capsys.readouterr()
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _files(capsys, tmp_path):
+    o, e, s = (str(tmp_path / n) for n in ("o.json", "e.json", "os.json"))
+    assert run_cli(capsys, "generate", "oasis", "-o", o)[0] == 0
+    assert run_cli(capsys, "generate", "edgecloud", "-o", e)[0] == 0
+    assert run_cli(capsys, "run", "oasis", o, "-o", s)[0] == 0
+    return o, e, s
+
+
+def test_a_schedule_of_another_family_is_refused_naming_both(capsys, tmp_path):
+    o, e, s = _files(capsys, tmp_path)
+    assert json.load(open(s))["meta"]["family"] == "oasis"  # run writes the family
+    code, out, err = run_cli(capsys, "check", e, s)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "family oasis" in err and "edgecloud" in err and "os.json" in err
+    # its own workload still checks feasible
+    code, out, _ = run_cli(capsys, "check", o, s)
+    assert code == 0 and out.startswith("feasible")
+
+
+def test_older_schedule_files_are_placed_by_their_producer(capsys, tmp_path):
+    """A file written before ``meta.family`` existed: its producer ``oasis`` is an algorithm of
+    oasis (and of pdors, which adapts it), not of edgecloud."""
+    o, e, s = _files(capsys, tmp_path)
+    d = json.load(open(s))
+    del d["meta"]["family"]
+    json.dump(d, open(s, "w"))
+    code, _, err = run_cli(capsys, "check", e, s)
+    assert code == 2 and "oasis or pdors" in err and "edgecloud" in err
+    assert run_cli(capsys, "check", o, s)[0] == 0
+
+
+def test_a_hand_made_schedule_without_meta_is_checked_as_before(capsys, tmp_path):
+    """No family and no producer: nothing to refuse; the checker's verdict stands (exit 1 for
+    rows of unknown jobs)."""
+    o, e, s = _files(capsys, tmp_path)
+    d = json.load(open(s))
+    d["meta"] = {}
+    json.dump(d, open(s, "w"))
+    code, out, _ = run_cli(capsys, "check", e, s)
+    assert code == 1 and out.startswith("infeasible")
