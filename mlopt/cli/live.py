@@ -95,8 +95,8 @@ class Display:
             if self._bar is None:
                 from tqdm import tqdm
 
-                self._bar = tqdm(total=None, bar_format="{desc} [{elapsed}]", file=self._out,
-                                 leave=False, mininterval=0.1)
+                self._bar = tqdm(total=None, desc=text, bar_format="{desc} [{elapsed}]",
+                                 file=self._out, leave=False, mininterval=0.1)
             self._bar.set_description_str(text)
             self._bar.update(0)
 
