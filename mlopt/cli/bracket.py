@@ -2,7 +2,6 @@
 ``mlopt bound`` (one certified bound, with its method and time)."""
 from __future__ import annotations
 
-import sys
 import time
 
 from mlopt.cli import command, emit, listing, parse_kv
