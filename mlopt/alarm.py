@@ -5,11 +5,16 @@ check that must not grind).  It cannot interrupt C code (a solver call): that ne
 (:class:`mlopt.bracket.Boxed`)."""
 from __future__ import annotations
 
+import contextlib
 import signal
 import threading
 import time
 from contextlib import contextmanager
 from typing import Callable, Iterator
+
+
+#: seconds between repeated signals once the limit has passed (until the block has stopped)
+REPEAT_S = 0.25
 
 
 class _Expired(BaseException):
@@ -29,12 +34,19 @@ def alarm(seconds: float | None, expired: Callable[[], BaseException]) -> Iterat
         return
 
     def _stop(signum, frame):
+        # the timer repeats (a first raise can be swallowed: it may land in a finalizer run by
+        # the garbage collector, whose exceptions Python ignores); once the block is unwinding
+        # into this context manager's own code, stay quiet
+        while frame is not None:
+            if frame.f_code in _OWN_CODE:
+                return
+            frame = frame.f_back
         raise _Expired()
 
-    outer_left, _ = signal.getitimer(signal.ITIMER_REAL)
+    outer_left, outer_every = signal.getitimer(signal.ITIMER_REAL)
     start = time.monotonic()
     old = signal.signal(signal.SIGALRM, _stop)
-    signal.setitimer(signal.ITIMER_REAL, max(seconds, 1e-6))
+    signal.setitimer(signal.ITIMER_REAL, max(seconds, 1e-6), REPEAT_S)
     try:
         yield
     except _Expired:
@@ -44,4 +56,9 @@ def alarm(seconds: float | None, expired: Callable[[], BaseException]) -> Iterat
         signal.signal(signal.SIGALRM, old)
         if outer_left:  # the enclosing alarm's remaining time (at least a tick, if overdue)
             signal.setitimer(signal.ITIMER_REAL,
-                             max(1e-6, outer_left - (time.monotonic() - start)))
+                             max(1e-6, outer_left - (time.monotonic() - start)), outer_every)
+
+
+# frames in which a repeated signal must not raise again: this context manager's generator and
+# contextlib's __exit__ that throws into it
+_OWN_CODE = {alarm.__wrapped__.__code__, contextlib._GeneratorContextManager.__exit__.__code__}

@@ -10,7 +10,9 @@ Sources (each inside what is left of one wall-clock budget):
 1. **primal**: every algorithm of the family (online algorithms, baselines, references) with
    default options, each schedule passed through the family's checker; algorithms that do not
    apply to the workload (an InputError) are listed and skipped;
-2. **exact**: the family's default exact model, built under the budget (a build that would not
+2. **exact**: the family's default exact model, built under the budget (a model whose size
+   estimate, :mod:`mlopt.modelsize`, says it cannot be built in the budget or the memory
+   available is skipped before building, and so is its LP relaxation; a build that would not
    finish in time is stopped and reported, never left running), warm-started from the best
    checked schedule of the family's online algorithm(s) (:mod:`mlopt.warmstart`; at most a
    fifth of its time), solved with the time left; its
@@ -147,10 +149,17 @@ class _State:
 def bracket(workload, *, family: str | None = None, time_limit: float = 60.0,
             solver: str = "highs", threads: int = 1, verify: bool = True,
             algorithms: list[str] | None = None, bounds: list[str] | None = None,
-            exact: bool = True, on_update: Callable[[Any], None] | None = None) -> Bracket:
+            exact: bool = True, on_update: Callable[[Any], None] | None = None,
+            on_progress: Callable[[float | None, float | None], None] | None = None
+            ) -> Bracket:
     """The best certified interval on OPT within ``time_limit`` seconds of wall clock (see the
     module docstring).  ``algorithms`` / ``bounds``: restrict the sources (default: all the
-    family registers); ``exact=False`` skips the exact model."""
+    family registers); ``exact=False`` skips the exact model, and so does a model whose size
+    estimate (:mod:`mlopt.modelsize`) says it cannot be built in the budget or the memory
+    available (its source row says why).  ``on_update(state)``: after every source;
+    ``on_progress(incumbent, bound)``: the exact model's solver while it runs (from its
+    child process through a pipe; :mod:`mlopt.solvers.progress`), called from a reader
+    thread."""
     from mlopt.families.base import family_of
 
     from mlopt.solve import check_settings
@@ -176,12 +185,18 @@ def bracket(workload, *, family: str | None = None, time_limit: float = 60.0,
     def left() -> float:
         return deadline - time.perf_counter() - RESERVE_S
 
-    exact_handle = exact_res = None
+    exact_handle = exact_res = listener = why = None
     if exact and fam.formulations and fam.default_model:
-        # on its own core for the whole budget, beside everything else (see DECISION)
         t_exact = time.perf_counter()
-        exact_handle = _start_exact(fam, workload, solver, threads, share=left(),
-                                    verify=verify)
+        why = _too_large(fam, workload, left())
+        if why is not None:  # the estimate says it cannot be built: use what fits
+            st.add(Source(f"{fam.exact_formulation().name} ({solver})", "exact", None,
+                          "skipped", time.perf_counter() - t_exact, why))
+        else:  # on its own core for the whole budget, beside everything else (see DECISION)
+            listener = _Listener(on_progress)
+            exact_handle = _start_exact(fam, workload, solver, threads, share=left(),
+                                        verify=verify, report=listener.sink)
+            listener.start()
 
     def exact_in() -> bool:
         nonlocal exact_handle, exact_res
@@ -202,9 +217,15 @@ def bracket(workload, *, family: str | None = None, time_limit: float = 60.0,
             break
     if exact_handle is not None:
         exact_res = _finish_exact(st, fam, exact_handle, solver, t_exact)
+    if listener is not None:
+        listener.stop()
     if not st.closed() and (exact_res is None or exact_res.get("bound") is None) \
             and left() > 1.0:
-        _run_bound(st, fam, workload, "lp_relaxation", solver, threads, share=left())
+        if why is not None:  # the relaxation is the same model: it does not fit either
+            st.add(Source("lp_relaxation", "dual", None, "skipped", 0.0,
+                          "the exact model's relaxation: " + why))
+        else:
+            _run_bound(st, fam, workload, "lp_relaxation", solver, threads, share=left())
     proof, status = None, "interval"
     if st.primal is None:
         status = "no_solution"
@@ -319,8 +340,77 @@ def _run_algorithm(st: _State, fam, workload, name: str, share: float) -> None:
     st.add(Source(name, "primal", objective, "ok", dt), schedule)
 
 
+#: most of the budget the size estimate may take before the exact model starts (DECISION: an
+#: estimate that needs longer -- hetero's enumerates every configuration, as its builder does --
+#: leaves the decision to the build itself, in its child process, as without an estimate)
+ESTIMATE_SHARE = 0.05
+
+
+def _too_large(fam, workload, budget: float) -> str | None:
+    """Why the default exact model cannot be built in ``budget`` seconds or in the memory
+    available, from its size estimate (:mod:`mlopt.modelsize`); None when it can, when the
+    formulation registers no estimate, or when the estimate takes more than
+    :data:`ESTIMATE_SHARE` of the budget."""
+    from mlopt.alarm import alarm
+    from mlopt.modelsize import estimate, refusal
+
+    class _Slow(Exception):
+        pass
+
+    try:
+        with alarm(max(0.1, ESTIMATE_SHARE * budget), _Slow):
+            size = estimate(fam, workload)
+    except _Slow:
+        return None
+    why = refusal(size, budget)
+    return None if why is None else (f"not built: {why} ({size.summary()})")
+
+
+class _Listener:
+    """The exact model's progress from its child process: the child's sink sends (incumbent,
+    bound) pairs through a pipe; a daemon thread here passes them to ``on_progress``."""
+
+    def __init__(self, on_progress):
+        import multiprocessing
+        import threading
+
+        self.on_progress = on_progress
+        self.sink = None
+        if on_progress is None:
+            return
+        self._recv, send = multiprocessing.get_context("fork").Pipe(duplex=False)
+        self._send = send
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+        def sink(incumbent, bound):  # runs in the child, inside the solver's callback
+            send.send((incumbent, bound))
+        self.sink = sink
+
+    def start(self) -> None:
+        if self.sink is not None:
+            self._send.close()  # the child holds the sending end now
+            self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                if self._recv.poll(0.1):
+                    self.on_progress(*self._recv.recv())
+            except (EOFError, OSError):
+                return
+            except Exception:  # noqa: BLE001  (a display never breaks the bracket)
+                return
+
+    def stop(self) -> None:
+        if self.sink is not None:
+            self._stop.set()
+            self._thread.join(1.0)
+            self._recv.close()
+
+
 def _start_exact(fam, workload, solver: str, threads: int, share: float,
-                 verify: bool) -> "Boxed":
+                 verify: bool, report=None) -> "Boxed":
     """Build, solve, extract, check (and, for a claimed optimum, verify with a second solver)
     in one child process, all inside ``share`` seconds; started, not waited for."""
     form = fam.exact_formulation()
@@ -340,15 +430,18 @@ def _start_exact(fam, workload, solver: str, threads: int, share: float,
         limit = 0.85 * left - 1.0
         if limit <= 0.5:
             return {"build_s": build_s, "solved": False}
-        start, warm_note = _warm_start(fam, workload, model, cap=0.2 * limit)
-        if start is not None:
-            from mlopt.warmstart import solve_warm
+        from mlopt.solvers.progress import reporting
 
-            limit = 0.85 * (deadline - time.perf_counter()) - 1.0
-            res = solve_warm(model, start, solver, time_limit=max(0.5, limit), mip_gap=0.0,
-                             threads=threads)
-        else:
-            res = solve(model, solver, time_limit=limit, mip_gap=0.0, threads=threads)
+        start, warm_note = _warm_start(fam, workload, model, cap=0.2 * limit)
+        with reporting(report):
+            if start is not None:
+                from mlopt.warmstart import solve_warm
+
+                limit = 0.85 * (deadline - time.perf_counter()) - 1.0
+                res = solve_warm(model, start, solver, time_limit=max(0.5, limit),
+                                 mip_gap=0.0, threads=threads)
+            else:
+                res = solve(model, solver, time_limit=limit, mip_gap=0.0, threads=threads)
         out = {"build_s": build_s, "solved": True, "status": res.status.value,
                "solve_s": res.runtime_s, "bound": res.bound, "schedule": None, "value": None,
                "check": None, "verified_by": None, "warm": warm_note}

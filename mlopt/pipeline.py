@@ -25,11 +25,14 @@ from mlopt.check import CheckResult
 from mlopt.errors import InputError
 from mlopt.families import family_of
 from mlopt.harness.ratios import close
+from mlopt.modelsize import estimate as estimate_size
+from mlopt.modelsize import refusal, too_large
 from mlopt.schedule import Schedule
 
 log = logging.getLogger(__name__)
 from mlopt.solve import SolveResult, Status, Verification, check_settings, relative_gap, solve
 from mlopt.solve import verify as verify_optimum
+from mlopt.solvers.progress import reporting
 from mlopt.workload import Workload
 
 
@@ -41,6 +44,7 @@ class OfflineResult:
     build_s: float
     model: str
     verification: Verification | None = None  # set when verification was requested
+    size: Any = None  # the model's estimated size (mlopt.modelsize.ModelSize), if registered
 
     @property
     def verified(self) -> bool:
@@ -78,6 +82,7 @@ class OfflineResult:
             [v.__dict__ for v in self.check.violations[:20]],
             "verified": self.verified, "verified_by": self.verified_by,
             "verification": None if self.verification is None else self.verification.to_dict(),
+            "estimate": None if self.size is None else self.size.to_dict(),
         }
         if s.status == Status.DISPUTED and self.verification is not None:
             v = self.verification
@@ -130,7 +135,8 @@ def verifier_name(verify: bool | str | None) -> str | None:
 def solve_offline(workload: Workload, *, family: str | None = None, model: str | None = None,
                   solver: str = "highs", time_limit: float | None = None, mip_gap: float = 0.0,
                   threads: int | None = 1, verify: bool | str | None = None,
-                  options: dict | None = None, warm_start=None) -> OfflineResult:
+                  options: dict | None = None, warm_start=None,
+                  on_estimate=None, on_progress=None) -> OfflineResult:
     """Build the family's model, solve, extract and check the schedule.
 
     ``verify`` (True, "auto" or a solver name): after an optimal solve, re-solve the same model
@@ -143,6 +149,10 @@ def solve_offline(workload: Workload, *, family: str | None = None, model: str |
     is wall clock for building and solving.  ``warm_start``: an algorithm name of the family,
     ``"best"``, a :class:`Schedule` or a schedule file (:func:`mlopt.warmstart.start_from`):
     the solver starts from that checked schedule, and its incumbent is never worse.
+    ``on_estimate(ModelSize)``: called with the model's estimated size before it is built
+    (a model that cannot be built within the time limit or the memory available is refused
+    with one InputError).  ``on_progress(incumbent, bound)``: the solver's incumbent and bound
+    while it runs (backends with callbacks: :mod:`mlopt.solvers.progress`).
     """
     check_settings(time_limit=time_limit, mip_gap=mip_gap, threads=threads, options=options,
                    solver=solver)
@@ -154,6 +164,14 @@ def solve_offline(workload: Workload, *, family: str | None = None, model: str |
     t0 = time.perf_counter()
     # the build is pure Python: stopped at the time limit and refused in one line (mlopt.alarm)
     with alarm(time_limit, lambda: _too_slow_to_build(fam, name, workload, time_limit)):
+        # the size first (it counts against the limit too): a model that cannot be built in
+        # time or memory is refused before anything is built (mlopt.modelsize)
+        size = estimate_size(fam, workload, name)
+        if on_estimate is not None and size is not None:
+            on_estimate(size)
+        why = refusal(size, time_limit)
+        if why is not None:
+            raise too_large(fam, workload, size, why, time_limit)
         m = build(workload)
     build_s = time.perf_counter() - t0
     log.info("built %s for %d jobs in %.2f s; solving with %s", name, len(workload.jobs),
@@ -161,16 +179,18 @@ def solve_offline(workload: Workload, *, family: str | None = None, model: str |
     # the time limit is wall clock for the whole call: the solver gets what the build left
     solve_limit = None if time_limit is None else max(0.01, time_limit - build_s)
     if warm_start is None:
-        res = solve(m, solver, time_limit=solve_limit, mip_gap=mip_gap, threads=threads,
-                    options=options)
+        with reporting(on_progress):
+            res = solve(m, solver, time_limit=solve_limit, mip_gap=mip_gap, threads=threads,
+                        options=options)
     else:
         from mlopt.warmstart import solve_warm, start_from
 
         start, _ = start_from(workload, fam.name, m, warm_start)
         if time_limit is not None:  # the start's algorithm runs count against the limit too
             solve_limit = max(0.01, time_limit - (time.perf_counter() - t0))
-        res = solve_warm(m, start, solver, time_limit=solve_limit, mip_gap=mip_gap,
-                         threads=threads, options=options)
+        with reporting(on_progress):
+            res = solve_warm(m, start, solver, time_limit=solve_limit, mip_gap=mip_gap,
+                             threads=threads, options=options)
     schedule = check = None
     if res.has_solution:
         schedule = fam.extract[name](m, workload)
@@ -193,7 +213,7 @@ def solve_offline(workload: Workload, *, family: str | None = None, model: str |
                                       threads)
     log.info("%s on %s: %s, objective %s, bound %s, %.2f s", solver, name, res.status.value,
              res.objective, res.bound, res.runtime_s)
-    return OfflineResult(res, schedule, check, build_s, name, verification)
+    return OfflineResult(res, schedule, check, build_s, name, verification, size)
 
 
 def _too_slow_to_build(fam, model: str, workload: Workload, time_limit: float) -> InputError:

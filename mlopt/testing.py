@@ -309,13 +309,34 @@ def fuzz_one(fam: Family, base: dict, path: tuple, value) -> None:
                 raise AssertionError(f"fuzz {what}: {algorithm} raised "
                                      f"{type(err).__name__}: {err}") from err
         if fam.formulations:
-            try:
-                fam.model()(w)
-            except InputError:
-                pass
-            except Exception as err:  # noqa: BLE001
-                raise AssertionError(f"fuzz {what}: building {fam.default_model} raised "
-                                     f"{type(err).__name__}: {err}") from err
+            from mlopt.modelsize import estimate
+
+            for step, call in (("building", lambda: fam.model()(w)),
+                               ("estimating the size of", lambda: estimate(fam, w))):
+                try:
+                    call()
+                except InputError:
+                    pass
+                except Exception as err:  # noqa: BLE001
+                    raise AssertionError(f"fuzz {what}: {step} {fam.default_model} raised "
+                                         f"{type(err).__name__}: {err}") from err
+
+
+def check_size_estimates(fam: Family) -> None:
+    """Every formulation that registers a size estimate (``Formulation.estimate``) counts the
+    variables, rows and nonzeros of its built model on the probe preset within
+    :data:`mlopt.modelsize.COUNT_TOL` (``mlopt solve`` refuses models by it)."""
+    from mlopt.modelsize import COUNT_TOL, estimate, measure
+
+    w = _workload(fam.name, fam.probe_preset)
+    for name, form in sorted(fam.formulations.items()):
+        if form.estimate is None:
+            continue
+        est, got = estimate(fam, w, name), measure(fam.model(name)(w))
+        for what in ("variables", "rows", "nonzeros"):
+            e, g = getattr(est, what), getattr(got, what)
+            assert abs(e - g) <= COUNT_TOL * max(1, g), (
+                f"{name}: estimated {what} {e} vs {g} in the built model")
 
 
 def check_field_fuzz(fam: Family) -> None:
@@ -433,6 +454,8 @@ def check_family(name: str, *, artifacts: bool | None = None) -> list[Check]:
                            label=f"bad_options_refused[{algorithm}]"))
     checks += [bind(check_checker_catches_broken_schedules), bind(check_field_fuzz),
                bind(check_report_notes)]
+    if any(f.estimate is not None for f in fam.formulations.values()):
+        checks.append(bind(check_size_estimates))
     if artifacts:
         checks.append(bind(check_artifacts))
     return checks

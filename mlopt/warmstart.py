@@ -177,6 +177,10 @@ def _highs(form, x, given, full_ok, time_limit, mip_gap, threads, options):
             idx = np.flatnonzero(given).astype(np.int32)
             vals = np.where(form.integer[idx], np.round(x[idx]), x[idx]).astype(float)
             h.setSolution(len(idx), idx, vals)
+    from mlopt.solvers.progress import attach_highs, current
+
+    if current() is not None:  # a progress display listening (incumbent and bound)
+        attach_highs(h, current())
     h.run()
     status = h.getModelStatus()
     name = h.modelStatusToString(status)

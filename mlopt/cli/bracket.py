@@ -2,7 +2,6 @@
 ``mlopt bound`` (one certified bound, with its method and time)."""
 from __future__ import annotations
 
-import sys
 import time
 
 from mlopt.cli import command, emit, listing, parse_kv
@@ -27,32 +26,19 @@ def _bracket_args(p):
     p.add_argument("--no-exact", action="store_true", help="skip the exact model")
     p.add_argument("--no-verify", action="store_true",
                    help="do not confirm a solver's optimum with a second solver")
-    p.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    p.add_argument("--json", action="store_true",
+                   help="one JSON object on stdout (no progress display)")
+    p.add_argument("--progress", action="store_true",
+                   help="show the interval and the exact model's incumbent and bound while it "
+                        "runs even when stderr is not a terminal (never with --json)")
     p.add_argument("-o", "--output", help="write the best checked schedule here")
     p.set_defaults(handler=_bracket)
 
 
-def _progress(enabled: bool):
-    if not enabled:
-        return None, lambda: None
-    from tqdm import tqdm
-
-    bar = tqdm(total=None, bar_format="{desc} [{elapsed}]", file=sys.stderr, leave=False)
-
-    def update(state):
-        gap = ""
-        if state.low is not None and state.high is not None:
-            scale = max(abs(state.low), abs(state.high)) or 1.0
-            gap = f" gap {max(0.0, state.high - state.low) / scale:.2%}"
-        last = state.sources[-1]
-        bar.set_description_str(f"[{_fmt(state.low)}, {_fmt(state.high)}]{gap}  "
-                                f"last: {last.name} ({last.status})")
-        bar.update(0)
-    return update, bar.close
-
-
 def _bracket(args) -> int:
     from mlopt.bracket import bracket
+    from mlopt.cli.live import Display, wanted
+    from mlopt.families.base import family_of
     from mlopt.workload import Workload
 
     check_solver_args(args)
@@ -61,13 +47,15 @@ def _bracket(args) -> int:
 
         check_output(args.output)
     workload = Workload.load(args.file)
-    update, close = _progress(not args.json and sys.stderr.isatty())
+    display = Display(wanted(args), family_of(workload, args.family).sense)
     try:
         res = bracket(workload, family=args.family, time_limit=args.time_limit,
                       solver=args.solver, threads=args.threads, verify=not args.no_verify,
-                      exact=not args.no_exact, on_update=update)
+                      exact=not args.no_exact,
+                      on_update=display.interval if display.enabled else None,
+                      on_progress=display.progress if display.enabled else None)
     finally:
-        close()
+        display.close()
     if args.output:
         if res.schedule is None:
             raise InputError("no checked schedule was found within the budget: nothing to "

@@ -97,12 +97,20 @@ def _solve_args(p):
                    help="start the solver from a checked schedule: an algorithm of the family, "
                         "'best' (the best of all of them) or a schedule file; the incumbent is "
                         "never worse than it")
-    p.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    p.add_argument("--json", action="store_true", help="one JSON object on stdout (the "
+                   "model's size estimate in it as 'estimate'; no progress display)")
+    p.add_argument("--progress", action="store_true",
+                   help="show the solver's incumbent and bound while it runs even when stderr "
+                        "is not a terminal (never with --json)")
     p.add_argument("-o", "--output", help="write the solver's schedule here")
     p.set_defaults(handler=_solve)
 
 
 def _solve(args) -> int:
+    import logging
+
+    from mlopt.cli.live import Display, wanted
+    from mlopt.families.base import family_of
     from mlopt.fileio import atomic_output, check_output
     from mlopt.pipeline import solve_offline
     from mlopt.workload import Workload
@@ -111,10 +119,23 @@ def _solve(args) -> int:
     if args.output:
         check_output(args.output)
     workload = Workload.load(args.file)
-    res = solve_offline(workload, family=args.family, model=args.model,
-                        solver=args.solver, time_limit=args.time_limit, mip_gap=args.mip_gap,
-                        threads=args.threads, verify=args.verify, options=options,
-                        warm_start=args.warm_start)
+    display = Display(wanted(args), family_of(workload, args.family).sense)
+
+    def on_estimate(size):  # before the build: the JSON's "estimate"; logged (-v) and shown
+        # above the live display; default stderr stays silent (the CLI's logging convention)
+        logging.getLogger("mlopt.cli").info("estimate: %s", size.summary())
+        display.line(f"estimate: {size.summary()}")
+        display.note(f"building {size.model}")
+
+    try:
+        res = solve_offline(workload, family=args.family, model=args.model,
+                            solver=args.solver, time_limit=args.time_limit,
+                            mip_gap=args.mip_gap, threads=args.threads, verify=args.verify,
+                            options=options, warm_start=args.warm_start,
+                            on_estimate=on_estimate,
+                            on_progress=display.progress if display.enabled else None)
+    finally:
+        display.close()
     if args.output and res.schedule is not None:
         with atomic_output(args.output) as tmp:
             res.schedule.save(tmp)

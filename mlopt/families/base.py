@@ -61,13 +61,16 @@ class Formulation:
     ``role``: ``exact`` (its optimum is OPT; ``extract`` reads the schedule back), ``bound`` (a
     relaxation or bound model: exportable, solving it is not OPT) or ``export`` (a model for
     export only, e.g. one interval of a rolling horizon).  ``options``: the builder's keyword
-    options, declared (``mlopt export --option``)."""
+    options, declared (``mlopt export --option``).  ``estimate``: ``fn(workload) ->
+    mlopt.modelsize.ModelSize``, the model's variables, rows and nonzeros counted without
+    building it (``mlopt solve`` refuses a model that cannot be built in time or memory)."""
     name: str
     build: Ref
     extract: Ref | None = None
     role: str = "exact"
     options: Mapping[str, Param] = field(default_factory=dict)
     doc: str = ""
+    estimate: Ref | None = None
 
     @classmethod
     def exact(cls, name: str, module: str, **kwargs) -> "Formulation":

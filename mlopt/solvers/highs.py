@@ -19,6 +19,21 @@ def _quiet_highs():
     return quiet_highs()
 
 
+def _Reporting(sink):
+    """Pyomo's HiGHS interface with the progress callbacks subscribed on its highspy instance
+    just before the run (the instance exists from then on; Pyomo's own code is unchanged)."""
+    from pyomo.contrib.solver.solvers.highs import Highs
+
+    from mlopt.solvers.progress import attach_highs
+
+    class ReportingHighs(Highs):
+        def _solve(self):
+            attach_highs(self._solver_model, sink)
+            return super()._solve()
+
+    return ReportingHighs()
+
+
 _LIMITS = {TC.maxTimeLimit, TC.iterationLimit, TC.objectiveLimit, TC.interrupted}
 
 
@@ -68,8 +83,11 @@ class HighsBackend(SolverBackend):
                                      value=val)
 
     def solve(self, model, *, time_limit, mip_gap, threads, options) -> SolveResult:
+        from mlopt.solvers.progress import current
+
         sense = model_sense(model)
-        opt = SolverFactory("highs")
+        sink = current()  # a progress display listening (mlopt.solvers.progress)
+        opt = SolverFactory("highs") if sink is None else _Reporting(sink)
         kwargs = dict(load_solutions=False, raise_exception_on_nonoptimal_result=False,
                       rel_gap=mip_gap, solver_options=dict(options))
         if time_limit is not None:

@@ -89,6 +89,10 @@ class ScipBackend(SolverBackend):
                 scip.setParam("parallel/minnthreads", n_threads)
                 scip.solveConcurrent()
             else:
+                from mlopt.solvers.progress import attach_scip, current
+
+                if current() is not None:  # a progress display listening
+                    attach_scip(scip, current())
                 scip.optimize()
         except Exception as err:  # a solver crash is a result, not a traceback
             return SolveResult(Status.ERROR, None, None, None, time.perf_counter() - start,

@@ -68,6 +68,65 @@ def _check_size(workload: Workload, y_ub, z_ub, first_completion) -> None:
                          value=T)
 
 
+def index_data(workload: Workload, completion_window: bool = True) -> dict:
+    """The ILP's sparse index data, in plain Python (linear in the number of variables):
+    ``y_ub`` / ``z_ub`` ((job, server) -> bound, only where one copy fits), ``y_servers`` /
+    ``z_servers`` (job -> those servers), ``work`` (ceil W_i), ``most_workers`` (M_i) and
+    ``first_completion`` (earliest slot with a u variable).  Shared by the builder and the
+    size estimate (:mod:`.estimate`), so both count the same variables."""
+    T = workload.horizon
+    R = workload.resources
+    jobs = workload.jobs
+    wservers = workload.worker_servers()
+    pservers = workload.ps_servers()
+    y_ub: dict[tuple[str, str], int] = {}  # (i, h) -> bound, only where a worker fits
+    z_ub: dict[tuple[str, str], int] = {}
+    for j in jobs:
+        for s in wservers:
+            n = _max_copies(s.capacity, j.worker_demand, R)
+            n = j.chunks if n is None else min(j.chunks, n)
+            if n > 0:
+                y_ub[j.id, s.id] = n
+        for s in pservers:
+            n = _max_copies(s.capacity, j.ps_demand, R)
+            n = j.chunks if n is None else min(j.chunks, n)
+            if n > 0:
+                z_ub[j.id, s.id] = n
+    y_servers = defaultdict(list)  # i -> worker servers with a y variable
+    for (i, h) in y_ub:
+        y_servers[i].append(h)
+    z_servers = defaultdict(list)
+    for (i, k) in z_ub:
+        z_servers[i].append(k)
+
+    # (2) in whole worker-slots: sum_t sum_h y is an integer, so ">= W_i x_i" is the same as
+    # ">= ceil(W_i) x_i".  W_i is a float from seconds/MB/Gbps, so the ceil forgives a relative
+    # 1e-9 of noise (3.0000000000000004 -> 3, the checker's tolerance) and keeps at least 1
+    # (an admitted job needs some work since W_i > 0).  Integer coefficients also keep HiGHS's
+    # 1e-6 feasibility tolerance from accepting 3 worker-slots for W_i = 3.0000004.
+    work = {j.id: max(1, math.ceil(workload.work(j) * (1.0 - _RATIO_EPS))) for j in jobs}
+    most_workers = {}  # M_i: the most workers job i can ever have in one slot
+    for j in jobs:
+        by_servers = sum(y_ub[j.id, h] for h in y_servers[j.id])
+        # (6): b_i sum_h y <= B_i sum_k z <= B_i sum_k ub(z); plus eps so rounding only loosens
+        by_ps = math.floor(j.ps_bandwidth * sum(z_ub[j.id, k] for k in z_servers[j.id])
+                           / j.worker_bandwidth + _RATIO_EPS)
+        most_workers[j.id] = max(0, min(j.chunks, by_servers, by_ps))
+    first_completion = {}  # earliest slot with a u variable
+    for j in jobs:
+        m_i = most_workers[j.id]
+        if m_i == 0:
+            first_completion[j.id] = T + 1  # no worker fits anywhere: never completes
+        elif completion_window:
+            slots = -(-work[j.id] // m_i)  # ceil(W_i / M_i), both integers
+            first_completion[j.id] = j.arrival + slots - 1
+        else:
+            first_completion[j.id] = j.arrival
+    return {"y_ub": y_ub, "z_ub": z_ub, "y_servers": y_servers, "z_servers": z_servers,
+            "work": work, "most_workers": most_workers,
+            "first_completion": first_completion}
+
+
 def build_utility_ilp(workload: Workload, **options) -> pyo.ConcreteModel:
     """The OASiS offline ILP (1)-(13), seed 000 Sec. III-C, as a Pyomo model (never solved here).
 
@@ -135,51 +194,11 @@ def build_utility_ilp(workload: Workload, **options) -> pyo.ConcreteModel:
     pservers = workload.ps_servers()
 
     # ---- sparse index data (plain Python, linear in the number of variables) --------------
+    d = index_data(workload, opts["completion_window"])
+    y_ub, z_ub, y_servers, z_servers = d["y_ub"], d["z_ub"], d["y_servers"], d["z_servers"]
+    work, most_workers, first_completion = d["work"], d["most_workers"], d["first_completion"]
     arrival = {j.id: j.arrival for j in jobs}
-    y_ub: dict[tuple[str, str], int] = {}  # (i, h) -> bound, only where a worker fits
-    z_ub: dict[tuple[str, str], int] = {}
-    for j in jobs:
-        for s in wservers:
-            n = _max_copies(s.capacity, j.worker_demand, R)
-            n = j.chunks if n is None else min(j.chunks, n)
-            if n > 0:
-                y_ub[j.id, s.id] = n
-        for s in pservers:
-            n = _max_copies(s.capacity, j.ps_demand, R)
-            n = j.chunks if n is None else min(j.chunks, n)
-            if n > 0:
-                z_ub[j.id, s.id] = n
     job = {j.id: j for j in jobs}
-    y_servers = defaultdict(list)  # i -> worker servers with a y variable
-    for (i, h) in y_ub:
-        y_servers[i].append(h)
-    z_servers = defaultdict(list)
-    for (i, k) in z_ub:
-        z_servers[i].append(k)
-
-    # (2) in whole worker-slots: sum_t sum_h y is an integer, so ">= W_i x_i" is the same as
-    # ">= ceil(W_i) x_i".  W_i is a float from seconds/MB/Gbps, so the ceil forgives a relative
-    # 1e-9 of noise (3.0000000000000004 -> 3, the checker's tolerance) and keeps at least 1
-    # (an admitted job needs some work since W_i > 0).  Integer coefficients also keep HiGHS's
-    # 1e-6 feasibility tolerance from accepting 3 worker-slots for W_i = 3.0000004.
-    work = {j.id: max(1, math.ceil(workload.work(j) * (1.0 - _RATIO_EPS))) for j in jobs}
-    most_workers = {}  # M_i: the most workers job i can ever have in one slot
-    for j in jobs:
-        by_servers = sum(y_ub[j.id, h] for h in y_servers[j.id])
-        # (6): b_i sum_h y <= B_i sum_k z <= B_i sum_k ub(z); plus eps so rounding only loosens
-        by_ps = math.floor(j.ps_bandwidth * sum(z_ub[j.id, k] for k in z_servers[j.id])
-                           / j.worker_bandwidth + _RATIO_EPS)
-        most_workers[j.id] = max(0, min(j.chunks, by_servers, by_ps))
-    first_completion = {}  # earliest slot with a u variable
-    for j in jobs:
-        m_i = most_workers[j.id]
-        if m_i == 0:
-            first_completion[j.id] = T + 1  # no worker fits anywhere: never completes
-        elif opts["completion_window"]:
-            slots = -(-work[j.id] // m_i)  # ceil(W_i / M_i), both integers
-            first_completion[j.id] = j.arrival + slots - 1
-        else:
-            first_completion[j.id] = j.arrival
     _check_size(workload, y_ub, z_ub, first_completion)
 
     jt = [(j.id, t) for j in jobs for t in range(j.arrival, T + 1)]

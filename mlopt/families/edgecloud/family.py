@@ -35,10 +35,13 @@ FAMILY = Family(
     slots_past_horizon=True,  # T bounds arrivals; jobs may run past it
     package=P,  # checker.py, fields.py, generator.py by convention
     formulations=[
-        Formulation.exact("jct_milp", M),
+        Formulation.exact("jct_milp", M,
+                          estimate="mlopt.models.edgecloud.estimate:estimate_jct_milp"),
         # lower-bound models: exportable (golden LPs), used through the bounds below
-        Formulation("flow_lb", f"{M}:build_flow_lb", role="bound"),
-        Formulation("flow_lb_zeta1", f"{M}:build_flow_lb_zeta1", role="bound"),
+        Formulation("flow_lb", f"{M}:build_flow_lb", role="bound",
+                    estimate="mlopt.models.edgecloud.estimate:estimate_flow_lb"),
+        Formulation("flow_lb_zeta1", f"{M}:build_flow_lb_zeta1", role="bound",
+                    estimate="mlopt.models.edgecloud.estimate:estimate_flow_lb_zeta1"),
     ],
     default_model="jct_milp",
     algorithms_=[

@@ -30,7 +30,9 @@ FAMILY = Family(
     sense="min",
     package=P,  # checker.py, fields.py, generator.py by convention
     formulations=[
-        Formulation.exact("placement_milp", "mlopt.models.harmony.placement"),
+        Formulation.exact(
+            "placement_milp", "mlopt.models.harmony.placement",
+            estimate="mlopt.models.harmony.estimate:estimate_placement_milp"),
         # milp_greedy's per-interval model, for export (it has no full schedule)
         Formulation("interval_milp", "mlopt.models.harmony.interval:build_interval_milp_at",
                     role="export", options={

@@ -27,7 +27,9 @@ FAMILY = Family(
     sense="min",
     slots_past_horizon=True,  # T bounds arrivals; jobs may run past it
     package=P,  # checker.py, fields.py, generator.py by convention
-    formulations=[Formulation.exact("wct_milp", "mlopt.models.hetero.wct_milp"),
+    formulations=[Formulation.exact(
+                      "wct_milp", "mlopt.models.hetero.wct_milp",
+                      estimate="mlopt.models.hetero.estimate:estimate_wct_milp"),
                   Formulation.exact("placement_ti", "mlopt.models.hetero.placement_ti",
                                     doc="one binary per (job, placement, start slot)")],
     default_model="wct_milp",

@@ -1,0 +1,54 @@
+"""Size of the exact heterogeneous-WCT MILP before it is built
+(:class:`mlopt.modelsize.ModelSize`).
+
+Uses the builder's own configurations and completion caps (:func:`job_configs`,
+:func:`completion_caps`) and counts :func:`build_wct_milp`'s row families arithmetically: a
+start variable z_jkt covers d_k running slots, so the link rows' nonzeros sum d_k over the
+starts.  Exact for the model as built (the tests compare with
+:func:`mlopt.modelsize.measure`)."""
+from __future__ import annotations
+
+from mlopt.families.hetero.configs import fits_alone, job_configs
+from mlopt.families.hetero.fields import hetero_data
+from mlopt.modelsize import ModelSize, union_len
+from mlopt.models.hetero.wct_milp import completion_caps
+from mlopt.workload import Workload
+
+
+def estimate_wct_milp(workload: Workload, **options) -> ModelSize:
+    data = hetero_data(workload)
+    ps = data.architecture == "ps"
+    J = list(range(len(data.job_ids)))
+    H, R = data.cap.shape
+    M, P = len(data.e), len(data.z)
+    cfg = {j: [c for c in job_configs(data, j) if fits_alone(data, c)] for j in J}
+    cmax = completion_caps(data, J, cfg)
+    first = {j: int(data.arrival[j]) for j in J}
+    nvars = nrows = nnz = 0
+    spans = []  # each job's running slots [first, cmax)
+    for j in J:
+        starts = [max(0, cmax[j] - c.d - first[j] + 1) for c in cfg[j]]  # per configuration
+        nz_j = sum(starts)
+        covered = sum(n * c.d for n, c in zip(starts, cfg[j]))  # sum of d_k over the starts
+        nq = sum(n for n, c in zip(starts, cfg[j]) if c.q == 1)
+        jrun = max(0, cmax[j] - first[j])
+        if jrun:
+            spans.append((first[j], cmax[j] - 1))
+        nvars += nz_j + H * M + jrun * H * M + H  # z, y, Y, o
+        nrows += 1 + M + 1 + H * M + jrun * H * M  # c2a, c2b, c2d_pick, c2d_workers, link
+        nnz += nz_j + (M * H + nz_j) + (H + nq) + H * M * (2 + nq)
+        nnz += H * M * (2 * jrun + covered)
+        if ps:
+            v = [sum(n for n, c in zip(starts, cfg[j]) if c.p == p) for p in range(P)]
+            nvars += H * P + jrun * H * P + H  # s, S, sigma
+            nrows += 3 * H * P + P + H + jrun * H * P  # c2c, c2d_ps, c2i_mark; c2e; c2i_bw; link
+            nnz += H * sum(1 + vp for vp in v) + sum(H + vp for vp in v)
+            nnz += H * P * (2 + nq) + 2 * H * P + H * ((H - 1) * M + P + 1)
+            nnz += H * P * (2 * jrun + covered)
+    # capacity rows (server, resource, running slot), over the jobs running then
+    for r in range(R):
+        kinds = int((data.e[:, r] > 0).sum()) + (int((data.z[:, r] > 0).sum()) if ps else 0)
+        if kinds:
+            nrows += H * union_len(spans)
+            nnz += H * kinds * sum(hi - lo + 1 for lo, hi in spans)
+    return ModelSize("hetero_wct_milp", nvars, nrows, nnz)
