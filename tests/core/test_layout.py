@@ -94,8 +94,11 @@ def test_families_json_lists_oasis(capsys):
     assert oasis["models"] == ["utility_ilp"] and oasis["default_model"] == "utility_ilp"
     assert oasis["algorithms"] == ["dorm", "drf", "fifo", "oasis", "rrh"]
     assert {"paper-default", "paper-fig5", "tiny"} <= set(oasis["presets"])
-    assert oasis["bounds"] == ["colgen", "dual_certificate"]
-    assert out["families"] == {n: f.describe() for n, f in all_families().items()}
+    # the family's registered bounds, then the LP relaxation every family has
+    assert oasis["bounds"] == ["colgen", "dual_certificate", "lp_relaxation"]
+    assert out["families"] == {n: {**f.describe(), "bounds": f.describe()["bounds"]
+                                   + ["lp_relaxation"]}
+                               for n, f in all_families().items()}
 
 
 def test_families_text(capsys):

@@ -369,3 +369,42 @@ def test_variant_start_is_full_and_warm_optimum_equals_cold(family, preset, para
     cold = solve(fam.model()(w), "highs", time_limit=60)
     assert res.status == cold.status == Status.OPTIMAL
     assert _close(res.objective, cold.objective)
+
+
+def test_highs_answer_that_contradicts_its_own_solution_is_retried_without_presolve():
+    """HiGHS 1.16, presolve on, full start on hetero's placement_ti (hetero-tiny-0): it reported
+    "optimal" at 8,631.08 (objective and bound) while returning the start's values, whose
+    objective is the true optimum 26,162.34.  The warm-start layer re-solves with presolve off
+    instead of passing on a status the checker then has to call an error."""
+    from mlopt.instances import load_set
+    from mlopt.pipeline import solve_offline
+    from mlopt.solve import Status
+
+    iset = load_set("hetero-tiny")
+    w = iset.load(next(e for e in iset.entries if e.name == "hetero-tiny-0"))
+    res = solve_offline(w, model="placement_ti", warm_start="best", time_limit=60)
+    assert res.solve.status == Status.OPTIMAL and res.check.feasible
+    assert res.objective == pytest.approx(26162.34) and res.solve.bound == pytest.approx(26162.34)
+
+
+def test_an_inconsistent_highs_answer_never_passes_its_bound(monkeypatch):
+    """Both solves contradict their own solution: the objective is recomputed from the values
+    and no bound is passed on."""
+    import numpy as np
+
+    import mlopt.warmstart as ws
+
+    class Form:
+        c = np.array([1.0, 2.0])
+        c0 = 0.5
+
+    calls = []
+
+    def liar(form, x, given, full_ok, time_limit, mip_gap, threads, options):
+        calls.append(dict(options or {}))
+        return "optimal", 1.0, 1.0, np.array([1.0, 1.0]), "Optimal"
+
+    monkeypatch.setattr(ws, "_highs_once", liar)
+    kind, obj, bound, _, name = ws._highs(Form(), None, None, True, 10.0, 0.0, 1, {})
+    assert calls[1] == {"presolve": "off"} and len(calls) == 2
+    assert (kind, obj, bound) == ("other", 3.5, None) and "disagreed" in name  # 1 + 2 + 0.5
