@@ -52,3 +52,51 @@ def estimate_wct_milp(workload: Workload, **options) -> ModelSize:
             nrows += H * union_len(spans)
             nnz += H * kinds * sum(hi - lo + 1 for lo, hi in spans)
     return ModelSize("hetero_wct_milp", nvars, nrows, nnz)
+
+
+def estimate_placement_ti(workload: Workload, **options) -> ModelSize:
+    """:func:`build_placement_ti`'s counts without Pyomo: the same placements (symmetry-
+    restricted job included), starts and capacity rows, the rows that can never bind omitted
+    by the builder's own rule."""
+    from collections import defaultdict
+
+    import numpy as np
+
+    from mlopt.families.hetero.placements import canonical, job_placements, server_classes
+
+    data = hetero_data(workload)
+    J = list(range(len(data.job_ids)))
+    pls = {j: job_placements(data, j) for j in J}
+    cfg = {j: [c for c in job_configs(data, j) if fits_alone(data, c)] for j in J}
+    cmax = completion_caps(data, J, cfg)
+    sym = next((j for j in J if len(pls[j]) > 1), None)
+    if sym is not None:
+        pls[sym] = pls[sym].take(canonical(pls[sym], server_classes(data)))
+    count: dict[tuple, int] = defaultdict(int)  # (h, r, tau) -> terms
+    most: dict[tuple, dict[int, float]] = defaultdict(dict)  # (h, r, tau) -> job -> max coef
+    nvars = 0
+    for j in J:
+        first = int(data.arrival[j])
+        for l, d in enumerate(pls[j].d.tolist()):
+            d = int(d)
+            n_starts = max(0, cmax[j] - d - first + 1)
+            if not n_starts:
+                continue
+            nvars += n_starts
+            use = pls[j].use[l]
+            for h, r in zip(*np.nonzero(use > 0)):
+                coef = float(use[h, r])
+                # starts t in [first, cmax - d]; slot tau is covered by the starts in
+                # [tau - d + 1, tau] among them
+                for tau in range(first, cmax[j]):
+                    k = min(tau, cmax[j] - d) - max(first, tau - d + 1) + 1
+                    if k <= 0:
+                        continue
+                    key = (int(h), int(r), tau)
+                    count[key] += k
+                    prev = most[key].get(j, 0.0)
+                    most[key][j] = max(prev, coef)
+    kept = [key for key in count
+            if sum(most[key].values()) > float(data.cap[key[0], key[1]]) * (1 + 1e-9) + 1e-9]
+    return ModelSize("hetero_placement_ti", nvars, len(J) + len(kept),
+                     nvars + sum(count[key] for key in kept))

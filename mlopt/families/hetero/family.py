@@ -31,8 +31,10 @@ FAMILY = Family(
                       "wct_milp", "mlopt.models.hetero.wct_milp",
                       estimate="mlopt.models.hetero.estimate:estimate_wct_milp"),
                   Formulation.exact("placement_ti", "mlopt.models.hetero.placement_ti",
-                                    doc="one binary per (job, placement, start slot)")],
-    default_model="wct_milp",
+                                    doc="one binary per (job, placement, start slot)",
+                                    estimate="mlopt.models.hetero.estimate:"
+                                             "estimate_placement_ti")],
+    default_model="placement_ti",
     algorithms_=[
         Algorithm("a_online", f"{P}.online:run_a_online", options=f"{P}.online:OPTIONS",
                   diagnostics=f"{P}.theory:diagnostics"),
