@@ -212,6 +212,10 @@ def _highs_once(form, x, given, full_ok, time_limit, mip_gap, threads, options):
 
     if current() is not None:  # a progress display listening (incumbent and bound)
         attach_highs(h, current())
+    from mlopt.solvers.log import attach_highs_log, log_stream
+
+    if log_stream() is not None:  # --log-solver
+        attach_highs_log(h, log_stream())
     h.run()
     status = h.getModelStatus()
     name = h.modelStatusToString(status)
@@ -281,7 +285,10 @@ def _scip(form, x, given, full_ok, time_limit, mip_gap, threads, options, note):
                 scip.setSolVal(sol, cols[j], float(xr[j]))
             scip.addSol(sol)
             note["scip_partial"] = True
-    scip.optimize()
+    from mlopt.solvers.log import log_stream, scip_log
+
+    with scip_log(scip, log_stream()):  # --log-solver
+        scip.optimize()
     status = scip.getStatus()
     if status == "infeasible":
         return "infeasible", None, None, None, status

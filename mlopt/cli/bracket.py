@@ -6,6 +6,7 @@ import time
 
 from mlopt.cli import command, emit, listing, parse_kv
 from mlopt.cli.core import check_solver_args
+from mlopt.cli.progress import add_solver_log_flag, streaming_solver_log
 from mlopt.errors import InputError
 
 
@@ -32,7 +33,8 @@ def _bracket_args(p):
                    help="show the interval and the exact model's incumbent and bound while it "
                         "runs even when stderr is not a terminal (never with --json)")
     p.add_argument("-o", "--output", help="write the best checked schedule here")
-    p.set_defaults(handler=_bracket)
+    add_solver_log_flag(p)
+    p.set_defaults(handler=streaming_solver_log(_bracket))
 
 
 def _bracket(args) -> int:

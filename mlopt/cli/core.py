@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from mlopt.cli.progress import add_solver_log_flag, streaming_solver_log
 from mlopt.errors import InputError
 from mlopt.cli import SOLVE_EXIT, command, emit, listing, parse_kv
 
@@ -103,7 +104,8 @@ def _solve_args(p):
                    help="show the solver's incumbent and bound while it runs even when stderr "
                         "is not a terminal (never with --json)")
     p.add_argument("-o", "--output", help="write the solver's schedule here")
-    p.set_defaults(handler=_solve)
+    add_solver_log_flag(p)
+    p.set_defaults(handler=streaming_solver_log(_solve))
 
 
 def _solve(args) -> int:

@@ -29,11 +29,13 @@ def _gap(low, high) -> str:
 
 
 def wanted(args) -> bool:
-    """Whether a command shows the live display: never with --json or -q; with --progress
+    """Whether a command shows the live display: never with --json, -q or --log-solver; with --progress
     always; else only when stderr is a terminal."""
     from mlopt.cli import progress
 
     if getattr(args, "json", False) or not progress.SHOW_PROGRESS:
+        return False
+    if getattr(args, "log_solver", False):  # the solver's own log is the progress then
         return False
     return bool(getattr(args, "progress", False)) or progress.progress_wanted()
 

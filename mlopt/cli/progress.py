@@ -89,3 +89,25 @@ def spinner(desc: str, enabled: bool | None = None, interval: float = 0.5,
             ticker.join()
             bar.close()
         log.info("%s: done in %.2f s", desc, time.perf_counter() - t0)
+
+
+def add_solver_log_flag(p) -> None:
+    """``--log-solver`` on a command that solves (``solve``, ``bracket``)."""
+    p.add_argument("--log-solver", action="store_true",
+                   help="stream the solver's own log to stderr while it runs (HiGHS, SCIP; "
+                        "replaces the progress display; stdout and --json unchanged)")
+
+
+def streaming_solver_log(handler):
+    """``handler`` run with the solver's log streamed to stderr when ``--log-solver`` is given
+    (:func:`mlopt.solvers.log.solver_log`)."""
+    import functools
+
+    @functools.wraps(handler)
+    def run(args) -> int:
+        from mlopt.solvers.log import solver_log
+
+        with solver_log(sys.stderr if getattr(args, "log_solver", False) else None):
+            return handler(args)
+
+    return run

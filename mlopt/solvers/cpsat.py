@@ -380,6 +380,9 @@ class CpSatBackend(SolverBackend):
                                  value=val) from None
 
     def solve(self, model, *, time_limit, mip_gap, threads, options) -> SolveResult:
+        from mlopt.solvers.log import not_streamed
+
+        not_streamed(self.name)  # --log-solver: the worker's stdout carries the result
         start = time.perf_counter()
         options = dict(options)
         forced_scale = options.pop("objective_scale", None)

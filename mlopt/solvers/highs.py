@@ -94,6 +94,10 @@ class HighsBackend(SolverBackend):
             kwargs["time_limit"] = float(time_limit)
         if threads is not None:
             kwargs["threads"] = int(threads)
+        from mlopt.solvers.log import log_stream
+
+        if log_stream() is not None:  # --log-solver: HiGHS's log to that stream, not stdout
+            kwargs["tee"] = [log_stream()]
         start = time.perf_counter()
         try:
             res = opt.solve(model, **kwargs)

@@ -84,16 +84,19 @@ class ScipBackend(SolverBackend):
         build_s = time.perf_counter() - start
         n_threads = 1 if threads is None else max(1, int(threads))
         try:
-            if n_threads > 1:
-                scip.setParam("parallel/maxnthreads", n_threads)
-                scip.setParam("parallel/minnthreads", n_threads)
-                scip.solveConcurrent()
-            else:
-                from mlopt.solvers.progress import attach_scip, current
+            from mlopt.solvers.log import log_stream, scip_log
 
-                if current() is not None:  # a progress display listening
-                    attach_scip(scip, current())
-                scip.optimize()
+            with scip_log(scip, log_stream()):  # --log-solver
+                if n_threads > 1:
+                    scip.setParam("parallel/maxnthreads", n_threads)
+                    scip.setParam("parallel/minnthreads", n_threads)
+                    scip.solveConcurrent()
+                else:
+                    from mlopt.solvers.progress import attach_scip, current
+
+                    if current() is not None:  # a progress display listening
+                        attach_scip(scip, current())
+                    scip.optimize()
         except Exception as err:  # a solver crash is a result, not a traceback
             return SolveResult(Status.ERROR, None, None, None, time.perf_counter() - start,
                                self.name, self.version(), form.sense, "exception", settings,
