@@ -30,11 +30,14 @@ def _bound_adapter(name: str):
         options.pop("seed", None)  # deterministic; the harness offers its context to all bounds
         options.pop("solver", None)
         if name == "colgen":
-            # one budget for both phases: the column generation loop, then the restricted
-            # master ILP (its own limit), so a caller's time limit holds for the whole call
-            total = time_limit if time_limit is not None else 600.0 + 60.0
-            options.setdefault("time_limit", total if time_limit is None else 0.7 * total)
-            options.setdefault("ilp_time_limit", 60.0 if time_limit is None else 0.25 * total)
+            # one budget for the three phases: the column generation loop, the restricted
+            # master ILP, then local search <-> restricted MIP (each its own limit), so a
+            # caller's time limit holds for the whole call (5% kept for checks and set-up)
+            total = time_limit if time_limit is not None else 600.0 + 60.0 + 120.0
+            options.setdefault("time_limit", 600.0 if time_limit is None else 0.5 * total)
+            options.setdefault("ilp_time_limit", 60.0 if time_limit is None else 0.15 * total)
+            options.setdefault("primal_time_limit",
+                               120.0 if time_limit is None else 0.3 * total)
             options.setdefault("threads", threads)
         res = fn(workload, **options)
         out = res.to_dict()

@@ -79,10 +79,12 @@ from mlopt.families.oasis.bounds.dual_certificate import (
     schedulable_jobs,
 )
 from mlopt.families.oasis.bounds.result import BoundResult
+from mlopt.families.oasis.primal.price_and_branch import master_primal
 
 INF = highspy.kHighsInf
 ILP_BACKENDS = ("highs", "pyomo")
 ILP_COLUMNS = ("auto", "near_zero_rc", "all")
+LP_POINT_MODES = ("when_needed", "always")
 AUTO_ALL_COLUMNS = 1000  # "auto": the ILP takes every column up to this many
 
 
@@ -439,8 +441,9 @@ def colgen_bound(workload: Workload, *, run: OasisRun | None = None, time_limit:
                  init: tuple[str, ...] = ("oasis", "greedy"), ilp: bool = True,
                  ilp_time_limit: float | None = 60.0, ilp_backend: str = "highs",
                  ilp_columns: str = "auto", ilp_rc_keep: float = 1e-6,
-                 lazy_rows: bool = True, threads: int = 1, verbose: bool = False
-                 ) -> BoundResult:
+                 lazy_rows: bool = True, threads: int = 1, verbose: bool = False,
+                 primal_time_limit: float | None = 60.0, local_search: bool = True,
+                 price_lp_point: str = "when_needed", seed: int = 0) -> BoundResult:
     """Column generation bound on OPT (LP(14)), plus the restricted-master ILP schedule.
 
     Returns a :class:`BoundResult` whose ``upper_bound`` is the best dual certificate seen
@@ -478,6 +481,9 @@ def colgen_bound(workload: Workload, *, run: OasisRun | None = None, time_limit:
     if ilp_columns not in ILP_COLUMNS:
         raise InputError(f"unknown ILP column set (known: {', '.join(ILP_COLUMNS)})",
                          field="ilp_columns", value=ilp_columns)
+    if price_lp_point not in LP_POINT_MODES:
+        raise InputError(f"unknown mode (known: {', '.join(LP_POINT_MODES)})",
+                         field="price_lp_point", value=price_lp_point)
     if ilp_backend not in ILP_BACKENDS:
         raise InputError(f"unknown ILP backend (known: {', '.join(ILP_BACKENDS)})",
                          field="ilp_backend", value=ilp_backend)
@@ -542,6 +548,8 @@ def colgen_bound(workload: Workload, *, run: OasisRun | None = None, time_limit:
         t1 = time.perf_counter()
         certs, added, positive_at_lp = {}, 0, 0
         for name, (p, q) in points:
+            if name == "lp" and added and price_lp_point == "when_needed":
+                continue  # columns came in: the exact LP point is only needed to prove LP(14)
             cert = price_certificate(workload, p, q, schedulable=ok, tolerance=tol)
             certs[name] = cert.bound
             if cert.bound < best_ub:
@@ -627,8 +635,10 @@ def colgen_bound(workload: Workload, *, run: OasisRun | None = None, time_limit:
         warm = master.round_greedy(x_lp, allowed=keep)
         if is_oasis.any() and util @ is_oasis > util @ warm:
             warm = is_oasis.astype(float)
+        ilp_x = None
         if ilp_backend == "highs":
             res = master.solve_ilp(ilp_time_limit, warm_start=warm, keep=keep)
+            ilp_x = res["x"]
             ilp_info: dict[str, Any] = {k: res[k] for k in ("status", "termination",
                                                             "objective", "bound")}
             sched = None if res["x"] is None else schedule_from_columns(
@@ -653,6 +663,12 @@ def colgen_bound(workload: Workload, *, run: OasisRun | None = None, time_limit:
         ilp_info["backend"] = ilp_backend
         ilp_info["seconds"] = time.perf_counter() - t0
         details["ilp"] = ilp_info
+        # ---- local search <-> restricted MIP from the ILP's schedule (primal/ package) -----
+        if primal_time_limit and primal_time_limit > 0:
+            details["primal"] = master_primal(
+                workload, master, last_lp, time_limit=primal_time_limit, consider=consider,
+                incumbent=ilp_x, incumbent_source="restricted_master", rc_keep=ilp_rc_keep,
+                local_search=local_search, seed=seed)
     return BoundResult("colgen", best_ub, method, best_obj, best_src,
                        time.perf_counter() - start, iterations=rounds,
                        columns=len(master.columns), lp_value=lp_value, schedule=best_sched,
