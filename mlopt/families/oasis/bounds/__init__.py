@@ -38,6 +38,8 @@ def _bound_adapter(name: str):
             options.setdefault("ilp_time_limit", 60.0 if time_limit is None else 0.15 * total)
             options.setdefault("primal_time_limit",
                                120.0 if time_limit is None else 0.3 * total)
+            if time_limit is not None:  # phases clipped so the whole call ends in time
+                options.setdefault("total_time_limit", 0.95 * total)
             options.setdefault("threads", threads)
         res = fn(workload, **options)
         out = res.to_dict()

@@ -116,7 +116,7 @@ def master_primal(workload: Workload, master, last_lp: dict[str, Any] | None, *,
             break
         inc = pad(inc)
         keep = grow(keep) | (inc > 0.5)
-        res = master.solve_ilp(max(1.0, 0.4 * left if ls is not None else left),
+        res = master.solve_ilp(min(left, max(1.0, 0.4 * left)) if ls is not None else left,
                                warm_start=inc, keep=keep)
         entry["mip"] = {k: res[k] for k in ("status", "objective", "bound", "columns",
                                             "seconds")}
