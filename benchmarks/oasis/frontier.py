@@ -6,7 +6,8 @@ run, each as ``colgen_bound`` with the budget split the way the registry's ``col
 
 * ``before``: the previous defaults (loop 70%, restricted-master ILP 25%, no primal phase,
   the exact-LP pricing point every round);
-* ``after``: the current defaults (loop 50%, ILP 15%, local search <-> MIP 30%, the exact-LP
+* ``after``: the current defaults (:func:`mlopt.families.oasis.bounds.colgen_budget`: loop
+  65% / 50%, ILP 10% / 15%, local search <-> MIP 20% / 30% below / from 120 s; the exact-LP
   point priced only when the stabilized points add nothing).
 
 Prints one JSON line per variant: certified upper bound, best checked schedule (the
@@ -22,6 +23,7 @@ import json
 import os
 import time
 
+from mlopt.families.oasis.bounds import colgen_budget
 from mlopt.families.oasis.bounds.colgen import colgen_bound
 from mlopt.families.oasis.generator import generate
 
@@ -33,8 +35,7 @@ def variant_options(name: str, budget: float) -> dict:
     if name == "before":
         return {"time_limit": 0.7 * budget, "ilp_time_limit": 0.25 * budget,
                 "primal_time_limit": 0.0, "price_lp_point": "always"}
-    return {"time_limit": 0.5 * budget, "ilp_time_limit": 0.15 * budget,
-            "primal_time_limit": 0.3 * budget, "total_time_limit": 0.95 * budget}
+    return colgen_budget(budget)
 
 
 def main(argv=None) -> int:

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 import mlopt
 from mlopt.bracket import bracket
 from mlopt.errors import InputError
+from mlopt.families.oasis.bounds import colgen_budget
 from mlopt.families.oasis.bounds.colgen import colgen_bound
 from mlopt.families.oasis.checker import check_oasis
 from mlopt.families.oasis.generator import generate
@@ -133,6 +134,16 @@ def test_total_time_limit_clips_every_phase():
     assert time.perf_counter() - t0 < 20.0
     assert cg.method == "lagrangian_at_limit" or cg.method == "lp_optimal"
     assert check_oasis(wl, cg.schedule).feasible
+
+
+@pytest.mark.parametrize("budget", [10.0, 60.0, 119.0, 120.0, 600.0])
+def test_budget_split_stays_inside_the_budget(budget):
+    b = colgen_budget(budget)
+    assert b["total_time_limit"] == pytest.approx(0.95 * budget)
+    assert b["time_limit"] + b["ilp_time_limit"] + b["primal_time_limit"] <= 0.95 * budget + 1e-9
+    # short budgets: the loop (where the bound falls fastest) gets the larger share
+    assert b["time_limit"] / budget == pytest.approx(0.65 if budget < 120 else 0.5)
+    assert "total_time_limit" not in colgen_budget(None)
 
 
 def test_bad_lp_point_mode():
