@@ -203,8 +203,8 @@ class LocalSearch:
                 and best.utility < cap_val * (1 - GAIN_RTOL):
             trial = best.copy()
             jobs = np.array(sorted(trial.chosen))
-            dens = np.array([trial.chosen[j].utility / max(1e-12, self._size(trial, trial.chosen[j]))
-                             for j in jobs])
+            dens = np.array([trial.chosen[j].utility
+                             / max(1e-12, self._size(trial, trial.chosen[j])) for j in jobs])
             weight = 1.0 / (1.0 + np.argsort(np.argsort(dens)))  # rank 0 = lowest density
             k = min(len(jobs), int(self.rng.integers(1, 4)))
             out = self.rng.choice(jobs, size=k, replace=False, p=weight / weight.sum())
