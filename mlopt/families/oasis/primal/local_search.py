@@ -13,7 +13,8 @@ Moves (each accepted only when the total utility does not drop, strictly rises f
 * insert: a job without a column gets its best residual schedule (if any);
 * re-fit: a job's column is replaced by its best residual schedule when that has a higher
   utility, or the same utility with fewer normalized resources (room for inserts);
-* ruin-and-recreate: drop 1-3 admitted jobs (random, biased to low utility per resource),
+* ruin-and-recreate: drop 1..``ruin_max`` admitted jobs (3 at first, widened by the caller
+  while the search is stuck; random, biased to low utility per resource),
   re-insert every job without a column in a random order biased to high utility; keep the
   result iff it is better than before the ruin, else restore.
 
@@ -104,6 +105,7 @@ class LocalSearch:
     guide_w: np.ndarray | None = None  # (T, H, R) guide prices (e.g. master LP duals)
     guide_p: np.ndarray | None = None  # (T, K, R)
     seed: int = 0
+    ruin_max: int = 3  # a ruin drops 1..ruin_max admitted jobs (the caller widens it when stuck)
     found: list[Column] = field(default_factory=list)
     calls: int = 0  # subproblem solves
 
@@ -206,7 +208,7 @@ class LocalSearch:
             dens = np.array([trial.chosen[j].utility
                              / max(1e-12, self._size(trial, trial.chosen[j])) for j in jobs])
             weight = 1.0 / (1.0 + np.argsort(np.argsort(dens)))  # rank 0 = lowest density
-            k = min(len(jobs), int(self.rng.integers(1, 4)))
+            k = min(len(jobs), int(self.rng.integers(1, self.ruin_max + 1)))
             out = self.rng.choice(jobs, size=k, replace=False, p=weight / weight.sum())
             for j in out.tolist():
                 trial.drop(j)

@@ -11,9 +11,10 @@ phase alternates
    LP duals, those the LP uses, OASiS's, the incumbent's and every local-search column),
    warm-started from the incumbent (HiGHS ``setSolution``), so it is never worse than it;
 
-until the time is up or a round improves nothing (fix-and-resolve: the MIP re-optimizes the
-whole selection over the enlarged column set).  The start is the best of OASiS's own schedule
-and the greedy rounding of the last LP.  Every schedule handed out goes through ``consider``
+until the time is up or a round improves nothing with ruins as large as the selection
+(fix-and-resolve: the MIP re-optimizes the whole selection over the enlarged column set; a
+round where neither side moves doubles the local search's largest ruin).  The start is the
+best of OASiS's own schedule, the greedy rounding of the last LP and the caller's incumbent.  Every schedule handed out goes through ``consider``
 (the caller's checker); the incumbent here is only ever replaced by a strictly better one.
 
 DECISION (budget split, not in the paper): the first local search gets 20% of the phase, each
@@ -52,7 +53,7 @@ def master_primal(workload: Workload, master, last_lp: dict[str, Any] | None, *,
                   time_limit: float, consider: Callable[[Any, str], Any],
                   incumbent: np.ndarray | None = None, incumbent_source: str = "given",
                   rc_keep: float = 1e-6, local_search: bool = True, seed: int = 0,
-                  max_rounds: int = 20) -> dict[str, Any]:
+                  max_rounds: int = 50) -> dict[str, Any]:
     """Run the phase on ``master`` (a :class:`~mlopt.families.oasis.bounds.colgen.MasterLP`);
     returns a JSON-able log.  ``consider(schedule, source)`` checks and keeps a schedule."""
     start = time.perf_counter()
@@ -132,7 +133,12 @@ def master_primal(workload: Workload, master, last_lp: dict[str, Any] | None, *,
             break
         if not improved and ls_gain.get("end", 0.0) <= ls_gain.get("start", 0.0) \
                 and res["status"] == "optimal":
-            break  # neither side moves: the restricted MIP is optimal and the search is stuck
+            # neither side moves: the restricted MIP is optimal and the search is stuck;
+            # larger ruins while some are possible, else stop
+            if ls.ruin_max >= len(_packing(workload, master, pad(inc)).chosen):
+                break
+            ls.ruin_max = 2 * ls.ruin_max
+            entry["ruin_max"] = ls.ruin_max
     log["objective"] = best_val
     log["seconds"] = time.perf_counter() - start
     return log
