@@ -11,11 +11,13 @@ phase alternates
    LP duals, those the LP uses, OASiS's, the incumbent's and every local-search column),
    warm-started from the incumbent (HiGHS ``setSolution``), so it is never worse than it;
 
-until the time is up or a round improves nothing with ruins as large as the selection
+until the time is up, ``max_rounds``, or ``MAX_STUCK`` rounds in a row without a gain
 (fix-and-resolve: the MIP re-optimizes the whole selection over the enlarged column set; a
-round where neither side moves doubles the local search's largest ruin).  The start is the
-best of OASiS's own schedule, the greedy rounding of the last LP and the caller's incumbent.  Every schedule handed out goes through ``consider``
-(the caller's checker); the incumbent here is only ever replaced by a strictly better one.
+round where neither side moves doubles the local search's largest ruin, and once that reaches
+the selection's size it restarts at 3 on a fresh random stream).  The start is the best of
+OASiS's own schedule, the greedy rounding of the last LP and the caller's incumbent.  Every
+schedule handed out goes through ``consider`` (the caller's checker); the incumbent here is
+only ever replaced by a strictly better one.
 
 DECISION (budget split, not in the paper): the first local search gets 20% of the phase, each
 MIP at most 40% of what is left (at least 1 s), each later local search at most 20%.
@@ -32,6 +34,8 @@ from mlopt.models.oasis.master import Column, schedule_from_columns
 from mlopt.workload import Workload
 
 PRODUCER = "mlopt.families.oasis.primal.price_and_branch"
+#: rounds in a row without any gain after which the phase stops (time may be left)
+MAX_STUCK = 8
 
 
 def _selection(master, packing: Packing) -> np.ndarray:
@@ -92,6 +96,7 @@ def master_primal(workload: Workload, master, last_lp: dict[str, Any] | None, *,
         return np.pad(np.asarray(v, dtype=float), (0, len(master.columns) - len(v)))
 
     best_val = float(util() @ inc)
+    stuck = 0  # rounds in a row in which neither side moved
     share_ls = 0.2
     for rnd in range(max_rounds):
         entry: dict[str, Any] = {"round": rnd + 1}
@@ -131,13 +136,18 @@ def master_primal(workload: Workload, master, last_lp: dict[str, Any] | None, *,
         log["rounds"].append(entry)
         if ls is None:
             break
-        if not improved and ls_gain.get("end", 0.0) <= ls_gain.get("start", 0.0) \
-                and res["status"] == "optimal":
+        moved = improved or ls_gain.get("end", 0.0) > ls_gain.get("start", 0.0)
+        stuck = 0 if moved else stuck + 1
+        if stuck >= MAX_STUCK:
+            break
+        if not moved and res["status"] == "optimal":
             # neither side moves: the restricted MIP is optimal and the search is stuck;
-            # larger ruins while some are possible, else stop
+            # larger ruins while some are possible, then small ones on a fresh random stream
             if ls.ruin_max >= len(_packing(workload, master, pad(inc)).chosen):
-                break
-            ls.ruin_max = 2 * ls.ruin_max
+                ls.ruin_max = 3
+                ls.rng = np.random.default_rng([seed, rnd])
+            else:
+                ls.ruin_max = 2 * ls.ruin_max
             entry["ruin_max"] = ls.ruin_max
     log["objective"] = best_val
     log["seconds"] = time.perf_counter() - start
