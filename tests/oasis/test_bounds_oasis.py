@@ -348,8 +348,9 @@ def test_registry():
 def test_ilp_over_near_zero_reduced_cost_columns():
     wl = generate("paper-fig5", seed=0)
     run = oasis_online(wl)
-    full = colgen_bound(wl, run=run, ilp_columns="all")
-    near = colgen_bound(wl, run=run, ilp_columns="near_zero_rc")
+    # no primal phase: it adds local-search columns to the master after the ILP
+    full = colgen_bound(wl, run=run, ilp_columns="all", primal_time_limit=0)
+    near = colgen_bound(wl, run=run, ilp_columns="near_zero_rc", primal_time_limit=0)
     assert near.details["ilp"]["columns"] < full.details["ilp"]["columns"] == full.columns
     assert near.details["ilp"]["checked_feasible"]
     # a subset of the columns: never better than the ILP over all of them (both optimal)

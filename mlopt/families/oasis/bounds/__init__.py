@@ -18,7 +18,30 @@ from mlopt.families.oasis.bounds.colgen import colgen_bound
 from mlopt.families.oasis.bounds.dual_certificate import dual_certificate, price_certificate
 from mlopt.families.oasis.bounds.result import METHODS, BoundResult
 
-__all__ = ["METHODS", "BoundResult", "colgen_bound", "dual_certificate", "price_certificate"]
+__all__ = ["METHODS", "BoundResult", "colgen_budget", "colgen_bound", "dual_certificate",
+           "price_certificate"]
+
+
+#: budgets below this many seconds give the column generation loop a larger share
+SHORT_BUDGET_S = 120.0
+
+
+def colgen_budget(time_limit: float | None) -> dict[str, float]:
+    """colgen's phase limits for one budget: the loop, the restricted-master ILP, then local
+    search <-> restricted MIP, each its own limit, all clipped to 95% of the budget
+    (``total_time_limit``: 5% kept for set-up, checks and returning the schedule).
+
+    DECISION (measured on paper-default 50 jobs / T = 50, loaded 2-core machine): the bound
+    falls fast in the first tens of seconds (1792 -> 1437 in 15 s) and slowly after minutes,
+    while the primal phase gains steadily, so a short budget gives the loop 65% (ILP 10%,
+    primal 20%) and a longer one 50% (15%, 30%).  No budget: 600 s, 60 s, 120 s.
+    """
+    if time_limit is None:
+        return {"time_limit": 600.0, "ilp_time_limit": 60.0, "primal_time_limit": 120.0}
+    t = float(time_limit)
+    loop, ilp, primal = (0.65, 0.1, 0.2) if t < SHORT_BUDGET_S else (0.5, 0.15, 0.3)
+    return {"time_limit": loop * t, "ilp_time_limit": ilp * t, "primal_time_limit": primal * t,
+            "total_time_limit": 0.95 * t}
 
 
 def _bound_adapter(name: str):
@@ -30,11 +53,8 @@ def _bound_adapter(name: str):
         options.pop("seed", None)  # deterministic; the harness offers its context to all bounds
         options.pop("solver", None)
         if name == "colgen":
-            # one budget for both phases: the column generation loop, then the restricted
-            # master ILP (its own limit), so a caller's time limit holds for the whole call
-            total = time_limit if time_limit is not None else 600.0 + 60.0
-            options.setdefault("time_limit", total if time_limit is None else 0.7 * total)
-            options.setdefault("ilp_time_limit", 60.0 if time_limit is None else 0.25 * total)
+            for key, value in colgen_budget(time_limit).items():
+                options.setdefault(key, value)
             options.setdefault("threads", threads)
         res = fn(workload, **options)
         out = res.to_dict()

@@ -79,10 +79,12 @@ from mlopt.families.oasis.bounds.dual_certificate import (
     schedulable_jobs,
 )
 from mlopt.families.oasis.bounds.result import BoundResult
+from mlopt.families.oasis.primal.price_and_branch import master_primal
 
 INF = highspy.kHighsInf
 ILP_BACKENDS = ("highs", "pyomo")
 ILP_COLUMNS = ("auto", "near_zero_rc", "all")
+LP_POINT_MODES = ("when_needed", "always")
 AUTO_ALL_COLUMNS = 1000  # "auto": the ILP takes every column up to this many
 
 
@@ -439,8 +441,10 @@ def colgen_bound(workload: Workload, *, run: OasisRun | None = None, time_limit:
                  init: tuple[str, ...] = ("oasis", "greedy"), ilp: bool = True,
                  ilp_time_limit: float | None = 60.0, ilp_backend: str = "highs",
                  ilp_columns: str = "auto", ilp_rc_keep: float = 1e-6,
-                 lazy_rows: bool = True, threads: int = 1, verbose: bool = False
-                 ) -> BoundResult:
+                 lazy_rows: bool = True, threads: int = 1, verbose: bool = False,
+                 primal_time_limit: float | None = 60.0, local_search: bool = True,
+                 price_lp_point: str = "when_needed", total_time_limit: float | None = None,
+                 seed: int = 0) -> BoundResult:
     """Column generation bound on OPT (LP(14)), plus the restricted-master ILP schedule.
 
     Returns a :class:`BoundResult` whose ``upper_bound`` is the best dual certificate seen
@@ -478,10 +482,23 @@ def colgen_bound(workload: Workload, *, run: OasisRun | None = None, time_limit:
     if ilp_columns not in ILP_COLUMNS:
         raise InputError(f"unknown ILP column set (known: {', '.join(ILP_COLUMNS)})",
                          field="ilp_columns", value=ilp_columns)
+    if price_lp_point not in LP_POINT_MODES:
+        raise InputError(f"unknown mode (known: {', '.join(LP_POINT_MODES)})",
+                         field="price_lp_point", value=price_lp_point)
     if ilp_backend not in ILP_BACKENDS:
         raise InputError(f"unknown ILP backend (known: {', '.join(ILP_BACKENDS)})",
                          field="ilp_backend", value=ilp_backend)
     start = time.perf_counter()
+    hard = None if total_time_limit is None else start + float(total_time_limit)
+
+    def phase_limit(own: float | None) -> float | None:
+        """A phase's limit clipped to what is left of ``total_time_limit`` (minus a reserve
+        of 5%, at least 0.5 s, for checking and returning the schedule)."""
+        if hard is None:
+            return own
+        left = hard - time.perf_counter() - max(0.5, 0.05 * float(total_time_limit))
+        return left if own is None else min(own, left)
+
     if run is None:
         run = oasis_online(workload)
     oasis_check = check_oasis(workload, run.schedule)
@@ -521,7 +538,7 @@ def colgen_bound(workload: Workload, *, run: OasisRun | None = None, time_limit:
     t_lp, t_price = 0.0, time.perf_counter() - t1
     while True:
         t0 = time.perf_counter()
-        lp = master.solve(time_limit=time_limit - (t0 - start))
+        lp = master.solve(time_limit=min(time_limit - (t0 - start), phase_limit(math.inf)))
         t_lp += time.perf_counter() - t0
         if lp is None:  # the LP itself hit the time limit: no duals to price with
             break
@@ -542,6 +559,10 @@ def colgen_bound(workload: Workload, *, run: OasisRun | None = None, time_limit:
         t1 = time.perf_counter()
         certs, added, positive_at_lp = {}, 0, 0
         for name, (p, q) in points:
+            if certs and (phase_limit(math.inf) <= 0 or time.perf_counter() - start >= time_limit):
+                break  # out of time in mid-round: the certificates so far stand
+            if name == "lp" and added and price_lp_point == "when_needed":
+                continue  # columns came in: the exact LP point is only needed to prove LP(14)
             cert = price_certificate(workload, p, q, schedulable=ok, tolerance=tol)
             certs[name] = cert.bound
             if cert.bound < best_ub:
@@ -568,7 +589,7 @@ def colgen_bound(workload: Workload, *, run: OasisRun | None = None, time_limit:
         if added == 0:
             method = "lp_optimal" if positive_at_lp == 0 else "lagrangian_stalled"
             break
-        if time.perf_counter() - start >= time_limit or (
+        if time.perf_counter() - start >= time_limit or phase_limit(math.inf) <= 0 or (
                 max_iterations is not None and rounds >= max_iterations):
             break
     cg_seconds = time.perf_counter() - start
@@ -608,7 +629,10 @@ def colgen_bound(workload: Workload, *, run: OasisRun | None = None, time_limit:
                               "checked_objective": chk.objective}
 
     # ---- restricted master as an ILP (18): a feasible schedule, checked ---------------------
-    if ilp:
+    ilp_limit = phase_limit(ilp_time_limit)
+    if ilp and ilp_limit is not None and ilp_limit < 0.2:
+        details["ilp"] = {"skipped": "no time left in total_time_limit"}
+    elif ilp:
         t0 = time.perf_counter()
         is_oasis = np.array([c.source == "oasis" for c in master.columns])
         reduce = ilp_columns == "near_zero_rc" or (
@@ -627,8 +651,10 @@ def colgen_bound(workload: Workload, *, run: OasisRun | None = None, time_limit:
         warm = master.round_greedy(x_lp, allowed=keep)
         if is_oasis.any() and util @ is_oasis > util @ warm:
             warm = is_oasis.astype(float)
+        ilp_x = None
         if ilp_backend == "highs":
-            res = master.solve_ilp(ilp_time_limit, warm_start=warm, keep=keep)
+            res = master.solve_ilp(ilp_limit, warm_start=warm, keep=keep)
+            ilp_x = res["x"]
             ilp_info: dict[str, Any] = {k: res[k] for k in ("status", "termination",
                                                             "objective", "bound")}
             sched = None if res["x"] is None else schedule_from_columns(
@@ -638,7 +664,7 @@ def colgen_bound(workload: Workload, *, run: OasisRun | None = None, time_limit:
         else:
             kept = [c for c, k in zip(master.columns, keep) if k]
             model = build_master(workload, kept, relax=False)
-            sol = solve(model, time_limit=ilp_time_limit, threads=threads)
+            sol = solve(model, time_limit=ilp_limit, threads=threads)
             ilp_info = {"status": str(sol.status), "termination": sol.termination,
                         "objective": sol.objective, "bound": sol.bound}
             sched = extract_master_schedule(model, workload, kept) \
@@ -653,6 +679,13 @@ def colgen_bound(workload: Workload, *, run: OasisRun | None = None, time_limit:
         ilp_info["backend"] = ilp_backend
         ilp_info["seconds"] = time.perf_counter() - t0
         details["ilp"] = ilp_info
+        # ---- local search <-> restricted MIP from the ILP's schedule (primal/ package) -----
+        primal_limit = phase_limit(primal_time_limit or 0.0)
+        if primal_limit > 0:
+            details["primal"] = master_primal(
+                workload, master, last_lp, time_limit=primal_limit, consider=consider,
+                incumbent=ilp_x, incumbent_source="restricted_master", rc_keep=ilp_rc_keep,
+                local_search=local_search, seed=seed)
     return BoundResult("colgen", best_ub, method, best_obj, best_src,
                        time.perf_counter() - start, iterations=rounds,
                        columns=len(master.columns), lp_value=lp_value, schedule=best_sched,

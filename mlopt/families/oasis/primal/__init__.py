@@ -1,0 +1,3 @@
+"""Primal heuristics on the OASiS schedule-based master (14): local search in the residual
+cluster (:mod:`.local_search`) alternated with the restricted-master MIP
+(:mod:`.price_and_branch`), run by column generation (:mod:`mlopt.families.oasis.bounds.colgen`)."""
