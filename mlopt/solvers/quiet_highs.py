@@ -24,3 +24,17 @@ def quiet_highs():
         os.close(null)
     highs.setOptionValue("output_flag", False)
     return highs
+
+
+def run_highs(highs):
+    """``highs.run()``, once more after resetting HiGHS's thread pool if the first run is
+    refused: HiGHS keeps one pool per process and refuses a thread count other than its first
+    run's (runs here are sequential, so a fresh pool with the caller's count is safe).  Without
+    the retry a bound that needs an LP silently fell back to a weaker value."""
+    import highspy
+
+    status = highs.run()
+    if status == highspy.HighsStatus.kError:
+        highspy.Highs.resetGlobalScheduler(True)
+        status = highs.run()
+    return status

@@ -99,7 +99,7 @@ def _lp_duals(pool: dict, threads: int) -> dict[int, float]:
     """Slot prices beta_t from HiGHS's optimum of (P_tau) (any beta >= 0 is valid)."""
     import highspy
 
-    from mlopt.solvers.quiet_highs import quiet_highs
+    from mlopt.solvers.quiet_highs import quiet_highs, run_highs
 
     jobs = [jb for jb in pool["jobs"] if len(jb["slots"])]
     slots = sorted({t for jb in jobs for t in jb["slots"]})
@@ -126,11 +126,7 @@ def _lp_duals(pool: dict, threads: int) -> dict[int, float]:
     h.addCols(len(cost), np.array(cost), np.zeros(len(cost)), np.array(upper), len(index),
               np.array(starts, dtype=np.int32), np.array(index, dtype=np.int32),
               np.array(value))
-    if h.run() == highspy.HighsStatus.kError:
-        # HiGHS's one thread pool per process refuses a thread count other than
-        # the first run's: start a pool with ours (runs here are sequential)
-        highspy.Highs.resetGlobalScheduler(True)
-        h.run()
+    run_highs(h)  # retried on a fresh thread pool if HiGHS refuses the thread count
     if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
         return {}  # beta = 0 is still valid (a weaker bound)
     dual = np.abs(np.asarray(h.getSolution().row_dual, dtype=float))  # sign: HiGHS's sense

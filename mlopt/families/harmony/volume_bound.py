@@ -69,7 +69,7 @@ def _lp_prices(jobs, T, C, threads) -> dict[str, list[float]] | None:
     """beta[r][t - 1] from HiGHS's optimum of the LP, or None when it is not optimal."""
     import highspy
 
-    from mlopt.solvers.quiet_highs import quiet_highs
+    from mlopt.solvers.quiet_highs import quiet_highs, run_highs
 
     inf = highspy.kHighsInf
     h = quiet_highs()
@@ -96,11 +96,7 @@ def _lp_prices(jobs, T, C, threads) -> dict[str, list[float]] | None:
     h.addCols(n, np.array(cost), np.zeros(n), np.ones(n), len(index),
               np.array(starts, dtype=np.int32), np.array(index, dtype=np.int32),
               np.array(value))
-    if h.run() == highspy.HighsStatus.kError:
-        # HiGHS's one thread pool per process refuses a thread count other than
-        # the first run's: start a pool with ours (runs here are sequential)
-        highspy.Highs.resetGlobalScheduler(True)
-        h.run()
+    run_highs(h)  # retried on a fresh thread pool if HiGHS refuses the thread count
     if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
         return None
     dual = np.asarray(h.getSolution().row_dual, dtype=float)
