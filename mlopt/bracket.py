@@ -381,6 +381,8 @@ def _too_large(fam, workload, budget: float) -> str | None:
             size = estimate(fam, workload)
     except _Slow:
         return None
+    except InputError as err:  # the model refuses this workload outright (hetero's
+        return f"not built: {err.message}"  # placement_ti beyond its placement cap)
     why = refusal(size, budget)
     return None if why is None else (f"not built: {why} ({size.summary()})")
 

@@ -125,3 +125,22 @@ def test_solve_time_limit_is_wall_clock_build_included():
     assert time.perf_counter() - t0 < 3 + 3
     assert err.value.field == "time_limit" and "mlopt bracket" in err.value.message
     assert "200 jobs" in err.value.message and "dual_certificate" in err.value.message
+
+
+def test_a_model_that_refuses_the_workload_is_skipped_not_fatal(monkeypatch):
+    """hetero's placement_ti refuses 100 paper-default jobs in its estimate (more placements
+    than its cap): bracket records the exact model as skipped with that reason and goes on
+    (it used to end the whole bracket with the model's InputError)."""
+    import mlopt.modelsize
+    from mlopt.bracket import _too_large
+    from mlopt.errors import InputError
+    from mlopt.families import get_family
+
+    def refuses(fam, workload):
+        raise InputError("too many placements for the per-placement model", field="jobs",
+                         value=100)
+
+    monkeypatch.setattr(mlopt.modelsize, "estimate", refuses)
+    fam = get_family("hetero")
+    why = _too_large(fam, fam.generate("tiny", seed=0), 10.0)
+    assert why == "not built: too many placements for the per-placement model"
