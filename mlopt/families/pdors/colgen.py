@@ -57,6 +57,7 @@ import highspy
 import numpy as np
 
 from mlopt.errors import InputError
+from mlopt.families.pdors.columns import Column, ColumnPool
 from mlopt.families.pdors.dp import best_schedule
 from mlopt.families.pdors.fields import pdors_arrays, validate_pdors
 from mlopt.families.pdors.oracle import SlotOracle, SlotPlan, new_highs
@@ -93,13 +94,15 @@ class RelaxedSlotOracle(SlotOracle):
 class _Pricer:
     """Both pricings of one job on the empty cluster."""
 
-    def __init__(self, workload: Workload, arr, i: int, grid: int, column_grid: int):
+    def __init__(self, workload: Workload, arr, i: int, grid: int, column_grid: int,
+                 fine_grid: int | None = None):
         H = len(arr.server_ids)
         kw = dict(alpha=arr.alpha[i], beta=arr.beta[i], F=int(arr.batch[i]),
                   gamma=int(arr.gamma[i]), n_int=arr.n_int[i], n_ext=arr.n_ext[i], H=H,
                   rng=np.random.default_rng(0))
         self.relaxed = RelaxedSlotOracle(grid=grid, **kw)
         self.exact = SlotOracle(grid=column_grid, oracle="exact", **kw)
+        self.fine = RelaxedSlotOracle(grid=fine_grid, **kw) if fine_grid else None
         self.grid, self.column_grid = grid, column_grid
         self.i, self.a = i, int(arr.arrival[i])
         self.job = workload.jobs[i]
@@ -120,43 +123,67 @@ class _Pricer:
             return None
         return {t: plans[t][j] for t, j in res.units.items()}
 
+    def fine_bound(self, price: np.ndarray) -> float:
+        """The relaxed payoff on the finer grid (also >= every real schedule's payoff)."""
+        if self.fine is None:
+            return math.inf
+        theta = {t: self.fine.slot(price[t - 1], self.cap)[0]
+                 for t in range(self.a, self.T + 1)}
+        return best_schedule(theta, self.a, self.T, self.fine.grid, self.job.utility).payoff
+
+    def as_column(self, pool: ColumnPool, plans, source: str) -> Column | None:
+        if not plans:
+            return None
+        end = max(plans)
+        return pool.make(self.i, {t: (p.w, p.s) for t, p in plans.items()},
+                         float(self.job.utility(end - self.a)), source)
+
+    def fit(self, pool: ColumnPool, left: np.ndarray) -> Column | None:
+        """A column of this job inside the flat residual ``left``: the exact-oracle DP with
+        prices eps / C (utility first, then the fewest resources; eps keeps the whole cost
+        below 1e-3 of the utility), None when it cannot finish by T."""
+        free = np.maximum(left.reshape(self.T, *self.cap.shape), 0.0)
+        u0 = float(self.job.utility(0))
+        if u0 <= 0:
+            return None
+        eps = 1e-3 * u0 / (self.T * self.cap.size)
+        price = eps / np.where(self.cap > 0, self.cap, 1.0)
+        theta, plans = {}, {}
+        for t in range(self.a, self.T + 1):
+            theta[t], plans[t] = self.exact.slot(price, free[t - 1])
+        res = best_schedule(theta, self.a, self.T, self.column_grid, self.job.utility)
+        if res.end_slot is None:
+            return None
+        return self.as_column(pool, {t: plans[t][j] for t, j in res.units.items()}, "insert")
+
 
 class _Master:
     """Restricted master LP of R-DMLRS (8): rows 0..I-1 are sum_l x_il <= 1, then one capacity
-    row per (t, h, r)."""
+    row per (t, h, r); its columns are those of ``pool`` (one HiGHS column per pool column)."""
 
     def __init__(self, arr, T: int, threads: int):
         self.arr, self.T = arr, T
         self.I, (self.H, self.R) = len(arr.arrival), arr.cap.shape
+        self.pool = ColumnPool(arr, T)
         h = new_highs()
         h.setOptionValue("threads", int(threads))
         h.changeObjectiveSense(highspy.ObjSense.kMaximize)
-        caps = np.broadcast_to(arr.cap, (T, self.H, self.R)).reshape(-1)
-        lo = np.full(self.I + caps.size, -INF)
-        up = np.concatenate([np.ones(self.I), caps])
+        lo = np.full(self.I + self.pool.cap.size, -INF)
+        up = np.concatenate([np.ones(self.I), self.pool.cap])
         h.addRows(len(lo), lo, up, 0, np.zeros(len(lo), dtype=np.int32),
                   np.zeros(0, dtype=np.int32), np.zeros(0))
         self.h = h
-        self.columns: list[dict[str, Any]] = []
-        self.keys: set[bytes] = set()
 
-    def usage(self, i: int, plans: dict[int, SlotPlan]) -> np.ndarray:
-        u = np.zeros((self.T, self.H, self.R))
-        for t, p in plans.items():
-            u[t - 1] = np.outer(p.w, self.arr.alpha[i]) + np.outer(p.s, self.arr.beta[i])
-        return u
+    @property
+    def columns(self) -> list[Column]:
+        return self.pool.columns
 
-    def add(self, i: int, utility: float, use: np.ndarray, end: int) -> bool:
-        key = bytes([i % 256]) + np.int64(i).tobytes() + use.tobytes()
-        if key in self.keys:
+    def add(self, col: Column | None) -> bool:
+        if col is None or self.pool.add(col) is None:
             return False
-        flat = use.reshape(-1)
-        nz = np.flatnonzero(flat > 0)
-        idx = np.concatenate([[i], self.I + nz]).astype(np.int32)
-        val = np.concatenate([[1.0], flat[nz]])
-        self.h.addCol(float(utility), 0.0, INF, len(idx), idx, val)
-        self.columns.append({"job": i, "utility": float(utility), "use": use, "end": end})
-        self.keys.add(key)
+        idx = np.concatenate([[col.job], self.I + col.idx]).astype(np.int32)
+        val = np.concatenate([[1.0], col.val])
+        self.h.addCol(float(col.utility), 0.0, INF, len(idx), idx, val)
         return True
 
     def solve(self, time_limit: float) -> dict[str, Any] | None:
@@ -178,77 +205,124 @@ def _grid(name: str, value) -> int:
 
 
 def colgen_bound(workload: Workload, *, time_limit: float = 60.0, grid: int = 100,
-                 column_grid: int = 20, max_iterations: int | None = None,
-                 smoothing: float = 0.5, threads: int = 1, **_) -> dict[str, Any]:
-    """Certified upper bound on OPT(DMLRS) (see the module docstring).  Returns the harness's
-    bound dict: ``bound`` (best certificate, capped by ``job_sum``), ``status``
+                 column_grid: int = 20, fine_grid: int | None = 400,
+                 max_iterations: int | None = None, smoothing: float = 0.5, threads: int = 1,
+                 primal: bool = True, primal_share: float = 0.4,
+                 warm: str | None = "pdors", **_) -> dict[str, Any]:
+    """Certified upper bound on OPT(DMLRS) (see the module docstring), and with ``primal`` the
+    best checked schedule found on the master's columns (:mod:`.master_primal`).  Returns the
+    harness's bound dict: ``bound`` (best certificate, capped by ``job_sum``), ``status``
     (``converged``: no column with positive reduced cost at the last LP duals, ``limit``: time
     or round limit, ``lp_limit``: the master LP itself hit the limit), ``lp_value`` (the last
-    restricted master LP value: a lower bound on LP(8), not on OPT) and a per-round log."""
+    restricted master LP value: a lower bound on LP(8), not on OPT), a per-round log and, with
+    ``primal``, ``schedule`` / ``primal`` (its checked objective and where it came from).
+
+    ``fine_grid``: jobs whose relaxed payoff on ``grid`` exceeds the best real payoff priced at
+    the same point are priced again on this finer grid and the smaller payoff is kept (both
+    are >= every real schedule's payoff, so the minimum is too); None: never.  ``warm``:
+    "pdors" adds PD-ORS's own schedule's columns (the restricted MIP's first incumbent);
+    ``primal_share``: the part of ``time_limit`` kept for the primal heuristics."""
     validate_pdors(workload)
     grid, column_grid = _grid("grid", grid), _grid("column_grid", column_grid)
+    if fine_grid is not None:
+        fine_grid = _grid("fine_grid", fine_grid)
     if not 0.0 <= smoothing < 1.0:
         raise InputError("must be in [0, 1)", field="smoothing", value=smoothing)
+    if isinstance(primal_share, bool) or not isinstance(primal_share, (int, float)) \
+            or not 0.0 < primal_share < 1.0:
+        raise InputError("must be in (0, 1)", field="primal_share", value=primal_share)
+    if warm not in WARM:
+        raise InputError(f"unknown warm start (known: {', '.join(map(str, WARM))})",
+                         field="warm", value=warm)
     start = time.perf_counter()
     arr = pdors_arrays(workload)
     T, (H, R) = workload.horizon, arr.cap.shape
     capsum = np.broadcast_to(arr.cap, (T, H, R))
     ok = schedulable(workload, arr)
-    pricers = [_Pricer(workload, arr, i, grid, column_grid) for i in np.flatnonzero(ok)]
+    pricers = [_Pricer(workload, arr, i, grid, column_grid, fine_grid)
+               for i in np.flatnonzero(ok)]
     master = _Master(arr, T, threads)
     js = job_sum_bound(workload)["bound"]
+    cg_end = start + time_limit * ((1.0 - primal_share) if primal else 1.0)
 
     def over() -> bool:
-        return time.perf_counter() - start >= time_limit
+        return time.perf_counter() >= cg_end
 
-    def certificate(price: np.ndarray) -> float | None:
+    def certificate(price: np.ndarray, known: dict[int, float] | None = None,
+                    until: float | None = None) -> float | None:
+        """D(price), or None when the relaxed pass over all jobs does not finish by ``until``
+        (default: the end of column generation; a partial pass is no certificate).  Then, while
+        column generation has time, the jobs whose relaxed payoff exceeds ``known`` (the real
+        payoff of a column priced at ``price``, per job) the most are priced again on the fine
+        grid; the smaller payoff is kept."""
+        until = cg_end if until is None else until
         total = float(np.sum(price * capsum))
+        lam = {}
+        for pr in pricers:
+            if time.perf_counter() >= until:
+                return None
+            lam[pr.i] = pr.bound(price)
+        known = known or {}
+        excess = {i: v - known.get(i, 0.0) for i, v in lam.items()
+                  if v > 0 and v - known.get(i, 0.0) > 1e-9 * max(1.0, v)}
+        for pr in sorted(pricers, key=lambda pr: -excess.get(pr.i, 0.0)):
+            if pr.i not in excess or over():
+                break
+            lam[pr.i] = min(lam[pr.i], pr.fine_bound(price))
+        return total + sum(max(0.0, v) for v in lam.values())
+
+    def price_all(price: np.ndarray) -> dict[int, Column]:
+        out = {}
         for pr in pricers:
             if over():
-                return None  # a partial pass is no certificate
-            total += max(0.0, pr.bound(price))
-        return total
+                break
+            col = pr.as_column(master.pool, pr.column(price), "price")
+            if col is not None:
+                out[pr.i] = col
+        return out
+
+    def payoffs(cols: dict[int, Column], price: np.ndarray) -> dict[int, float]:
+        flat = price.reshape(-1)
+        return {i: c.utility - float(c.val @ flat[c.idx]) for i, c in cols.items()}
 
     zero = np.zeros((T, H, R))
-    c0 = certificate(zero)  # p = 0: every job at its fastest relaxed duration
+    first = price_all(zero)  # initial columns: each job's fastest schedule
+    for col in first.values():
+        master.add(col)
+    # p = 0: every job alone on the cluster; its relaxed pass may run past column generation's
+    # share (it is the bound's floor), not past the primal side's second half
+    c0 = certificate(zero, payoffs(first, zero),
+                     until=start + time_limit * (1.0 - 0.5 * primal_share if primal else 1.0))
     best, best_point, center = (math.inf, None, None) if c0 is None else (c0, "zero", zero)
-    for pr in pricers:  # initial columns: each job's fastest schedule
-        plans = pr.column(zero)
-        if plans:
-            end = max(plans)
-            master.add(pr.i, float(pr.job.utility(end - pr.a)), master.usage(pr.i, plans), end)
+    warm_cols, warm_note = _warm_columns(workload, master, warm,
+                                         seconds=0.25 * max(0.0, cg_end - time.perf_counter()))
     status, rounds, log, lp_value = "limit", 0, [], None
     while not over() and (max_iterations is None or rounds < max_iterations):
-        lp = master.solve(time_limit - (time.perf_counter() - start))
+        lp = master.solve(cg_end - time.perf_counter())
         if lp is None:
             status = "lp_limit"
             break
         lp_value = lp["value"]
         rounds += 1
-        points = [("lp", lp["p"])]
+        cols = price_all(lp["p"])
+        known = payoffs(cols, lp["p"]) if not over() else None
+        points = [("lp", lp["p"], known)]
         if center is not None and smoothing > 0:
-            points.insert(0, ("smoothed", smoothing * center + (1 - smoothing) * lp["p"]))
+            points.insert(0, ("smoothed", smoothing * center + (1 - smoothing) * lp["p"], None))
         certs = {}
-        for name, p in points:
-            c = certificate(p)
+        for name, p, kn in points:
+            c = certificate(p, kn)
             if c is None:
                 break
             certs[name] = c
             if c < best:
                 best, best_point, center = c, name, p
         added = 0
-        for pr in pricers:
-            if over():
-                break
-            plans = pr.column(lp["p"])
-            if not plans:
-                continue
-            use = master.usage(pr.i, plans)
-            end = max(plans)
-            util = float(pr.job.utility(end - pr.a))
-            rc = util - float(np.sum(lp["p"] * use)) - lp["mu"][pr.i]
-            if rc > 1e-7 * max(1.0, util):
-                added += master.add(pr.i, util, use, end)
+        flat = lp["p"].reshape(-1)
+        for i, col in cols.items():
+            rc = col.utility - float(col.val @ flat[col.idx]) - lp["mu"][i]
+            if rc > 1e-7 * max(1.0, col.utility):
+                added += master.add(col)
         log.append({"round": rounds, "lp_value": lp_value, "certificates": certs,
                     "best": best, "added": added, "columns": len(master.columns),
                     "elapsed_s": time.perf_counter() - start})
@@ -256,8 +330,52 @@ def colgen_bound(workload: Workload, *, time_limit: float = 60.0, grid: int = 10
             status = "converged"
             break
     bound = min(best, js)
-    return {"bound": float(bound), "status": status, "lp_value": lp_value,
-            "certificate": None if math.isinf(best) else float(best),
-            "best_point": best_point if best <= js else "job_sum", "job_sum": js,
-            "rounds": rounds, "columns": len(master.columns), "grid": grid,
-            "column_grid": column_grid, "seconds": time.perf_counter() - start, "log": log}
+    out = {"bound": float(bound), "status": status, "lp_value": lp_value,
+           "certificate": None if math.isinf(best) else float(best),
+           "best_point": best_point if best <= js else "job_sum", "job_sum": js,
+           "rounds": rounds, "columns": len(master.columns), "grid": grid,
+           "column_grid": column_grid, "fine_grid": fine_grid, "log": log}
+    if primal:
+        from mlopt.families.pdors.master_primal import best_schedule_on_master
+
+        by_i = {pr.i: pr for pr in pricers}
+        res = best_schedule_on_master(
+            workload, master.pool, warm=warm_cols, bound=bound, threads=threads,
+            deadline=start + time_limit - 0.05 * time_limit,
+            price=lambda i, p: by_i[i].as_column(master.pool, by_i[i].column(
+                p.reshape(T, H, R)), "dive"),
+            insert=lambda i, left: by_i[i].fit(master.pool, left),
+            jobs=sorted(by_i))
+        out["primal"] = {**res["info"], "warm": warm_note}
+        out["schedule"] = res["schedule"]
+    out["seconds"] = time.perf_counter() - start
+    return out
+
+
+#: warm starts of the primal side: PD-ORS's own schedule, or none
+WARM = ("pdors", None)
+
+
+def _warm_columns(workload: Workload, master: _Master, warm: str | None,
+                  seconds: float) -> tuple[list[int], str]:
+    """The columns of PD-ORS's schedule (default options, seed 0, as ``bracket`` runs it),
+    added to the master; stopped after ``seconds`` (then none)."""
+    if warm is None:
+        return [], "no warm start"
+    from mlopt.alarm import alarm
+    from mlopt.families.pdors.checker import check_pdors
+    from mlopt.families.pdors.online import pdors_online
+
+    try:
+        with alarm(seconds, lambda: TimeoutError("warm start stopped")):
+            schedule = pdors_online(workload, seed=0).schedule
+    except TimeoutError:
+        return [], f"PD-ORS not run (over its {seconds:.1f} s share)"
+    check = check_pdors(workload, schedule)
+    if not check.feasible:  # never expected: the checker decides, not the producer
+        return [], "PD-ORS schedule rejected by the checker"
+    idx = []
+    for col in master.pool.of_schedule(workload, schedule, "pdors"):
+        master.add(col)
+        idx.append(master.pool.index_of(col))
+    return idx, f"PD-ORS ({check.objective:.6g})"
