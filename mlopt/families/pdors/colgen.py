@@ -60,7 +60,7 @@ from mlopt.errors import InputError
 from mlopt.families.pdors.columns import Column, ColumnPool
 from mlopt.families.pdors.dp import best_schedule
 from mlopt.families.pdors.fields import pdors_arrays, validate_pdors
-from mlopt.families.pdors.oracle import SlotOracle, SlotPlan, new_highs
+from mlopt.families.pdors.oracle import ExternalLP, SlotOracle, SlotPlan, new_highs
 from mlopt.families.pdors.prices import schedulable
 from mlopt.families.pdors.theory import job_sum_bound
 from mlopt.workload import Workload
@@ -74,6 +74,8 @@ class RelaxedSlotOracle(SlotOracle):
 
     def __init__(self, **kw):
         super().__init__(oracle="rounding", **kw)  # "rounding": the ExternalLP is continuous
+        self._maxer: ExternalLP | None = None
+        self._dmax: dict[bytes, tuple | None] = {}
 
     def demands(self, n: float) -> np.ndarray:
         j = np.arange(self.grid + 1)
@@ -82,6 +84,8 @@ class RelaxedSlotOracle(SlotOracle):
         return np.maximum(d, 0).astype(int)
 
     def _external(self, demand, pw, ps, free) -> SlotPlan | None:
+        if not (np.any(pw) or np.any(ps)):
+            return self._free_external(demand, free)
         self.stats.lp_solves += 1
         sol = self.lp.solve(demand)
         if sol is None:
@@ -89,6 +93,26 @@ class RelaxedSlotOracle(SlotOracle):
             return None
         cost, w, s = sol
         return SlotPlan(cost - SAFETY * (1.0 + abs(cost)), w, s, "ext")
+
+    def _free_external(self, demand, free) -> SlotPlan | None:
+        """Zero prices (p = 0, and every slot whose capacity rows have zero duals): the LP's
+        cost is 0 wherever it is feasible, and it is feasible iff demand <= the LP's largest
+        worker count (the cover row is the only one the demand moves).  One LP per slot state
+        instead of one per demand; the float margin (1e-6, HiGHS's feasibility tolerance) errs
+        on the feasible side, which only lowers theta_lb."""
+        key = free.tobytes()
+        if key not in self._dmax:
+            if self._maxer is None:
+                self._maxer = ExternalLP(self.alpha, self.beta, self.H, self.F, self.gamma)
+            self._maxer.set_slot(-np.ones(self.H), np.zeros(self.H), free)
+            self.stats.lp_solves += 1
+            sol = self._maxer.solve(0)
+            self._dmax[key] = None if sol is None else (-sol[0], sol[1], sol[2])
+        got = self._dmax[key]
+        if got is None or demand > got[0] + 1e-6:
+            self.lp_infeasible = True  # monotone: larger demands are infeasible too
+            return None
+        return SlotPlan(-SAFETY, got[1], got[2], "ext")
 
 
 class _Pricer:
@@ -103,6 +127,9 @@ class _Pricer:
         self.relaxed = RelaxedSlotOracle(grid=grid, **kw)
         self.exact = SlotOracle(grid=column_grid, oracle="exact", **kw)
         self.fine = RelaxedSlotOracle(grid=fine_grid, **kw) if fine_grid else None
+        # placements on residual capacities: PD-ORS's own LP + rounding (its plans are checked
+        # against the free capacity), far cheaper than the exact IP per slot state
+        self.fitter = SlotOracle(grid=grid, oracle="rounding", **kw)
         self.grid, self.column_grid = grid, column_grid
         self.i, self.a = i, int(arr.arrival[i])
         self.job = workload.jobs[i]
@@ -139,22 +166,32 @@ class _Pricer:
                          float(self.job.utility(end - self.a)), source)
 
     def fit(self, pool: ColumnPool, left: np.ndarray) -> Column | None:
-        """A column of this job inside the flat residual ``left``: the exact-oracle DP with
-        prices eps / C (utility first, then the fewest resources; eps keeps the whole cost
-        below 1e-3 of the utility), None when it cannot finish by T."""
+        """A column of this job inside the flat residual ``left``, None when it cannot finish
+        by T: the pricing DP (PD-ORS's rounding oracle) under *lean* prices lam / C.
+
+        DECISION (a heuristic, not in seed 004): utilities fall slowly with completion time,
+        so the earliest completion (what tiny prices buy) takes many external workers and
+        leaves no room for the next job.  lam is set so that doing the whole job internally
+        costs 5% of u_i(0): the DP then gives up a little utility for a placement that uses far
+        fewer resources (external work needs n_ext / n_int times more worker-slots)."""
         free = np.maximum(left.reshape(self.T, *self.cap.shape), 0.0)
         u0 = float(self.job.utility(0))
         if u0 <= 0:
             return None
-        eps = 1e-3 * u0 / (self.T * self.cap.size)
-        price = eps / np.where(self.cap > 0, self.cap, 1.0)
-        theta, plans = {}, {}
-        for t in range(self.a, self.T + 1):
-            theta[t], plans[t] = self.exact.slot(price, free[t - 1])
-        res = best_schedule(theta, self.a, self.T, self.column_grid, self.job.utility)
-        if res.end_slot is None:
-            return None
-        return self.as_column(pool, {t: plans[t][j] for t, j in res.units.items()}, "insert")
+        frac = np.where(self.cap > 0, 1.0 / np.where(self.cap > 0, self.cap, 1.0), 0.0)
+        orc = self.fitter
+        per_worker = float(np.max(frac @ (orc.alpha + orc.beta / orc.gamma)))
+        lean = 0.05 * u0 / max(1e-12, orc.n_int * per_worker)
+        # then tiny prices (any placement that fits) when the lean ones reject the job
+        for lam in (lean, 1e-3 * u0 / (self.T * self.cap.size)):
+            theta, plans = {}, {}
+            for t in range(self.a, self.T + 1):
+                theta[t], plans[t] = orc.slot(lam * frac, free[t - 1])
+            res = best_schedule(theta, self.a, self.T, orc.grid, self.job.utility)
+            if res.end_slot is not None:
+                return self.as_column(pool, {t: plans[t][k] for t, k in res.units.items()},
+                                      "insert")
+        return None
 
 
 class _Master:
@@ -249,12 +286,13 @@ def colgen_bound(workload: Workload, *, time_limit: float = 60.0, grid: int = 10
         return time.perf_counter() >= cg_end
 
     def certificate(price: np.ndarray, known: dict[int, float] | None = None,
-                    until: float | None = None) -> float | None:
+                    until: float | None = None, refine_share: float = 1.0) -> float | None:
         """D(price), or None when the relaxed pass over all jobs does not finish by ``until``
         (default: the end of column generation; a partial pass is no certificate).  Then, while
         column generation has time, the jobs whose relaxed payoff exceeds ``known`` (the real
         payoff of a column priced at ``price``, per job) the most are priced again on the fine
-        grid; the smaller payoff is kept."""
+        grid for ``refine_share`` of column generation's time left (at least 5% of the
+        limit: the largest excesses come first); the smaller payoff is kept."""
         until = cg_end if until is None else until
         total = float(np.sum(price * capsum))
         lam = {}
@@ -265,8 +303,10 @@ def colgen_bound(workload: Workload, *, time_limit: float = 60.0, grid: int = 10
         known = known or {}
         excess = {i: v - known.get(i, 0.0) for i, v in lam.items()
                   if v > 0 and v - known.get(i, 0.0) > 1e-9 * max(1.0, v)}
+        now = time.perf_counter()
+        refine_until = now + refine_share * max(cg_end - now, 0.05 * time_limit)
         for pr in sorted(pricers, key=lambda pr: -excess.get(pr.i, 0.0)):
-            if pr.i not in excess or over():
+            if pr.i not in excess or time.perf_counter() >= refine_until:
                 break
             lam[pr.i] = min(lam[pr.i], pr.fine_bound(price))
         return total + sum(max(0.0, v) for v in lam.values())
@@ -291,11 +331,15 @@ def colgen_bound(workload: Workload, *, time_limit: float = 60.0, grid: int = 10
         master.add(col)
     # p = 0: every job alone on the cluster; its relaxed pass may run past column generation's
     # share (it is the bound's floor), not past the primal side's second half
+    # (its fine-grid pass gets half of column generation's time left: the warm start and the
+    # rounds need the rest)
     c0 = certificate(zero, payoffs(first, zero),
-                     until=start + time_limit * (1.0 - 0.5 * primal_share if primal else 1.0))
+                     until=start + time_limit * (1.0 - 0.5 * primal_share if primal else 1.0),
+                     refine_share=0.5)
     best, best_point, center = (math.inf, None, None) if c0 is None else (c0, "zero", zero)
-    warm_cols, warm_note = _warm_columns(workload, master, warm,
-                                         seconds=0.25 * max(0.0, cg_end - time.perf_counter()))
+    warm_cols, warm_note = _warm_columns(
+        workload, master, warm, seconds=min(max(0.0, cg_end - time.perf_counter()),
+                                            (cg_end - start) / 2))
     status, rounds, log, lp_value = "limit", 0, [], None
     while not over() and (max_iterations is None or rounds < max_iterations):
         lp = master.solve(cg_end - time.perf_counter())
@@ -362,6 +406,8 @@ def _warm_columns(workload: Workload, master: _Master, warm: str | None,
     added to the master; stopped after ``seconds`` (then none)."""
     if warm is None:
         return [], "no warm start"
+    if seconds < 0.5:
+        return [], "PD-ORS not run (no time left for it)"
     from mlopt.alarm import alarm
     from mlopt.families.pdors.checker import check_pdors
     from mlopt.families.pdors.online import pdors_online

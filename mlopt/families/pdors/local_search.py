@@ -19,16 +19,22 @@ from typing import Callable
 from mlopt.families.pdors.columns import Column, ColumnPool
 
 GAIN_TOL = 1e-9
+MOVES = ("upgrade", "swap", "insert")
 
 
 def local_search(pool: ColumnPool, chosen: list[int], *, deadline: float,
                  insert: Callable[[int, object], Column | None] | None = None,
-                 jobs: list[int] | None = None) -> list[int]:
+                 jobs: list[int] | None = None, moves: tuple[str, ...] = MOVES) -> list[int]:
     """Improve ``chosen``; ``insert(i, left)`` prices job i on the flat residual ``left``;
-    ``jobs``: the jobs that may be admitted (default: every job with a column)."""
+    ``jobs``: the jobs that may be admitted (default: every job with a column); ``moves``: a
+    subset of :data:`MOVES` (``("insert",)`` from an empty start is a constructive greedy:
+    jobs by decreasing u_i(0), each placed on what the others left)."""
     cur = {pool.columns[k].job: k for k in chosen}
     left = pool.residual(chosen)
     cand = sorted(set(pool.by_job) | set(jobs or ()))
+    u0 = {i: max((pool.columns[k].utility for k in pool.by_job.get(i, ())), default=0.0)
+          for i in cand}
+    by_value = sorted(cand, key=lambda i: -u0[i])
     tried_insert: set[tuple[int, float]] = set()
 
     def util(i):
@@ -56,7 +62,7 @@ def local_search(pool: ColumnPool, chosen: list[int], *, deadline: float,
     improved = True
     while improved and time.perf_counter() < deadline:
         improved = False
-        for i in cand:  # 1. upgrade
+        for i in cand if "upgrade" in moves else ():  # 1. upgrade
             if time.perf_counter() >= deadline:
                 break
             release(i)
@@ -69,7 +75,7 @@ def local_search(pool: ColumnPool, chosen: list[int], *, deadline: float,
             if best is not None:
                 take(i, best)
                 improved = True
-        for i in cand:  # 2. swap a rejected job in for one admitted job
+        for i in cand if "swap" in moves else ():  # 2. a rejected job in, an admitted one out
             if i in cur or time.perf_counter() >= deadline:
                 continue
             best, gain = None, GAIN_TOL
@@ -86,8 +92,8 @@ def local_search(pool: ColumnPool, chosen: list[int], *, deadline: float,
             if best is not None:
                 take(i, best[0], drop=(best[1],))
                 improved = True
-        if insert is not None:  # 3. price rejected jobs on what is left
-            for i in cand:
+        if insert is not None and "insert" in moves:  # 3. price rejected jobs on what is left
+            for i in by_value:
                 if i in cur or time.perf_counter() >= deadline:
                     continue
                 sig = (i, float(left.sum()))

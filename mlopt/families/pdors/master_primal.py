@@ -3,8 +3,10 @@ columns, within a deadline.
 
 Candidates, each a set of columns (one per admitted job) that fits every capacity row:
 
-1. the warm start (PD-ORS's own schedule's columns) and a greedy pick (columns by utility,
-   each taken if it fits), each improved by :func:`.local_search.local_search`;
+1. the warm start (PD-ORS's own schedule's columns), a greedy pick (columns by utility, each
+   taken if it fits) and a constructive one (jobs by utility, each priced on what the others
+   left: the local search's insert move from an empty start); the best of them improved by
+   :func:`.local_search.local_search`;
 2. the restricted master as a 0/1 program (:mod:`.restricted_mip`, HiGHS) warm-started from the
    best of 1., then local search;
 3. a dive with re-pricing (:mod:`.diving`), then local search.
@@ -12,7 +14,8 @@ Candidates, each a set of columns (one per admitted job) that fits every capacit
 Every candidate is decoded to a schedule and passed through the independent checker
 (:func:`.checker.check_pdors`); the reported objective is the checker's, and a candidate the
 checker rejects is dropped (never expected: the columns are real placements).  The phases share
-what is left of the deadline (MIP 40%, dive 40% of what is left then, local search the rest)
+what is left of the deadline (construction 25%, MIP 40%, dive 40% of what is left then, local
+search the rest)
 and stop early once a schedule meets ``bound``.
 """
 from __future__ import annotations
@@ -26,6 +29,7 @@ from mlopt.families.pdors.diving import dive
 from mlopt.families.pdors.local_search import local_search
 from mlopt.families.pdors.restricted_mip import solve_restricted_mip
 
+INSERT_SHARE = 0.25
 MIP_SHARE = 0.4
 DIVE_SHARE = 0.4
 
@@ -76,9 +80,16 @@ def best_schedule_on_master(workload, pool: ColumnPool, *, deadline: float, boun
 
     start = consider("warm", list(warm)) if warm else None
     g = consider("greedy", greedy(pool))
-    seed = max((c for c in (start, g) if c is not None), key=pool.value, default=[])
-    ls_until = time.perf_counter() + 0.1 * max(0.0, deadline - time.perf_counter())
-    ls("warm" if seed is start and start is not None else "greedy", seed, ls_until)
+    built = None
+    if insert is not None and not closed():
+        until = time.perf_counter() + INSERT_SHARE * max(0.0, deadline - time.perf_counter())
+        built = consider("insert", local_search(pool, [], deadline=until, insert=insert,
+                                                jobs=jobs, moves=("insert",)))
+    named = [(n, c) for n, c in (("warm", start), ("greedy", g), ("insert", built))
+             if c is not None]
+    if named:
+        name, seed = max(named, key=lambda nc: pool.value(nc[1]))
+        ls(name, seed, time.perf_counter() + 0.15 * max(0.0, deadline - time.perf_counter()))
     if not closed() and time.perf_counter() < deadline:
         share = MIP_SHARE * (deadline - time.perf_counter())
         warm_mip = best_columns(pool, best["schedule"], workload)
