@@ -42,6 +42,27 @@ LP duals of a degenerate master) and the relaxed pricing (a finer ``grid`` tight
 Stabilization: every round also prices at the smoothed point alpha*center + (1-alpha)*p_LP
 (Wentges, ``smoothing``), center = the best certificate's point; both are points of the dual.
 
+Finer pricing where it matters (``fine_grid``).  The relaxed grid over-credits each slot by
+less than 1/G of the work, so a job that needs many slots may "finish" one slot early in the
+relaxation, or finish at all when no real schedule can (15-job ``paper-fig6``, seed 0: one job
+worth 65 in the relaxation, 0 in reality; the bound 529.6 against PD-ORS's 464.6).  Each
+certificate therefore re-prices, largest excess first and while time allows, the jobs whose
+relaxed payoff exceeds the real payoff of the column priced at the same point on a finer grid,
+and keeps the smaller of the two payoffs: both are >= every real schedule's payoff, so the
+certificate stays valid, however many jobs were re-priced when time ran out.  At zero prices
+(p = 0, and every slot whose capacity rows have zero duals) the relaxed oracle needs one LP per
+slot state instead of one per demand (:meth:`RelaxedSlotOracle._free_external`).
+
+Validity at every iteration: each certificate is D(p) at some p >= 0 with every lambda_i an
+upper bound on job i's best payoff, so the smallest D seen is a bound whenever the loop stops
+(time, rounds, or the LP itself stopped); it never relies on LP optimality or on the column
+pricing (which only adds real columns).
+
+Primal side (``primal=True``): the columns of PD-ORS's own schedule join the master (``warm``),
+and after column generation :mod:`.master_primal` returns the best checked schedule over the
+master's columns (restricted 0/1 master warm-started from them, a dive with re-pricing, local
+search with insertion on residual capacities); ``bracket`` lists it as ``colgen schedule``.
+
 Not reused from OASiS's ``colgen``: its ``MasterLP`` is built around OASiS's columns (separate
 worker and PS server pools, lazy rows for ~26k rows at 100 jobs); PD-ORS's columns live on one
 shared pool and the instances this bound targets are small, so a plain master with all rows is
