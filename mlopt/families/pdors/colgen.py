@@ -350,17 +350,19 @@ def colgen_bound(workload: Workload, *, time_limit: float = 60.0, grid: int = 10
     first = price_all(zero)  # initial columns: each job's fastest schedule
     for col in first.values():
         master.add(col)
+    # PD-ORS's columns before the fine-grid passes: at paper-fig9 scale the refinement could
+    # take all of column generation's share, and without them the primal side starts far below
+    # PD-ORS (the jobs' fastest columns crowd each other out)
+    warm_cols, warm_note = _warm_columns(
+        workload, master, warm, seconds=min(max(0.0, cg_end - time.perf_counter()),
+                                            (cg_end - start) / 2))
     # p = 0: every job alone on the cluster; its relaxed pass may run past column generation's
-    # share (it is the bound's floor), not past the primal side's second half
-    # (its fine-grid pass gets half of column generation's time left: the warm start and the
-    # rounds need the rest)
+    # share (it is the bound's floor), not past the primal side's second half; its fine-grid
+    # pass gets half of column generation's time left (the rounds need the rest)
     c0 = certificate(zero, payoffs(first, zero),
                      until=start + time_limit * (1.0 - 0.5 * primal_share if primal else 1.0),
                      refine_share=0.5)
     best, best_point, center = (math.inf, None, None) if c0 is None else (c0, "zero", zero)
-    warm_cols, warm_note = _warm_columns(
-        workload, master, warm, seconds=min(max(0.0, cg_end - time.perf_counter()),
-                                            (cg_end - start) / 2))
     status, rounds, log, lp_value = "limit", 0, [], None
     while not over() and (max_iterations is None or rounds < max_iterations):
         lp = master.solve(cg_end - time.perf_counter())
