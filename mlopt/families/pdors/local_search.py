@@ -6,7 +6,9 @@ capacity row of the shared pool:
 2. **swap**: admit a rejected job's column in place of one admitted job of lower utility whose
    removal makes it fit;
 3. **insert**: for a rejected job, a new column priced on the *residual* capacities (the
-   pricing DP with tiny prices, :meth:`colgen._Pricer.fit`): any placement that fits admits it.
+   pricing DP, :meth:`colgen._Pricer.fit`): any placement that fits admits it;
+4. **refit** (rip up and re-place): an admitted job's column taken out and the job priced again
+   on what the others leave, utility first; kept when it completes earlier (higher utility).
 
 First-improvement passes until none applies or the deadline.  The objective only grows, so the
 result is never below the start.
@@ -19,11 +21,12 @@ from typing import Callable
 from mlopt.families.pdors.columns import Column, ColumnPool
 
 GAIN_TOL = 1e-9
-MOVES = ("upgrade", "swap", "insert")
+MOVES = ("upgrade", "swap", "insert", "refit")
 
 
 def local_search(pool: ColumnPool, chosen: list[int], *, deadline: float,
                  insert: Callable[[int, object], Column | None] | None = None,
+                 refit: Callable[[int, object], Column | None] | None = None,
                  jobs: list[int] | None = None, moves: tuple[str, ...] = MOVES) -> list[int]:
     """Improve ``chosen``; ``insert(i, left)`` prices job i on the flat residual ``left``;
     ``jobs``: the jobs that may be admitted (default: every job with a column); ``moves``: a
@@ -106,6 +109,26 @@ def local_search(pool: ColumnPool, chosen: list[int], *, deadline: float,
                 k = pool.add(col)
                 k = pool.index_of(col) if k is None else k
                 if pool.fits(k, left):
+                    take(i, k)
+                    improved = True
+        if refit is not None and "refit" in moves:  # 4. admitted jobs re-placed
+            for i in by_value:
+                if i not in cur or time.perf_counter() >= deadline:
+                    continue
+                sig = (-1 - i, float(left.sum()))
+                if sig in tried_insert:
+                    continue
+                tried_insert.add(sig)
+                release(i)
+                col = refit(i, left)
+                k = None
+                if col is not None and col.utility > util(i) + GAIN_TOL:
+                    k = pool.add(col)
+                    k = pool.index_of(col) if k is None else k
+                    if not pool.fits(k, left):
+                        k = None
+                hold(i)
+                if k is not None:
                     take(i, k)
                     improved = True
     return sorted(cur.values())

@@ -4,9 +4,9 @@ columns, within a deadline.
 Candidates, each a set of columns (one per admitted job) that fits every capacity row:
 
 1. the warm start (PD-ORS's own schedule's columns), a greedy pick (columns by utility, each
-   taken if it fits) and a constructive one (jobs by utility, each priced on what the others
-   left: the local search's insert move from an empty start); the best of them improved by
-   :func:`.local_search.local_search`;
+   taken if it fits) and, without a warm start, a constructive one (jobs by utility, each
+   priced on what the others left: the local search's insert move from an empty start); the
+   best of them improved by :func:`.local_search.local_search` (30% of the time left);
 2. the restricted master as a 0/1 program (:mod:`.restricted_mip`, HiGHS) warm-started from the
    best of 1., then local search;
 3. a dive with re-pricing (:mod:`.diving`), then local search.
@@ -52,6 +52,7 @@ def best_schedule_on_master(workload, pool: ColumnPool, *, deadline: float, boun
                             warm: list[int] = (), threads: int = 1,
                             price: Callable[[int, object], Column | None] | None = None,
                             insert: Callable[[int, object], Column | None] | None = None,
+                            refit: Callable[[int, object], Column | None] | None = None,
                             jobs: list[int] | None = None) -> dict:
     """``{"schedule": the best checked Schedule (None if nothing was found), "info": {...}}``;
     ``info`` holds the checked objective, the candidate it came from and each phase's value."""
@@ -76,12 +77,12 @@ def best_schedule_on_master(workload, pool: ColumnPool, *, deadline: float, boun
     def ls(name, chosen, until):
         if chosen is not None and not closed() and time.perf_counter() < until:
             consider(name + "+ls", local_search(pool, chosen, deadline=until, insert=insert,
-                                                jobs=jobs))
+                                                refit=refit, jobs=jobs))
 
     start = consider("warm", list(warm)) if warm else None
     g = consider("greedy", greedy(pool))
     built = None
-    if insert is not None and not closed():
+    if insert is not None and not warm and not closed():  # a start when PD-ORS gave none
         until = time.perf_counter() + INSERT_SHARE * max(0.0, deadline - time.perf_counter())
         built = consider("insert", local_search(pool, [], deadline=until, insert=insert,
                                                 jobs=jobs, moves=("insert",)))
@@ -89,7 +90,7 @@ def best_schedule_on_master(workload, pool: ColumnPool, *, deadline: float, boun
              if c is not None]
     if named:
         name, seed = max(named, key=lambda nc: pool.value(nc[1]))
-        ls(name, seed, time.perf_counter() + 0.15 * max(0.0, deadline - time.perf_counter()))
+        ls(name, seed, time.perf_counter() + 0.3 * max(0.0, deadline - time.perf_counter()))
     if not closed() and time.perf_counter() < deadline:
         share = MIP_SHARE * (deadline - time.perf_counter())
         warm_mip = best_columns(pool, best["schedule"], workload)
