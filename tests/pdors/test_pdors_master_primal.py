@@ -80,6 +80,22 @@ def test_local_search_upgrade_and_swap():
     assert got == [kk["b"]]
 
 
+def test_local_search_refit_replaces_a_slower_column():
+    w, pool, k = hand_pool()
+    pool2 = ColumnPool(pool.arr, pool.T)
+    e = pool2.add(pool.columns[k["e"]])
+    a = pool.columns[k["a"]]
+    seen = []
+
+    def refit(i, left):  # e released first: m1 is empty again, so a (u = 10) fits
+        seen.append((i, float(left.sum())))
+        return a if i == 0 else None
+
+    got = local_search(pool2, [e], deadline=float("inf"), refit=refit, moves=("refit",))
+    assert pool2.value(got) == pytest.approx(10.0) and seen[0][0] == 0
+    assert seen[0][1] == pytest.approx(float(pool2.cap.sum()))  # nothing else held
+
+
 def test_insert_prices_a_rejected_job_on_the_residual():
     w = hand_tiny()
     r = colgen_bound(w, time_limit=20, warm=None)
