@@ -405,23 +405,35 @@ def colgen_bound(workload: Workload, *, time_limit: float = 60.0, grid: int = 10
            "rounds": rounds, "columns": len(master.columns), "grid": grid,
            "column_grid": column_grid, "fine_grid": fine_grid, "log": log}
     if primal:
-        from mlopt.families.pdors.master_primal import best_schedule_on_master
+        from mlopt.alarm import alarm
+        from mlopt.families.pdors.master_primal import best_schedule_on_master, result
 
         by_i = {pr.i: pr for pr in pricers}
-        res = best_schedule_on_master(
-            workload, master.pool, warm=warm_cols, bound=bound, threads=threads,
-            deadline=start + time_limit - 0.05 * time_limit,
-            price=lambda i, p: by_i[i].as_column(master.pool, by_i[i].column(
-                p.reshape(T, H, R)), "dive"),
-            insert=lambda i, left: by_i[i].fit(master.pool, left),
-            refit=lambda i, left: by_i[i].fit(master.pool, left, lean=False),
-            jobs=sorted(by_i))
+        state: dict = {}
+        # the phases watch their deadline, but one pricing or check cannot be cut short; the
+        # alarm stops the Python side at 95% of the limit with the best schedule so far (a
+        # bound method killed at its deadline by bracket would lose the bound as well)
+        hard = start + 0.95 * time_limit - time.perf_counter()
+        try:
+            with alarm(max(0.05, hard), lambda: TimeoutError("primal side stopped")):
+                res = best_schedule_on_master(
+                    workload, master.pool, warm=warm_cols, bound=bound, threads=threads,
+                    deadline=start + PRIMAL_END * time_limit, state=state,
+                    price=lambda i, p: by_i[i].as_column(master.pool, by_i[i].column(
+                        p.reshape(T, H, R)), "dive"),
+                    insert=lambda i, left: by_i[i].fit(master.pool, left),
+                    refit=lambda i, left: by_i[i].fit(master.pool, left, lean=False),
+                    jobs=sorted(by_i))
+        except TimeoutError:
+            res = result(state, stopped=True)
         out["primal"] = {**res["info"], "warm": warm_note}
         out["schedule"] = res["schedule"]
     out["seconds"] = time.perf_counter() - start
     return out
 
 
+#: the primal phases plan to end here (fraction of time_limit); the alarm stops them at 0.95
+PRIMAL_END = 0.88
 #: warm starts of the primal side: PD-ORS's own schedule, or none
 WARM = ("pdors", None)
 

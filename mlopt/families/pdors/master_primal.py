@@ -53,12 +53,16 @@ def best_schedule_on_master(workload, pool: ColumnPool, *, deadline: float, boun
                             price: Callable[[int, object], Column | None] | None = None,
                             insert: Callable[[int, object], Column | None] | None = None,
                             refit: Callable[[int, object], Column | None] | None = None,
-                            jobs: list[int] | None = None) -> dict:
+                            jobs: list[int] | None = None, state: dict | None = None) -> dict:
     """``{"schedule": the best checked Schedule (None if nothing was found), "info": {...}}``;
-    ``info`` holds the checked objective, the candidate it came from and each phase's value."""
-    t0 = time.perf_counter()
-    phases: dict[str, float | None] = {}
-    best = {"value": -1.0, "schedule": None, "source": None}
+    ``info`` holds the checked objective, the candidate it came from and each phase's value.
+    ``state``: a dict kept up to date as candidates are checked, so a caller that stops this
+    function from outside (a wall-clock alarm) still has the best so far (:func:`result`)."""
+    state = {} if state is None else state
+    state.setdefault("t0", time.perf_counter())
+    phases: dict[str, float | None] = state.setdefault("phases", {})
+    best = state.setdefault("best", {"value": -1.0, "schedule": None, "source": None})
+    state["pool"] = pool
 
     def consider(name: str, chosen: list[int] | None) -> list[int] | None:
         if chosen is None:
@@ -101,10 +105,19 @@ def best_schedule_on_master(workload, pool: ColumnPool, *, deadline: float, boun
         until = time.perf_counter() + DIVE_SHARE / (1 - MIP_SHARE) * (deadline - time.perf_counter())
         d = consider("dive", dive(pool, deadline=until, price=price, threads=threads))
         ls("dive", d, deadline)
+    return result(state)
+
+
+def result(state: dict, stopped: bool = False) -> dict:
+    """The return value of :func:`best_schedule_on_master` from its ``state``."""
+    best = state.get("best", {"value": -1.0, "schedule": None, "source": None})
+    pool = state.get("pool")
     return {"schedule": best["schedule"],
             "info": {"objective": best["value"] if best["schedule"] is not None else None,
-                     "source": best["source"], "phases": phases, "columns": len(pool.columns),
-                     "seconds": time.perf_counter() - t0}}
+                     "source": best["source"], "phases": dict(state.get("phases", {})),
+                     "columns": len(pool.columns) if pool is not None else None,
+                     "stopped": stopped,
+                     "seconds": time.perf_counter() - state.get("t0", time.perf_counter())}}
 
 
 def best_columns(pool: ColumnPool, schedule, workload) -> list[int]:
