@@ -143,6 +143,16 @@ def test_bracket_on_paper_fig6_15_jobs_names_colgen_and_its_primal():
     assert check_pdors(w, b.schedule).objective == pytest.approx(b.low)
 
 
+def test_time_limit_is_kept_with_the_primal_side():
+    # 15 jobs, 6 machines, T = 20: converges in ~2 s unloaded; at 3 s the primal side has
+    # ~1 s and the alarm stops it at 95% of the limit (C calls carry their own time limits)
+    w = generate("paper-fig6", seed=0, n_jobs=15, n_machines=6)
+    r = colgen_bound(w, time_limit=3.0)
+    assert r["seconds"] <= 3.0 + 1.5
+    if r.get("schedule") is not None:
+        assert check_pdors(w, r["schedule"]).feasible
+
+
 @pytest.mark.parametrize("opt, value", [("fine_grid", 0), ("primal_share", 1.0),
                                         ("primal_share", True), ("warm", "oasis")])
 def test_bad_primal_options(opt, value):
