@@ -308,21 +308,25 @@ def colgen_bound(workload: Workload, *, time_limit: float = 60.0, grid: int = 10
     def over() -> bool:
         return time.perf_counter() >= cg_end
 
-    def certificate(price: np.ndarray, known: dict[int, float] | None = None,
-                    until: float | None = None, refine_share: float = 1.0) -> float | None:
-        """D(price), or None when the relaxed pass over all jobs does not finish by ``until``
-        (default: the end of column generation; a partial pass is no certificate).  Then, while
-        column generation has time, the jobs whose relaxed payoff exceeds ``known`` (the real
-        payoff of a column priced at ``price``, per job) the most are priced again on the fine
-        grid for ``refine_share`` of column generation's time left (at least 5% of the
-        limit: the largest excesses come first); the smaller payoff is kept."""
+    def relaxed(price: np.ndarray, until: float | None = None) -> dict[int, float] | None:
+        """lambda_i(price) on the relaxed grid for every job, or None when the pass does not
+        finish by ``until`` (default: the end of column generation; a partial pass is no
+        certificate)."""
         until = cg_end if until is None else until
-        total = float(np.sum(price * capsum))
         lam = {}
         for pr in pricers:
             if time.perf_counter() >= until:
                 return None
             lam[pr.i] = pr.bound(price)
+        return lam
+
+    def refined(price: np.ndarray, lam: dict[int, float], known: dict[int, float] | None,
+                refine_share: float = 1.0) -> float:
+        """D(price) from ``lam`` after the jobs whose relaxed payoff exceeds ``known`` (the
+        real payoff of a column priced at ``price``, per job) the most are priced again on the
+        fine grid, for ``refine_share`` of column generation's time left (at least 5% of the
+        limit: the largest excesses come first); the smaller payoff is kept."""
+        lam = dict(lam)
         known = known or {}
         excess = {i: v - known.get(i, 0.0) for i, v in lam.items()
                   if v > 0 and v - known.get(i, 0.0) > 1e-9 * max(1.0, v)}
@@ -332,7 +336,11 @@ def colgen_bound(workload: Workload, *, time_limit: float = 60.0, grid: int = 10
             if pr.i not in excess or time.perf_counter() >= refine_until:
                 break
             lam[pr.i] = min(lam[pr.i], pr.fine_bound(price))
-        return total + sum(max(0.0, v) for v in lam.values())
+        return float(np.sum(price * capsum)) + sum(max(0.0, v) for v in lam.values())
+
+    def certificate(price: np.ndarray, known: dict[int, float] | None = None) -> float | None:
+        lam = relaxed(price)
+        return None if lam is None else refined(price, lam, known)
 
     def price_all(price: np.ndarray) -> dict[int, Column]:
         out = {}
@@ -352,19 +360,20 @@ def colgen_bound(workload: Workload, *, time_limit: float = 60.0, grid: int = 10
     first = price_all(zero)  # initial columns: each job's fastest schedule
     for col in first.values():
         master.add(col)
-    # PD-ORS's columns before the fine-grid passes: at paper-fig9 scale the refinement could
-    # take all of column generation's share, and without them the primal side starts far below
-    # PD-ORS (the jobs' fastest columns crowd each other out)
+    # p = 0: every job alone on the cluster.  Its relaxed pass first (the bound's floor: it may
+    # run past column generation's share, not past the primal side's second half), then
+    # PD-ORS's columns (before the fine-grid pass: at paper-fig9 scale the refinement could take
+    # all of column generation's share, and without PD-ORS's columns the primal side starts far
+    # below PD-ORS), then the fine-grid pass on half of the time left (the rounds need the rest)
+    lam0 = relaxed(zero, until=start + time_limit * (1.0 - 0.5 * primal_share if primal
+                                                     else 1.0))
+    best, best_point, center = (math.inf, None, None) if lam0 is None else \
+        (refined(zero, lam0, {}, refine_share=0.0), "zero", zero)
     warm_cols, warm_note = _warm_columns(
         workload, master, warm, seconds=min(max(0.0, cg_end - time.perf_counter()),
                                             (cg_end - start) / 2))
-    # p = 0: every job alone on the cluster; its relaxed pass may run past column generation's
-    # share (it is the bound's floor), not past the primal side's second half; its fine-grid
-    # pass gets half of column generation's time left (the rounds need the rest)
-    c0 = certificate(zero, payoffs(first, zero),
-                     until=start + time_limit * (1.0 - 0.5 * primal_share if primal else 1.0),
-                     refine_share=0.5)
-    best, best_point, center = (math.inf, None, None) if c0 is None else (c0, "zero", zero)
+    if lam0 is not None:
+        best = min(best, refined(zero, lam0, payoffs(first, zero), refine_share=0.5))
     status, rounds, log, lp_value = "limit", 0, [], None
     while not over() and (max_iterations is None or rounds < max_iterations):
         lp = master.solve(cg_end - time.perf_counter())
