@@ -357,11 +357,9 @@ def colgen_bound(workload: Workload, *, time_limit: float = 60.0, grid: int = 10
         return {i: c.utility - float(c.val @ flat[c.idx]) for i, c in cols.items()}
 
     zero = np.zeros((T, H, R))
-    first = price_all(zero)  # initial columns: each job's fastest schedule
-    for col in first.values():
-        master.add(col)
-    # p = 0: every job alone on the cluster.  Its relaxed pass first (the bound's floor: it may
-    # run past column generation's share, not past the primal side's second half), then
+    # p = 0: every job alone on the cluster.  Its relaxed pass first (the bound's floor, cheap at
+    # zero prices: it may run past column generation's share, not past the primal side's
+    # second half), then each job's fastest column (exact pricing: the initial master), then
     # PD-ORS's columns (before the fine-grid pass: at paper-fig9 scale the refinement could take
     # all of column generation's share, and without PD-ORS's columns the primal side starts far
     # below PD-ORS), then the fine-grid pass on half of the time left (the rounds need the rest)
@@ -369,6 +367,9 @@ def colgen_bound(workload: Workload, *, time_limit: float = 60.0, grid: int = 10
                                                      else 1.0))
     best, best_point, center = (math.inf, None, None) if lam0 is None else \
         (refined(zero, lam0, {}, refine_share=0.0), "zero", zero)
+    first = price_all(zero)
+    for col in first.values():
+        master.add(col)
     warm_cols, warm_note = _warm_columns(
         workload, master, warm, seconds=min(max(0.0, cg_end - time.perf_counter()),
                                             (cg_end - start) / 2))
