@@ -18,7 +18,6 @@ from mlopt.families.pdors.colgen import colgen_bound
 from mlopt.families.pdors.checker import check_pdors
 from mlopt.families.pdors.generator import generate
 from mlopt.families.pdors.online import run_pdors
-from mlopt.solve import Status
 
 
 def main() -> None:

@@ -102,7 +102,8 @@ def best_schedule_on_master(workload, pool: ColumnPool, *, deadline: float, boun
         mip = consider("restricted_mip", res["chosen"])
         ls("restricted_mip", mip, time.perf_counter() + 0.25 * share)
     if not closed() and time.perf_counter() < deadline:
-        until = time.perf_counter() + DIVE_SHARE / (1 - MIP_SHARE) * (deadline - time.perf_counter())
+        left = deadline - time.perf_counter()
+        until = time.perf_counter() + DIVE_SHARE / (1 - MIP_SHARE) * left
         d = consider("dive", dive(pool, deadline=until, price=price, threads=threads))
         ls("dive", d, deadline)
     return result(state)

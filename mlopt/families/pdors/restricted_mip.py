@@ -24,7 +24,8 @@ INF = highspy.kHighsInf
 
 def _entries(pool: ColumnPool, keep: np.ndarray):
     cols = [pool.columns[k] for k in keep]
-    col = np.concatenate([np.full(len(c.idx), n) for n, c in enumerate(cols)] or [[]]).astype(np.int64)
+    col = np.concatenate([np.full(len(c.idx), n) for n, c in enumerate(cols)]
+                         or [[]]).astype(np.int64)
     row = np.concatenate([c.idx for c in cols] or [[]]).astype(np.int64)
     val = np.concatenate([c.val for c in cols] or [[]]).astype(float)
     job = np.array([c.job for c in cols], dtype=np.int64)
