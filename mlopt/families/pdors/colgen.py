@@ -42,6 +42,27 @@ LP duals of a degenerate master) and the relaxed pricing (a finer ``grid`` tight
 Stabilization: every round also prices at the smoothed point alpha*center + (1-alpha)*p_LP
 (Wentges, ``smoothing``), center = the best certificate's point; both are points of the dual.
 
+Finer pricing where it matters (``fine_grid``).  The relaxed grid over-credits each slot by
+less than 1/G of the work, so a job that needs many slots may "finish" one slot early in the
+relaxation, or finish at all when no real schedule can (15-job ``paper-fig6``, seed 0: one job
+worth 65 in the relaxation, 0 in reality; the bound 529.6 against PD-ORS's 464.6).  Each
+certificate therefore re-prices, largest excess first and while time allows, the jobs whose
+relaxed payoff exceeds the real payoff of the column priced at the same point on a finer grid,
+and keeps the smaller of the two payoffs: both are >= every real schedule's payoff, so the
+certificate stays valid, however many jobs were re-priced when time ran out.  At zero prices
+(p = 0, and every slot whose capacity rows have zero duals) the relaxed oracle needs one LP per
+slot state instead of one per demand (:meth:`RelaxedSlotOracle._free_external`).
+
+Validity at every iteration: each certificate is D(p) at some p >= 0 with every lambda_i an
+upper bound on job i's best payoff, so the smallest D seen is a bound whenever the loop stops
+(time, rounds, or the LP itself stopped); it never relies on LP optimality or on the column
+pricing (which only adds real columns).
+
+Primal side (``primal=True``): the columns of PD-ORS's own schedule join the master (``warm``),
+and after column generation :mod:`.master_primal` returns the best checked schedule over the
+master's columns (restricted 0/1 master warm-started from them, a dive with re-pricing, local
+search with insertion on residual capacities); ``bracket`` lists it as ``colgen schedule``.
+
 Not reused from OASiS's ``colgen``: its ``MasterLP`` is built around OASiS's columns (separate
 worker and PS server pools, lazy rows for ~26k rows at 100 jobs); PD-ORS's columns live on one
 shared pool and the instances this bound targets are small, so a plain master with all rows is
@@ -57,9 +78,10 @@ import highspy
 import numpy as np
 
 from mlopt.errors import InputError
+from mlopt.families.pdors.columns import Column, ColumnPool
 from mlopt.families.pdors.dp import best_schedule
 from mlopt.families.pdors.fields import pdors_arrays, validate_pdors
-from mlopt.families.pdors.oracle import SlotOracle, SlotPlan, new_highs
+from mlopt.families.pdors.oracle import ExternalLP, SlotOracle, SlotPlan, new_highs
 from mlopt.families.pdors.prices import schedulable
 from mlopt.families.pdors.theory import job_sum_bound
 from mlopt.workload import Workload
@@ -73,6 +95,8 @@ class RelaxedSlotOracle(SlotOracle):
 
     def __init__(self, **kw):
         super().__init__(oracle="rounding", **kw)  # "rounding": the ExternalLP is continuous
+        self._maxer: ExternalLP | None = None
+        self._dmax: dict[bytes, tuple | None] = {}
 
     def demands(self, n: float) -> np.ndarray:
         j = np.arange(self.grid + 1)
@@ -81,6 +105,8 @@ class RelaxedSlotOracle(SlotOracle):
         return np.maximum(d, 0).astype(int)
 
     def _external(self, demand, pw, ps, free) -> SlotPlan | None:
+        if not (np.any(pw) or np.any(ps)):
+            return self._free_external(demand, free)
         self.stats.lp_solves += 1
         sol = self.lp.solve(demand)
         if sol is None:
@@ -89,17 +115,42 @@ class RelaxedSlotOracle(SlotOracle):
         cost, w, s = sol
         return SlotPlan(cost - SAFETY * (1.0 + abs(cost)), w, s, "ext")
 
+    def _free_external(self, demand, free) -> SlotPlan | None:
+        """Zero prices (p = 0, and every slot whose capacity rows have zero duals): the LP's
+        cost is 0 wherever it is feasible, and it is feasible iff demand <= the LP's largest
+        worker count (the cover row is the only one the demand moves).  One LP per slot state
+        instead of one per demand; the float margin (1e-6, HiGHS's feasibility tolerance) errs
+        on the feasible side, which only lowers theta_lb."""
+        key = free.tobytes()
+        if key not in self._dmax:
+            if self._maxer is None:
+                self._maxer = ExternalLP(self.alpha, self.beta, self.H, self.F, self.gamma)
+            self._maxer.set_slot(-np.ones(self.H), np.zeros(self.H), free)
+            self.stats.lp_solves += 1
+            sol = self._maxer.solve(0)
+            self._dmax[key] = None if sol is None else (-sol[0], sol[1], sol[2])
+        got = self._dmax[key]
+        if got is None or demand > got[0] + 1e-6:
+            self.lp_infeasible = True  # monotone: larger demands are infeasible too
+            return None
+        return SlotPlan(-SAFETY, got[1], got[2], "ext")
+
 
 class _Pricer:
     """Both pricings of one job on the empty cluster."""
 
-    def __init__(self, workload: Workload, arr, i: int, grid: int, column_grid: int):
+    def __init__(self, workload: Workload, arr, i: int, grid: int, column_grid: int,
+                 fine_grid: int | None = None):
         H = len(arr.server_ids)
         kw = dict(alpha=arr.alpha[i], beta=arr.beta[i], F=int(arr.batch[i]),
                   gamma=int(arr.gamma[i]), n_int=arr.n_int[i], n_ext=arr.n_ext[i], H=H,
                   rng=np.random.default_rng(0))
         self.relaxed = RelaxedSlotOracle(grid=grid, **kw)
         self.exact = SlotOracle(grid=column_grid, oracle="exact", **kw)
+        self.fine = RelaxedSlotOracle(grid=fine_grid, **kw) if fine_grid else None
+        # placements on residual capacities: PD-ORS's own LP + rounding (its plans are checked
+        # against the free capacity), far cheaper than the exact IP per slot state
+        self.fitter = SlotOracle(grid=grid, oracle="rounding", **kw)
         self.grid, self.column_grid = grid, column_grid
         self.i, self.a = i, int(arr.arrival[i])
         self.job = workload.jobs[i]
@@ -120,43 +171,79 @@ class _Pricer:
             return None
         return {t: plans[t][j] for t, j in res.units.items()}
 
+    def fine_bound(self, price: np.ndarray) -> float:
+        """The relaxed payoff on the finer grid (also >= every real schedule's payoff)."""
+        if self.fine is None:
+            return math.inf
+        theta = {t: self.fine.slot(price[t - 1], self.cap)[0]
+                 for t in range(self.a, self.T + 1)}
+        return best_schedule(theta, self.a, self.T, self.fine.grid, self.job.utility).payoff
+
+    def as_column(self, pool: ColumnPool, plans, source: str) -> Column | None:
+        if not plans:
+            return None
+        end = max(plans)
+        return pool.make(self.i, {t: (p.w, p.s) for t, p in plans.items()},
+                         float(self.job.utility(end - self.a)), source)
+
+    def fit(self, pool: ColumnPool, left: np.ndarray, lean: bool = True) -> Column | None:
+        """A column of this job inside the flat residual ``left``, None when it cannot finish
+        by T: the pricing DP (PD-ORS's rounding oracle) under *lean* prices lam / C.
+
+        DECISION (a heuristic, not in seed 004): utilities fall slowly with completion time,
+        so the earliest completion (what tiny prices buy) takes many external workers and
+        leaves no room for the next job.  lam is set so that doing the whole job internally
+        costs 5% of u_i(0): the DP then gives up a little utility for a placement that uses far
+        fewer resources (external work needs n_ext / n_int times more worker-slots).
+        ``lean=False``: tiny prices only (the earliest completion that fits)."""
+        free = np.maximum(left.reshape(self.T, *self.cap.shape), 0.0)
+        u0 = float(self.job.utility(0))
+        if u0 <= 0:
+            return None
+        frac = np.where(self.cap > 0, 1.0 / np.where(self.cap > 0, self.cap, 1.0), 0.0)
+        orc = self.fitter
+        per_worker = float(np.max(frac @ (orc.alpha + orc.beta / orc.gamma)))
+        lean_price = 0.05 * u0 / max(1e-12, orc.n_int * per_worker)
+        # then tiny prices (any placement that fits) when the lean ones reject the job
+        tiny = 1e-3 * u0 / (self.T * self.cap.size)
+        for lam in ((lean_price, tiny) if lean else (tiny,)):
+            theta, plans = {}, {}
+            for t in range(self.a, self.T + 1):
+                theta[t], plans[t] = orc.slot(lam * frac, free[t - 1])
+            res = best_schedule(theta, self.a, self.T, orc.grid, self.job.utility)
+            if res.end_slot is not None:
+                return self.as_column(pool, {t: plans[t][k] for t, k in res.units.items()},
+                                      "insert")
+        return None
+
 
 class _Master:
     """Restricted master LP of R-DMLRS (8): rows 0..I-1 are sum_l x_il <= 1, then one capacity
-    row per (t, h, r)."""
+    row per (t, h, r); its columns are those of ``pool`` (one HiGHS column per pool column)."""
 
     def __init__(self, arr, T: int, threads: int):
         self.arr, self.T = arr, T
         self.I, (self.H, self.R) = len(arr.arrival), arr.cap.shape
+        self.pool = ColumnPool(arr, T)
         h = new_highs()
         h.setOptionValue("threads", int(threads))
         h.changeObjectiveSense(highspy.ObjSense.kMaximize)
-        caps = np.broadcast_to(arr.cap, (T, self.H, self.R)).reshape(-1)
-        lo = np.full(self.I + caps.size, -INF)
-        up = np.concatenate([np.ones(self.I), caps])
+        lo = np.full(self.I + self.pool.cap.size, -INF)
+        up = np.concatenate([np.ones(self.I), self.pool.cap])
         h.addRows(len(lo), lo, up, 0, np.zeros(len(lo), dtype=np.int32),
                   np.zeros(0, dtype=np.int32), np.zeros(0))
         self.h = h
-        self.columns: list[dict[str, Any]] = []
-        self.keys: set[bytes] = set()
 
-    def usage(self, i: int, plans: dict[int, SlotPlan]) -> np.ndarray:
-        u = np.zeros((self.T, self.H, self.R))
-        for t, p in plans.items():
-            u[t - 1] = np.outer(p.w, self.arr.alpha[i]) + np.outer(p.s, self.arr.beta[i])
-        return u
+    @property
+    def columns(self) -> list[Column]:
+        return self.pool.columns
 
-    def add(self, i: int, utility: float, use: np.ndarray, end: int) -> bool:
-        key = bytes([i % 256]) + np.int64(i).tobytes() + use.tobytes()
-        if key in self.keys:
+    def add(self, col: Column | None) -> bool:
+        if col is None or self.pool.add(col) is None:
             return False
-        flat = use.reshape(-1)
-        nz = np.flatnonzero(flat > 0)
-        idx = np.concatenate([[i], self.I + nz]).astype(np.int32)
-        val = np.concatenate([[1.0], flat[nz]])
-        self.h.addCol(float(utility), 0.0, INF, len(idx), idx, val)
-        self.columns.append({"job": i, "utility": float(utility), "use": use, "end": end})
-        self.keys.add(key)
+        idx = np.concatenate([[col.job], self.I + col.idx]).astype(np.int32)
+        val = np.concatenate([[1.0], col.val])
+        self.h.addCol(float(col.utility), 0.0, INF, len(idx), idx, val)
         return True
 
     def solve(self, time_limit: float) -> dict[str, Any] | None:
@@ -178,77 +265,143 @@ def _grid(name: str, value) -> int:
 
 
 def colgen_bound(workload: Workload, *, time_limit: float = 60.0, grid: int = 100,
-                 column_grid: int = 20, max_iterations: int | None = None,
-                 smoothing: float = 0.5, threads: int = 1, **_) -> dict[str, Any]:
-    """Certified upper bound on OPT(DMLRS) (see the module docstring).  Returns the harness's
-    bound dict: ``bound`` (best certificate, capped by ``job_sum``), ``status``
+                 column_grid: int = 20, fine_grid: int | None = 400,
+                 max_iterations: int | None = None, smoothing: float = 0.5, threads: int = 1,
+                 primal: bool = True, primal_share: float = 0.4,
+                 warm: str | None = "pdors", **_) -> dict[str, Any]:
+    """Certified upper bound on OPT(DMLRS) (see the module docstring), and with ``primal`` the
+    best checked schedule found on the master's columns (:mod:`.master_primal`).  Returns the
+    harness's bound dict: ``bound`` (best certificate, capped by ``job_sum``), ``status``
     (``converged``: no column with positive reduced cost at the last LP duals, ``limit``: time
     or round limit, ``lp_limit``: the master LP itself hit the limit), ``lp_value`` (the last
-    restricted master LP value: a lower bound on LP(8), not on OPT) and a per-round log."""
+    restricted master LP value: a lower bound on LP(8), not on OPT), a per-round log and, with
+    ``primal``, ``schedule`` / ``primal`` (its checked objective and where it came from).
+
+    ``fine_grid``: jobs whose relaxed payoff on ``grid`` exceeds the best real payoff priced at
+    the same point are priced again on this finer grid and the smaller payoff is kept (both
+    are >= every real schedule's payoff, so the minimum is too); None: never.  ``warm``:
+    "pdors" adds PD-ORS's own schedule's columns (the restricted MIP's first incumbent);
+    ``primal_share``: the part of ``time_limit`` kept for the primal heuristics."""
     validate_pdors(workload)
     grid, column_grid = _grid("grid", grid), _grid("column_grid", column_grid)
+    if fine_grid is not None:
+        fine_grid = _grid("fine_grid", fine_grid)
     if not 0.0 <= smoothing < 1.0:
         raise InputError("must be in [0, 1)", field="smoothing", value=smoothing)
+    if isinstance(primal_share, bool) or not isinstance(primal_share, (int, float)) \
+            or not 0.0 < primal_share < 1.0:
+        raise InputError("must be in (0, 1)", field="primal_share", value=primal_share)
+    if warm not in WARM:
+        raise InputError(f"unknown warm start (known: {', '.join(map(str, WARM))})",
+                         field="warm", value=warm)
     start = time.perf_counter()
     arr = pdors_arrays(workload)
     T, (H, R) = workload.horizon, arr.cap.shape
     capsum = np.broadcast_to(arr.cap, (T, H, R))
     ok = schedulable(workload, arr)
-    pricers = [_Pricer(workload, arr, i, grid, column_grid) for i in np.flatnonzero(ok)]
+    pricers = [_Pricer(workload, arr, i, grid, column_grid, fine_grid)
+               for i in np.flatnonzero(ok)]
     master = _Master(arr, T, threads)
     js = job_sum_bound(workload)["bound"]
+    cg_end = start + time_limit * ((1.0 - primal_share) if primal else 1.0)
 
     def over() -> bool:
-        return time.perf_counter() - start >= time_limit
+        return time.perf_counter() >= cg_end
 
-    def certificate(price: np.ndarray) -> float | None:
-        total = float(np.sum(price * capsum))
+    def relaxed(price: np.ndarray, until: float | None = None) -> dict[int, float] | None:
+        """lambda_i(price) on the relaxed grid for every job, or None when the pass does not
+        finish by ``until`` (default: the end of column generation; a partial pass is no
+        certificate)."""
+        until = cg_end if until is None else until
+        lam = {}
+        for pr in pricers:
+            if time.perf_counter() >= until:
+                return None
+            lam[pr.i] = pr.bound(price)
+        return lam
+
+    def refined(price: np.ndarray, lam: dict[int, float], known: dict[int, float] | None,
+                refine_share: float = 1.0) -> float:
+        """D(price) from ``lam`` after the jobs whose relaxed payoff exceeds ``known`` (the
+        real payoff of a column priced at ``price``, per job) the most are priced again on the
+        fine grid, for ``refine_share`` of column generation's time left (at least 5% of the
+        limit: the largest excesses come first); the smaller payoff is kept."""
+        lam = dict(lam)
+        known = known or {}
+        excess = {i: v - known.get(i, 0.0) for i, v in lam.items()
+                  if v > 0 and v - known.get(i, 0.0) > 1e-9 * max(1.0, v)}
+        now = time.perf_counter()
+        refine_until = now + refine_share * max(cg_end - now, 0.05 * time_limit)
+        for pr in sorted(pricers, key=lambda pr: -excess.get(pr.i, 0.0)):
+            if pr.i not in excess or time.perf_counter() >= refine_until:
+                break
+            lam[pr.i] = min(lam[pr.i], pr.fine_bound(price))
+        return float(np.sum(price * capsum)) + sum(max(0.0, v) for v in lam.values())
+
+    def certificate(price: np.ndarray, known: dict[int, float] | None = None) -> float | None:
+        lam = relaxed(price)
+        return None if lam is None else refined(price, lam, known)
+
+    def price_all(price: np.ndarray) -> dict[int, Column]:
+        out = {}
         for pr in pricers:
             if over():
-                return None  # a partial pass is no certificate
-            total += max(0.0, pr.bound(price))
-        return total
+                break
+            col = pr.as_column(master.pool, pr.column(price), "price")
+            if col is not None:
+                out[pr.i] = col
+        return out
+
+    def payoffs(cols: dict[int, Column], price: np.ndarray) -> dict[int, float]:
+        flat = price.reshape(-1)
+        return {i: c.utility - float(c.val @ flat[c.idx]) for i, c in cols.items()}
 
     zero = np.zeros((T, H, R))
-    c0 = certificate(zero)  # p = 0: every job at its fastest relaxed duration
-    best, best_point, center = (math.inf, None, None) if c0 is None else (c0, "zero", zero)
-    for pr in pricers:  # initial columns: each job's fastest schedule
-        plans = pr.column(zero)
-        if plans:
-            end = max(plans)
-            master.add(pr.i, float(pr.job.utility(end - pr.a)), master.usage(pr.i, plans), end)
+    # p = 0: every job alone on the cluster.  Its relaxed pass first (the bound's floor, cheap at
+    # zero prices: it may run past column generation's share, not past the primal side's
+    # second half), then each job's fastest column (exact pricing: the initial master), then
+    # PD-ORS's columns (before the fine-grid pass: at paper-fig9 scale the refinement could take
+    # all of column generation's share, and without PD-ORS's columns the primal side starts far
+    # below PD-ORS), then the fine-grid pass on half of the time left (the rounds need the rest)
+    lam0 = relaxed(zero, until=start + time_limit * (1.0 - 0.5 * primal_share if primal
+                                                     else 1.0))
+    best, best_point, center = (math.inf, None, None) if lam0 is None else \
+        (refined(zero, lam0, {}, refine_share=0.0), "zero", zero)
+    first = price_all(zero)
+    for col in first.values():
+        master.add(col)
+    warm_cols, warm_note = _warm_columns(
+        workload, master, warm, seconds=min(max(0.0, cg_end - time.perf_counter()),
+                                            (cg_end - start) / 2))
+    if lam0 is not None:
+        best = min(best, refined(zero, lam0, payoffs(first, zero), refine_share=0.5))
     status, rounds, log, lp_value = "limit", 0, [], None
     while not over() and (max_iterations is None or rounds < max_iterations):
-        lp = master.solve(time_limit - (time.perf_counter() - start))
+        lp = master.solve(cg_end - time.perf_counter())
         if lp is None:
             status = "lp_limit"
             break
         lp_value = lp["value"]
         rounds += 1
-        points = [("lp", lp["p"])]
+        cols = price_all(lp["p"])
+        known = payoffs(cols, lp["p"]) if not over() else None
+        points = [("lp", lp["p"], known)]
         if center is not None and smoothing > 0:
-            points.insert(0, ("smoothed", smoothing * center + (1 - smoothing) * lp["p"]))
+            points.insert(0, ("smoothed", smoothing * center + (1 - smoothing) * lp["p"], None))
         certs = {}
-        for name, p in points:
-            c = certificate(p)
+        for name, p, kn in points:
+            c = certificate(p, kn)
             if c is None:
                 break
             certs[name] = c
             if c < best:
                 best, best_point, center = c, name, p
         added = 0
-        for pr in pricers:
-            if over():
-                break
-            plans = pr.column(lp["p"])
-            if not plans:
-                continue
-            use = master.usage(pr.i, plans)
-            end = max(plans)
-            util = float(pr.job.utility(end - pr.a))
-            rc = util - float(np.sum(lp["p"] * use)) - lp["mu"][pr.i]
-            if rc > 1e-7 * max(1.0, util):
-                added += master.add(pr.i, util, use, end)
+        flat = lp["p"].reshape(-1)
+        for i, col in cols.items():
+            rc = col.utility - float(col.val @ flat[col.idx]) - lp["mu"][i]
+            if rc > 1e-7 * max(1.0, col.utility):
+                added += master.add(col)
         log.append({"round": rounds, "lp_value": lp_value, "certificates": certs,
                     "best": best, "added": added, "columns": len(master.columns),
                     "elapsed_s": time.perf_counter() - start})
@@ -256,8 +409,79 @@ def colgen_bound(workload: Workload, *, time_limit: float = 60.0, grid: int = 10
             status = "converged"
             break
     bound = min(best, js)
-    return {"bound": float(bound), "status": status, "lp_value": lp_value,
-            "certificate": None if math.isinf(best) else float(best),
-            "best_point": best_point if best <= js else "job_sum", "job_sum": js,
-            "rounds": rounds, "columns": len(master.columns), "grid": grid,
-            "column_grid": column_grid, "seconds": time.perf_counter() - start, "log": log}
+    out = {"bound": float(bound), "status": status, "lp_value": lp_value,
+           "certificate": None if math.isinf(best) else float(best),
+           "best_point": best_point if best <= js else "job_sum", "job_sum": js,
+           "rounds": rounds, "columns": len(master.columns), "grid": grid,
+           "column_grid": column_grid, "fine_grid": fine_grid, "log": log}
+    if primal:
+        from mlopt.alarm import alarm
+        from mlopt.families.pdors.master_primal import best_schedule_on_master, result
+
+        by_i = {pr.i: pr for pr in pricers}
+        state: dict = {}
+        # the phases watch their deadline, but one pricing or check cannot be cut short; the
+        # alarm stops the Python side at 95% of the limit with the best schedule so far (a
+        # bound method killed at its deadline by bracket would lose the bound as well)
+        hard = start + 0.95 * time_limit - time.perf_counter()
+        try:
+            with alarm(max(0.05, hard), lambda: TimeoutError("primal side stopped")):
+                res = best_schedule_on_master(
+                    workload, master.pool, warm=warm_cols, bound=bound, threads=threads,
+                    deadline=start + PRIMAL_END * time_limit, state=state,
+                    price=lambda i, p: by_i[i].as_column(master.pool, by_i[i].column(
+                        p.reshape(T, H, R)), "dive"),
+                    insert=lambda i, left: by_i[i].fit(master.pool, left),
+                    refit=lambda i, left: by_i[i].fit(master.pool, left, lean=False),
+                    jobs=sorted(by_i))
+        except TimeoutError:
+            res = result(state, stopped=True)
+        out["primal"] = {**res["info"], "warm": warm_note}
+        out["schedule"] = res["schedule"]
+    out["seconds"] = time.perf_counter() - start
+    return out
+
+
+#: the primal phases plan to end here (fraction of time_limit); the alarm stops them at 0.95
+PRIMAL_END = 0.88
+#: warm starts of the primal side: PD-ORS's own schedule, or none
+WARM = ("pdors", None)
+
+
+def _warm_columns(workload: Workload, master: _Master, warm: str | None, seconds: float,
+                  quick_grid: int = 20) -> tuple[list[int], str]:
+    """The columns of PD-ORS's schedules, added to the master: first on a coarse DP grid
+    (``quick_grid``: about five times faster, within a few per mille at paper-fig9), then with
+    default options (seed 0, as ``bracket`` runs it), each stopped at what is left of
+    ``seconds``; returns the columns of the better checked one."""
+    if warm is None:
+        return [], "no warm start"
+    from mlopt.alarm import alarm
+    from mlopt.families.pdors.checker import check_pdors
+    from mlopt.families.pdors.online import pdors_online
+
+    end = time.perf_counter() + seconds
+    best, notes = (-1.0, []), []
+    for label, opts in ((f"grid {quick_grid}", {"grid": quick_grid}), ("default", {})):
+        left = end - time.perf_counter()
+        if left < 0.5:
+            notes.append(f"PD-ORS {label}: no time left")
+            continue
+        try:
+            with alarm(left, lambda: TimeoutError("warm start stopped")):
+                schedule = pdors_online(workload, seed=0, **opts).schedule
+        except TimeoutError:
+            notes.append(f"PD-ORS {label}: stopped at {left:.1f} s")
+            continue
+        check = check_pdors(workload, schedule)
+        if not check.feasible:  # never expected: the checker decides, not the producer
+            notes.append(f"PD-ORS {label}: rejected by the checker")
+            continue
+        idx = []
+        for col in master.pool.of_schedule(workload, schedule, "pdors"):
+            master.add(col)
+            idx.append(master.pool.index_of(col))
+        notes.append(f"PD-ORS {label} ({check.objective:.6g})")
+        if check.objective > best[0]:
+            best = (check.objective, idx)
+    return best[1], "; ".join(notes)
