@@ -104,17 +104,26 @@ def test_a_background_bench_run_stops_on_sigint_and_sigterm(tmp_path, sig, code,
 
 
 def test_ctrl_c_during_a_model_build_is_one_line(tmp_path):
+    import select
+
     w = tmp_path / "big.json"
     subprocess.run([sys.executable, "-m", "mlopt", "generate", "oasis", "--preset",
-                    "paper-default", "-p", "n_jobs=60", "-p", "horizon=60", "-o", str(w)],
+                    "paper-default", "-p", "n_jobs=100", "-p", "horizon=80", "-o", str(w)],
                    check=True, capture_output=True, timeout=120)
     proc = subprocess.Popen([sys.executable, "-m", "mlopt", "-v", "solve", str(w)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             preexec_fn=_as_background_job)
-    time.sleep(3.0)  # imports done, building (a build of this size takes far longer)
+    # -v logs the model's size estimate (mlopt.modelsize) just before the build starts: the
+    # signal lands half a second into a build that takes several seconds on an idle machine
+    first = ""
+    end = time.monotonic() + 120
+    while not first.startswith("mlopt: estimate: "):
+        assert proc.poll() is None and time.monotonic() < end, first
+        ready, _, _ = select.select([proc.stderr], [], [], 1.0)
+        if ready:
+            first = proc.stderr.readline()
+    time.sleep(0.5)
     rc, err = _stop(proc, signal.SIGINT)
     assert rc == 130, err
     assert "built utility_ilp" not in err  # it was stopped while building
-    # -v also logs the model's size estimate (mlopt.modelsize) before the build starts
-    lines = [x for x in err.splitlines() if not x.startswith("mlopt: estimate: ")]
-    assert lines == ["mlopt: interrupted (results written so far are kept)"], err
+    assert err.splitlines() == ["mlopt: interrupted (results written so far are kept)"], err
