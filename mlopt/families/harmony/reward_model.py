@@ -45,7 +45,7 @@ class RewardConfig:
     seed: int = 0
 
 
-def sample_placements(sm: SpeedModel, cfg: RewardConfig, rng: np.random.Generator):
+def sample_placements(sm: SpeedModel, cfg: RewardConfig, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray, list]:
     """Random (job set, placement) samples -> inputs (S x F), factors (S x N), row mask, and the
     raw placements (model, W, xw, xp) for other predictors (LIF)."""
     N, M, L = cfg.max_jobs, cfg.n_servers, len(sm.models)
@@ -114,9 +114,11 @@ class RewardModel:
                               batch_norm=True)
 
     def predict_factor(self, X: np.ndarray) -> np.ndarray:
+        """Return the predicted speed factors (sigmoid of the network output)."""
         return 1.0 / (1.0 + np.exp(-self.net.forward(X, train=False)))
 
     def fit(self, X, Y, mask, *, progress: bool = False) -> list[float]:
+        """Train the network on the samples and return the loss of each epoch."""
         rng = np.random.default_rng(self.cfg.seed + 1)
         opt = Adam(self.net.params, self.cfg.lr)
         losses = []
@@ -148,6 +150,7 @@ class RewardModel:
         return losses
 
     def relative_error(self, X, Y, mask) -> float:
+        """Return the mean relative error of the predicted factors over the masked rows."""
         with one_thread():
             f = self.predict_factor(X)
         rel = np.abs(f - Y)[mask] / Y[mask]
@@ -177,12 +180,14 @@ class RewardModel:
 
     # ---- checkpoints -------------------------------------------------------------------------
     def save(self, path, extra: dict | None = None) -> None:
+        """Save the network, config and speed model as a compressed .npz."""
         meta = {"config": asdict(self.cfg), "speed_model": self.sm.params, **(extra or {})}
         np.savez_compressed(path, meta=np.array(json.dumps(meta)), **{
             k: v.astype(np.float32) for k, v in self.net.to_arrays("net").items()})
 
     @classmethod
     def load(cls, path) -> "RewardModel":
+        """Load a reward model from a checkpoint; InputError if the file is not one."""
         path = Path(str(path))
         try:
             data = np.load(path, allow_pickle=False)
