@@ -7,11 +7,16 @@ alike. The training side: it imports :mod:`.agent`, never the other way round.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from mlopt.errors import InputError
 from mlopt.families.harmony.agent import Agent, TrainConfig, heuristic_server, load_checkpoint
 from mlopt.families.harmony.env import PlacementEnv
+
+if TYPE_CHECKING:  # pragma: no cover
+    from collections.abc import Callable
 
 
 def anneal(cfg: TrainConfig, ep: int) -> tuple[float, float]:
@@ -22,7 +27,7 @@ def anneal(cfg: TrainConfig, ep: int) -> tuple[float, float]:
     return eps, beta
 
 
-def reward_fn_of(cfg: TrainConfig):
+def reward_fn_of(cfg: TrainConfig) -> Callable | None:
     """Return the env reward function of the config: None (true reward) or the reward model's."""
     if cfg.reward == "true":
         return None

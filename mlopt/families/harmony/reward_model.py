@@ -21,6 +21,7 @@ import json
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -28,6 +29,9 @@ from mlopt.errors import InputError
 from mlopt.families.harmony.nn import MLP, Adam, one_thread
 from mlopt.families.harmony.speed import SpeedModel
 from mlopt.families.harmony.train_params import REWARD_PARAMS, config_from_params
+
+if TYPE_CHECKING:  # pragma: no cover
+    from collections.abc import Callable
 
 ROLE_NORM = 3.0
 
@@ -157,7 +161,7 @@ class RewardModel:
         return float(rel.mean())
 
     # ---- use as the DRL's reward -------------------------------------------------------------
-    def env_reward_fn(self):
+    def env_reward_fn(self) -> Callable:
         """``reward_fn(env, running) -> c`` for :class:`~.env.PlacementEnv`: predicted speeds of
         the running jobs (the first N of them; the cluster must have <= n_servers servers)."""
         cfg, L = self.cfg, len(self.sm.models)
