@@ -243,6 +243,7 @@ class Family:
 
     @property
     def preset_names(self) -> list[str]:
+        """Sorted names of the family's workload presets."""
         return sorted(self._generator.PRESETS)
 
     def param_schema(self, preset: str) -> Schema | None:
@@ -291,11 +292,13 @@ class Family:
         return {name: partial(self.generate, name) for name in self.preset_names}
 
     def preset(self, name: str) -> Callable[..., "Workload"]:
+        """Return a generator for the named preset (raise InputError if unknown)."""
         self._check_preset(name)
         return partial(self.generate, name)
 
     # ---- formulations ------------------------------------------------------------------------
     def formulation(self, name: str | None = None) -> Formulation:
+        """Return the named formulation (default model when None); InputError if unknown."""
         name = name or self.default_model
         if name not in self.formulations:
             raise InputError(f"unknown model for family {self.name} (known: "
@@ -317,10 +320,12 @@ class Family:
         return f
 
     def model(self, name: str | None = None) -> Callable:
+        """Return the build function of the named (or default) formulation."""
         return resolve(self.formulation(name).build)
 
     @property
     def models(self) -> dict[str, Callable]:
+        """Build functions of all formulations, by name."""
         return {n: resolve(f.build) for n, f in self.formulations.items()}
 
     @property
@@ -331,6 +336,7 @@ class Family:
 
     # ---- algorithms --------------------------------------------------------------------------
     def algorithm_record(self, name: str) -> Algorithm:
+        """Return the named Algorithm record; raise InputError if unknown."""
         if name not in self.algorithms_:
             raise InputError(f"unknown algorithm for family {self.name} (known: "
                              f"{', '.join(sorted(self.algorithms_))})", field="algorithm",
@@ -338,10 +344,12 @@ class Family:
         return self.algorithms_[name]
 
     def algorithm(self, name: str) -> Callable:
+        """Return the run function of the named algorithm."""
         return resolve(self.algorithm_record(name).run)
 
     @property
     def algorithms(self) -> dict[str, Callable]:
+        """Run functions of all algorithms, by name."""
         return {n: resolve(a.run) for n, a in self.algorithms_.items()}
 
     def option_schema(self, algorithm: str) -> Schema | None:
@@ -385,6 +393,7 @@ class Family:
 
     @property
     def diagnostics(self) -> dict[str, Callable]:
+        """Diagnostics functions of the algorithms that have one, by name."""
         return {n: resolve(a.diagnostics) for n, a in self.algorithms_.items()
                 if a.diagnostics is not None}
 
@@ -394,14 +403,17 @@ class Family:
 
     @property
     def algorithm_presets(self) -> dict[str, str]:
+        """Preset of each algorithm that names one, by algorithm name."""
         return {n: a.preset for n, a in self.algorithms_.items() if a.preset}
 
     # ---- bounds, trainers, traces ------------------------------------------------------------
     @property
     def bounds(self) -> dict[str, Callable]:
+        """Bound functions, by name."""
         return {n: resolve(b.fn) for n, b in self.bounds_.items()}
 
     def bound(self, name: str) -> Callable:
+        """Return the named bound function; raise InputError if unknown."""
         if name not in self.bounds_:
             raise InputError(f"unknown bound for family {self.name} (known: "
                              f"{', '.join(sorted(self.bounds_))})", field="bound", value=name)
@@ -409,10 +421,12 @@ class Family:
 
     @property
     def trainers(self) -> dict[str, Callable]:
+        """Trainer functions, by name."""
         return {n: resolve(t) for n, t in self.trainers_.items()}
 
     @property
     def from_trace(self) -> Callable | None:
+        """The trace-import function, or None when the family has none."""
         return None if self.from_trace_ is None else resolve(self.from_trace_)
 
     @cached_property
@@ -443,6 +457,7 @@ class Family:
 
 
 def check_seed(seed: Any) -> int:
+    """Return the seed if it is an int in 0..MAX_SEED, else raise InputError."""
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
         raise InputError(f"must be an integer in [0, {MAX_SEED}]", field="seed", value=seed)
     return seed
@@ -538,6 +553,7 @@ def family_names() -> list[str]:
 
 
 def get_family(name: str) -> Family:
+    """Return the registered Family by name, loading entry points; InputError if unknown."""
     if name in FAMILIES:
         return FAMILIES[name]
     _read_entry_points()

@@ -14,6 +14,7 @@ from mlopt.workload import Workload
 
 
 def estimate_jct_milp(workload: Workload, **options) -> ModelSize:
+    """Return the exact size of the pinned total-JCT MILP without building it."""
     ec = EdgeCloud(workload)
     nvars = nrows = nnz = 0
     by_worker: dict[int, list[tuple[int, int]]] = defaultdict(list)  # w -> slot ranges
@@ -80,4 +81,5 @@ def estimate_flow_lb(workload: Workload, *, zeta_one: bool = False) -> ModelSize
 
 
 def estimate_flow_lb_zeta1(workload: Workload) -> ModelSize:
+    """Return the size of the flow lower-bound ILP with zeta_j = 1."""
     return estimate_flow_lb(workload, zeta_one=True)

@@ -32,6 +32,7 @@ from mlopt.workload import Workload
 
 
 def encode(model: pyo.ConcreteModel, workload: Workload, schedule: Schedule) -> ComponentMap:
+    """Return a jct_milp start (variable -> value) encoding the schedule; empty if not edge-cloud."""
     ec = model._ec
     start = ComponentMap((v, 0.0) for v in model.component_data_objects(pyo.Var))
     df = schedule.allocations

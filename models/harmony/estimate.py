@@ -16,6 +16,7 @@ from mlopt.workload import Workload
 
 
 def estimate_placement_milp(workload: Workload, **options) -> ModelSize:
+    """Return the size of the offline placement MILP without building it."""
     J, S, T = len(workload.jobs), len(workload.servers), workload.horizon
     if J == 0:  # the builder's one fixed variable, no rows
         return ModelSize(MODEL_NAME, 0, 0, 0)

@@ -62,6 +62,7 @@ def build_interval_milp_at(workload, *, interval: int | None = None,
 
 
 def build_interval_milp(state, new_jobs) -> pyo.ConcreteModel:
+    """Build the one-interval MILP placing new jobs beside the fixed running ones."""
     st, sm = state, state.sm
     jobs = st.jobs
     run = [int(n) for n in np.flatnonzero(st.running())]

@@ -46,6 +46,7 @@ MODEL_NAME = "harmony_placement_milp"
 
 
 def build_placement_milp(workload: Workload, **options) -> pyo.ConcreteModel:
+    """Build the offline placement MILP minimizing average JCT under the known speed model."""
     sm = model_of(workload)
     jobs = workload.jobs
     J = [j.id for j in jobs]

@@ -29,6 +29,7 @@ _EPS = 1e-9  # the checker's tolerance on finished epochs
 
 
 def encode(model: pyo.ConcreteModel, workload: Workload, schedule: Schedule) -> ComponentMap:
+    """Return a placement-MILP start (variable -> value) encoding the schedule."""
     sm = model_of(workload)
     jobs = {j.id: j for j in workload.jobs}
     J = list(model.J)

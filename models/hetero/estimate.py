@@ -16,6 +16,7 @@ from mlopt.workload import Workload
 
 
 def estimate_wct_milp(workload: Workload, **options) -> ModelSize:
+    """Return the size of the weighted-completion-time MILP without building it."""
     data = hetero_data(workload)
     ps = data.architecture == "ps"
     J = list(range(len(data.job_ids)))

@@ -39,6 +39,7 @@ from mlopt.workload import Workload
 
 
 def build_placement_ti(workload: Workload) -> pyo.ConcreteModel:
+    """Build the per-placement time-indexed model; InputError if it would be too large."""
     data = hetero_data(workload)
     J = list(range(len(data.job_ids)))
     H, R = data.cap.shape
@@ -95,6 +96,7 @@ def _most(terms) -> float:
 
 
 def extract_schedule(model: pyo.ConcreteModel, workload: Workload) -> Schedule:
+    """Read the chosen (job, placement, start) binaries back into a Schedule."""
     data = hetero_data(workload)
     pls = model._hetero["placements"]
     rows, admitted = [], set()

@@ -49,6 +49,7 @@ def encode(model: pyo.ConcreteModel, workload: Workload, schedule: Schedule) -> 
 
 def encode_wct_milp(model: pyo.ConcreteModel, workload: Workload, schedule: Schedule
                     ) -> ComponentMap:
+    """Return a WCT-MILP start (variable -> value) encoding the schedule."""
     data = hetero_data(workload)
     info = model._hetero
     cfg = info["cfg"]

@@ -247,6 +247,7 @@ def _val(v) -> int:
 
 
 def extract_schedule(model: pyo.ConcreteModel, workload: Workload) -> Schedule:
+    """Read the chosen (job, configuration, start) binaries back into a Schedule."""
     data = hetero_data(workload)
     info = model._hetero
     cfg = info["cfg"]

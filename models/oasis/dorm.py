@@ -67,6 +67,7 @@ class DormJob:
 
     @property
     def has_prev(self) -> bool:
+        """Whether the job held any workers in the previous allocation."""
         return any(c > 0 for c in self.prev_workers.values())
 
 

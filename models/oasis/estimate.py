@@ -13,6 +13,7 @@ from mlopt.workload import Workload
 
 
 def estimate_utility_ilp(workload: Workload, **options) -> ModelSize:
+    """Return the size of the utility ILP without building it."""
     opts = {**_OPTIONS, **options}
     d = index_data(workload, opts["completion_window"])
     T, R = workload.horizon, workload.resources

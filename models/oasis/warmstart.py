@@ -19,6 +19,7 @@ from mlopt.workload import Workload
 
 
 def encode(model: pyo.ConcreteModel, workload: Workload, schedule: Schedule) -> ComponentMap:
+    """Return a utility-ILP start (variable -> value) encoding the schedule."""
     start = ComponentMap()
     for v in model.component_data_objects(pyo.Var):
         start[v] = 0.0

@@ -21,6 +21,7 @@ def _suffix_terms(a: int, first: int, T: int) -> int:
 
 
 def estimate_dmlrs_milp(workload: Workload, **options) -> ModelSize:
+    """Return the exact size of the DMLRS MILP without building it."""
     arr = pdors_arrays(workload)
     T = workload.horizon
     wfit = copies(arr.cap, arr.alpha) >= 1  # I x H

@@ -22,6 +22,7 @@ from mlopt.workload import Workload
 
 
 def encode(model: pyo.ConcreteModel, workload: Workload, schedule: Schedule) -> ComponentMap:
+    """Return a DMLRS-MILP start (variable -> value) encoding the schedule."""
     start = ComponentMap((v, 0.0) for v in model.component_data_objects(pyo.Var))
     admitted = set(schedule.admitted)
     for j in model.J:

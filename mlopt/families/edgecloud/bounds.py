@@ -35,6 +35,7 @@ def _bound(model, *, solver: str, time_limit: float | None, threads: int | None)
 
 def flow_lb(workload: Workload, *, solver: str = "highs", time_limit: float | None = 60.0,
             threads: int | None = 1) -> dict:
+    """Return the certified lower bound from ILP (4) with the mode zeta_j kept."""
     from mlopt.models.edgecloud import build_flow_lb
 
     return _bound(build_flow_lb(workload), solver=solver, time_limit=time_limit, threads=threads)
@@ -42,6 +43,7 @@ def flow_lb(workload: Workload, *, solver: str = "highs", time_limit: float | No
 
 def flow_lb_zeta1(workload: Workload, *, solver: str = "highs", time_limit: float | None = 60.0,
                   threads: int | None = 1) -> dict:
+    """Return the certified lower bound from ILP (4) with zeta_j = 1 for every job."""
     from mlopt.models.edgecloud import build_flow_lb
 
     return _bound(build_flow_lb(workload, zeta_one=True), solver=solver, time_limit=time_limit,
@@ -50,6 +52,7 @@ def flow_lb_zeta1(workload: Workload, *, solver: str = "highs", time_limit: floa
 
 def jct_unpinned(workload: Workload, *, solver: str = "highs", time_limit: float | None = 60.0,
                  threads: int | None = 1) -> dict:
+    """Return the certified lower bound from the JCT MILP without chunk pinning."""
     from mlopt.models.edgecloud import build_jct_milp
 
     return _bound(build_jct_milp(workload, pin_chunks=False), solver=solver,

@@ -164,6 +164,7 @@ class EdgeCloud:
 
     @cached_property
     def d_max(self) -> int:
+        """Largest number of chunks of any job (1 when there are no jobs)."""
         return max((jv.chunks for jv in self.jobs), default=1)
 
 

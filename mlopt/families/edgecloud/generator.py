@@ -241,6 +241,7 @@ def _i(rng, r, size=None):
 
 
 def generate(preset: str, seed: int = 0, **overrides) -> Workload:
+    """Generate a seeded edge-cloud workload from the named preset and overrides."""
     p = resolve(preset, overrides)
     rng = np.random.default_rng(seed)
     n_wt, n_pt = int(_i(rng, p["worker_types"])), int(_i(rng, p["ps_types"]))

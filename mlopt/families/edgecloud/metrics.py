@@ -25,6 +25,7 @@ def _workers(schedule: Schedule) -> pd.DataFrame:
 
 
 def preemptions(schedule: Schedule, level: str = "chunk") -> int:
+    """Return the number of gaps in the worker slots, per chunk or per job."""
     wk = _workers(schedule)
     keys = ["job", "chunk"] if level == "chunk" else ["job"]
     slots = wk[keys + ["slot"]].drop_duplicates().sort_values(keys + ["slot"])
@@ -33,6 +34,7 @@ def preemptions(schedule: Schedule, level: str = "chunk") -> int:
 
 
 def utilisation(workload: Workload, schedule: Schedule) -> pd.Series:
+    """Return the share of edge workers busy in each slot."""
     ec = EdgeCloud(workload)
     wk = _workers(schedule)
     edge = wk[wk["server"] != ec.cloud]
@@ -44,11 +46,13 @@ def utilisation(workload: Workload, schedule: Schedule) -> pd.Series:
 
 
 def makespan(schedule: Schedule) -> int:
+    """Return the last slot with a worker allocated (0 when none)."""
     wk = _workers(schedule)
     return int(wk["slot"].max()) if len(wk) else 0
 
 
 def communication(workload: Workload, schedule: Schedule) -> float:
+    """Return the total data-transfer and gradient-communication slots of the schedule."""
     ec = EdgeCloud(workload)
     wk = _workers(schedule)
     place = wk.groupby(["job", "chunk"])["server"].first().reset_index()
@@ -66,6 +70,7 @@ def communication(workload: Workload, schedule: Schedule) -> float:
 
 
 def summary(workload: Workload, schedule: Schedule, level: str = "chunk") -> dict:
+    """Return preemptions, makespan, communication and mean utilisation as a dict."""
     return {"preemptions": preemptions(schedule, level), "makespan": makespan(schedule),
             "communication_slots": communication(workload, schedule),
             "mean_utilisation": float(utilisation(workload, schedule).mean() or 0.0)}

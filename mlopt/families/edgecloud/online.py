@@ -86,6 +86,7 @@ class Chunk:
 
     @property
     def last(self) -> int:
+        """Last slot of the chunk's final interval."""
         return self.iv[-1][1] - 1
 
     def remaining(self, t0: int) -> int:
@@ -147,6 +148,7 @@ class Greedy:
                 self.plans[w] = [c for c in plan if c.last >= now]
 
     def calculate_q(self, jv: JobView, w: int) -> Entry:
+        """Return the cost q and start slot of adding job jv to edge worker w's plan."""
         worker = self.ec.workers[w]
         delta = jv.delay[worker.server]
         t0 = jv.arrival + delta
@@ -167,6 +169,7 @@ class Greedy:
         return Entry(q, t_star, False, w)
 
     def cloud_entry(self, jv: JobView, zeta: int) -> Entry:
+        """Return the cost entry of running job jv in the cloud (p_cloud when zeta, else p_edge)."""
         delta = jv.delay[self.ec.cloud]
         p = jv.p_cloud if zeta else jv.p_edge
         return Entry((delta + p) / jv.chunks, jv.arrival + delta, True, -1)

@@ -84,6 +84,7 @@ def _orders(ec: EdgeCloud) -> list[list[JobView]]:
 
 
 def run_pool_greedy(workload: Workload, *, seed: int = 0) -> Schedule:
+    """Run the offline pool heuristic: start all in the cloud, move jobs to the edge when better."""
     ec = EdgeCloud(workload)
     if ec.storage:
         raise InputError("the storage extension (7)/(8) is not modelled by this heuristic",

@@ -29,9 +29,11 @@ def make_schedule(jobs: Iterable[str], rows: Iterable[tuple], meta: dict | None 
     return Schedule(frozenset(jobs), _normalize(df), dict(meta or {}))
 
 
-def chunk_rows(job: str, chunk: int, server: str, worker: str, slots: Iterable[int]):
+def chunk_rows(job: str, chunk: int, server: str, worker: str, slots: Iterable[int]) -> list[tuple]:
+    """Return the allocation rows of one chunk on one worker over the given slots."""
     return [(job, int(t), server, "worker", 1, worker, int(chunk)) for t in slots]
 
 
-def ps_rows(job: str, server: str, ps: str, slots: Iterable[int]):
+def ps_rows(job: str, server: str, ps: str, slots: Iterable[int]) -> list[tuple]:
+    """Return the allocation rows of one job's PS over the given slots."""
     return [(job, int(t), server, "ps", 1, ps, -1) for t in slots]

@@ -31,6 +31,7 @@ from mlopt.families.edgecloud.fields import EdgeCloud
 
 def theory_checks(workload: Workload, run, *, objective: float,
                   opt_lower: float | None = None) -> dict:
+    """Return the theorem checks of an A_online run as a dict."""
     speed = run.speed
     eps = speed - 1.0
     ec = EdgeCloud(workload, speed=speed)
@@ -105,7 +106,7 @@ def theory_checks(workload: Workload, run, *, objective: float,
     }
 
 
-def diagnostics(workload, schedule, *, options, opt_upper, use_cloud: bool = True):
+def diagnostics(workload, schedule, *, options, opt_upper, use_cloud: bool = True) -> dict:
     """Harness hook for ``a_online``: re-run (deterministic), verify it reproduces the checked
     schedule, then :func:`theory_checks` (``opt_upper`` is the bracket's OPT side the harness
     passes; for this minimization family that is the lower bound on OPT)."""
@@ -121,6 +122,6 @@ def diagnostics(workload, schedule, *, options, opt_upper, use_cloud: bool = Tru
     return theory_checks(workload, run, objective=objective, opt_lower=opt_upper)
 
 
-def diagnostics_edge_only(workload, schedule, *, options, opt_upper):
+def diagnostics_edge_only(workload, schedule, *, options, opt_upper) -> dict:
     """:func:`diagnostics` of A_online-E (edge servers only: no cloud in the bound)."""
     return diagnostics(workload, schedule, options=options, opt_upper=opt_upper, use_cloud=False)

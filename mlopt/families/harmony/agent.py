@@ -60,12 +60,16 @@ import json
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from mlopt.errors import InputError
 from mlopt.families.harmony.env import PlacementEnv
 from mlopt.families.harmony.nn import MLP, Adam, masked_softmax, one_thread
+
+if TYPE_CHECKING:  # pragma: no cover
+    from mlopt.schedule import Schedule
 
 CHECKPOINT_DIR = Path(__file__).with_name("checkpoints")
 DEFAULT_CHECKPOINT = CHECKPOINT_DIR / "harmony_mini.npz"
@@ -127,7 +131,8 @@ def valid_action_features(job, server, pair, mask) -> np.ndarray:
     return np.concatenate([job[b, i], _ROLE[role], server[b, m], pair[b, i, m]], axis=1)
 
 
-def log_softmax(logits, mask):
+def log_softmax(logits, mask) -> np.ndarray:
+    """Return the log-softmax of the logits over the masked entries (0 elsewhere)."""
     z = np.where(mask, logits, -np.inf)
     mx = z.max(axis=1, keepdims=True)
     lse = mx + np.log(np.where(mask, np.exp(z - mx), 0.0).sum(axis=1, keepdims=True))
@@ -165,6 +170,7 @@ class Agent:
         return out.reshape(B, -1)
 
     def probs(self, parts, mask) -> np.ndarray:
+        """Return the policy's action probabilities for one state (masked ones 0)."""
         job, server, pair = (x[None] for x in parts)
         return masked_softmax(self.logits(job, server, pair, mask[None], train=False)[0], mask)
 
@@ -175,6 +181,7 @@ class Agent:
         return int(np.flatnonzero(mask)[np.argmax(scores)])
 
     def update(self, obs, job, server, pair, masks, actions, returns, beta: float) -> dict:
+        """Take one policy-gradient step (and value step) on a batch; return its mean entropy."""
         B = len(actions)
         if self.cfg.value_net:
             v = self.value.forward(obs)[:, 0]
@@ -213,7 +220,8 @@ def heuristic_server(env: PlacementEnv, row: int, role: int, kind: str) -> int:
 
 
 # ---- checkpoints ---------------------------------------------------------------------------
-def save_checkpoint(agent: Agent, path, *, obs_dim: int, n_actions: int, models, extra=None):
+def save_checkpoint(agent: Agent, path, *, obs_dim: int, n_actions: int, models, extra=None) -> None:
+    """Save the agent's networks and config as a compressed .npz checkpoint."""
     cfg = asdict(agent.cfg)
     meta = {"config": cfg, "obs_dim": obs_dim, "n_actions": n_actions, "models": list(models),
             "feat_dim": agent.policy.sizes[0],
@@ -224,6 +232,7 @@ def save_checkpoint(agent: Agent, path, *, obs_dim: int, n_actions: int, models,
 
 
 def load_checkpoint(path) -> tuple[Agent, dict]:
+    """Load an agent and its meta from a checkpoint; InputError if the file is not one."""
     path = Path(path)
     try:
         data = np.load(path, allow_pickle=False)
@@ -240,7 +249,7 @@ def load_checkpoint(path) -> tuple[Agent, dict]:
     return agent, meta
 
 
-def run_harmony(workload, *, seed: int = 0, policy: str | None = None):
+def run_harmony(workload, *, seed: int = 0, policy: str | None = None) -> Schedule:
     """Place with a trained policy (greedy). ``policy``: a checkpoint path (default: the
     committed ``checkpoints/harmony_mini.npz``)."""
     from mlopt.families.harmony.speed import model_of

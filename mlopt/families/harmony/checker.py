@@ -50,6 +50,7 @@ def _job_speed(sm, n, jobs, running, place) -> float:
 
 
 def check_harmony(workload, schedule) -> CheckResult:
+    """Check a Harmony schedule against the workload and return the CheckResult."""
     sm = model_of(workload)
     jobs = {j.id: j for j in workload.jobs}
     order = [j.id for j in workload.jobs]

@@ -25,11 +25,16 @@ without any decision are trained through automatically.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from mlopt.errors import InputError
 from mlopt.families.harmony.speed import RESOURCES, model_of
 from mlopt.families.harmony.state import EPS, ClusterState
+
+if TYPE_CHECKING:  # pragma: no cover
+    from mlopt.schedule import Schedule
 
 ROLE_NORM = 3.0  # W, P in [1, 3] in the paper's workloads
 
@@ -41,10 +46,12 @@ def interval_reward(c, epochs, running) -> float:
 
 
 def FJ_OF(L: int) -> int:  # noqa: N802  job feature width
+    """Return the width of a job's action features for L model types."""
     return L + 2 + 2 * len(RESOURCES) + 2
 
 
 def FS_OF(L: int) -> int:  # noqa: N802  server feature width
+    """Return the width of a server's action features for L model types."""
     return len(RESOURCES) + 2 * L + 1
 
 
@@ -99,6 +106,7 @@ class PlacementEnv(EnvShape):
 
     # ---- episode -----------------------------------------------------------------------------
     def reset(self) -> np.ndarray:
+        """Start a new episode on the workload and return the first observation."""
         self.state = ClusterState(self.workload)
         self._recount()
         self.done = False
@@ -184,6 +192,7 @@ class PlacementEnv(EnvShape):
         return rows
 
     def observe(self) -> np.ndarray:
+        """Return the flat state vector (x, r, w, p, v, d) of the current state."""
         st, N, L, K, Mmax, M = self.state, self.N, self.L, self.K, self.Mmax, self.M
         rows = self._rows()
         i = np.flatnonzero(rows >= 0)
@@ -261,6 +270,7 @@ class PlacementEnv(EnvShape):
         return a // (2 * self.Mmax), (a // self.Mmax) % 2, a % self.Mmax
 
     def encode(self, row: int, role: int, server: int) -> int:
+        """Return the action index of placing a role task of row on server."""
         return (2 * row + role) * self.Mmax + server
 
     # ---- step --------------------------------------------------------------------------------
@@ -290,5 +300,6 @@ class PlacementEnv(EnvShape):
         self.closed_rewards = rewards + self.closed_rewards
         return r, True
 
-    def schedule(self, producer: str, meta: dict | None = None):
+    def schedule(self, producer: str, meta: dict | None = None) -> Schedule:
+        """Return the schedule of the episode so far."""
         return self.state.schedule(producer, meta)

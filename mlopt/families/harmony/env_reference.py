@@ -20,11 +20,16 @@ heuristics, reward models, the schedule).
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from mlopt.families.harmony.env import FJ_OF, FS_OF, ROLE_NORM, EnvShape, interval_reward
 from mlopt.families.harmony.speed import RESOURCES, model_of
 from mlopt.families.harmony.state import EPS, ClusterState
+
+if TYPE_CHECKING:  # pragma: no cover
+    from mlopt.schedule import Schedule
 
 
 class ReferencePlacementEnv(EnvShape):
@@ -44,6 +49,7 @@ class ReferencePlacementEnv(EnvShape):
 
     # ---- episode -----------------------------------------------------------------------------
     def reset(self) -> np.ndarray:
+        """Start a new episode on the workload and return the first observation."""
         J = len(self.model)
         self.free = [list(row) for row in self.cap]
         self.x = [[[0] * self.M for _ in range(J)] for _ in (0, 1)]  # role, job, server
@@ -137,6 +143,7 @@ class ReferencePlacementEnv(EnvShape):
 
     # ---- observation and masks ---------------------------------------------------------------
     def rows(self) -> list[int]:
+        """Return the job of each state row: new jobs, then running ones newest first, -1 padding."""
         running = self._running()
         run = sorted((n for n in range(len(running)) if running[n]),
                      key=lambda n: -self.placed_at[n])  # most recent first, stable
@@ -144,6 +151,7 @@ class ReferencePlacementEnv(EnvShape):
         return rows + [-1] * (self.N - len(rows))
 
     def observe(self) -> np.ndarray:
+        """Return the flat state vector (x, r, w, p, v, d) of the current state."""
         N, L, K, M = self.N, self.L, self.K, self.M
         x, r, w, p = [], [], [], []
         d = [[0.0] * (2 * N) for _ in range(self.Mmax)]
@@ -169,6 +177,7 @@ class ReferencePlacementEnv(EnvShape):
         return np.array(flat, np.float32)
 
     def action_parts(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Return the job, server and pair feature arrays of the actions."""
         L, K, M, Mmax = self.L, self.K, self.M, self.Mmax
         job = [[0.0] * FJ_OF(L) for _ in range(self.Np)]
         pair = [[[0.0] * 3 for _ in range(Mmax)] for _ in range(self.Np)]
@@ -204,6 +213,7 @@ class ReferencePlacementEnv(EnvShape):
                 np.array(pair, np.float32).reshape(self.Np, Mmax, 3))
 
     def action_mask(self) -> np.ndarray:
+        """Return the mask of the valid actions (none once the episode is over)."""
         mask = [False] * self.n_actions
         if not self.done:
             for i, n in enumerate(self.slots):
@@ -217,14 +227,17 @@ class ReferencePlacementEnv(EnvShape):
         return np.array(mask, bool)
 
     def decode(self, action: int) -> tuple[int, int, int]:
+        """Return the (row, role, server) of an action index."""
         a = int(action)
         return a // (2 * self.Mmax), (a // self.Mmax) % 2, a % self.Mmax
 
     def encode(self, row: int, role: int, server: int) -> int:
+        """Return the action index of placing a role task of row on server."""
         return (2 * row + role) * self.Mmax + server
 
     # ---- step --------------------------------------------------------------------------------
     def step(self, action: int) -> tuple[float, bool]:
+        """Apply a valid action; return (reward, True) when it closes an interval, else (0.0, False)."""
         if self.done:
             raise RuntimeError("episode is over")
         row, role, m = self.decode(action)
@@ -261,5 +274,6 @@ class ReferencePlacementEnv(EnvShape):
         st.t = self.t
         return st
 
-    def schedule(self, producer: str, meta: dict | None = None):
+    def schedule(self, producer: str, meta: dict | None = None) -> Schedule:
+        """Return the schedule of the episode so far."""
         return self.state.schedule(producer, meta)

@@ -7,21 +7,28 @@ alike. The training side: it imports :mod:`.agent`, never the other way round.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from mlopt.errors import InputError
 from mlopt.families.harmony.agent import Agent, TrainConfig, heuristic_server, load_checkpoint
 from mlopt.families.harmony.env import PlacementEnv
 
+if TYPE_CHECKING:  # pragma: no cover
+    from collections.abc import Callable
+
 
 def anneal(cfg: TrainConfig, ep: int) -> tuple[float, float]:
+    """Return the exploration epsilon and entropy weight beta for episode ep."""
     frac = min(1.0, ep / max(1, cfg.anneal_fraction * cfg.episodes))
     eps = cfg.eps_start * (1 - frac) if cfg.exploration else 0.0
     beta = cfg.beta_start + (cfg.beta_end - cfg.beta_start) * frac
     return eps, beta
 
 
-def reward_fn_of(cfg: TrainConfig):
+def reward_fn_of(cfg: TrainConfig) -> Callable | None:
+    """Return the env reward function of the config: None (true reward) or the reward model's."""
     if cfg.reward == "true":
         return None
     if cfg.reward == "model":
@@ -103,6 +110,7 @@ class ReplayBuffer:
         self.data = {k: np.zeros((size,) + shapes[k], dtypes[k]) for k in shapes}
 
     def add(self, ep: dict, returns: np.ndarray) -> None:
+        """Append an episode's steps and returns, overwriting the oldest when full."""
         for i in range(len(returns)):
             for k in ("obs", "job", "srv", "pair", "mask", "act"):
                 self.data[k][self.head] = ep[k][i]
@@ -112,6 +120,7 @@ class ReplayBuffer:
 
     @classmethod
     def for_env(cls, env: PlacementEnv, size: int) -> "ReplayBuffer":
+        """Return an empty buffer of the given size shaped for the env's observations and actions."""
         job, srv, pair = env.action_parts()
         return cls(size, {"obs": (env.obs_dim,), "job": job.shape, "srv": srv.shape,
                           "pair": pair.shape, "mask": (env.n_actions,), "act": (), "ret": ()},

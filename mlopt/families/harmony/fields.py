@@ -29,6 +29,7 @@ def _count(value, field: str, minimum: int = 1, maximum: int = limits.MAX_COUNT)
 
 
 def validate_harmony(workload) -> None:
+    """Check the workload's Harmony fields, raising InputError on an invalid one."""
     sm = model_of(workload)  # parses extra.speed_model, raising on any bad parameter
     for key in ("max_new_jobs", "max_jobs"):
         if key not in workload.extra:

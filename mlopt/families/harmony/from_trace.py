@@ -26,6 +26,7 @@ Same table, seed and parameters -> the same workload, bit for bit.
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -37,6 +38,9 @@ from mlopt.families.harmony.generator import (_COMMON, _N_JOBS, DEFAULTS, MAX_TA
 from mlopt.families.harmony.speed import SpeedModel, default_params
 from mlopt.limits import MAX_JOBS
 from mlopt.params import Param, check_values
+
+if TYPE_CHECKING:  # pragma: no cover
+    from mlopt.workload import Workload
 
 # generator parameters that mean nothing here (the trace decides the arrivals)
 IGNORED = ("arrivals", "uniform_counts", "poisson_rate", "trace")
@@ -61,7 +65,7 @@ def rank_durations(durations: np.ndarray, lo: float, hi: float) -> np.ndarray:
     return lo + (hi - lo) * ranks / (n - 1)
 
 
-def harmony_from_trace(table: pd.DataFrame, *, seed: int = 0, report=None, **params):
+def harmony_from_trace(table: pd.DataFrame, *, seed: int = 0, report=None, **params) -> Workload:
     """Trace table (:mod:`mlopt.traces.table`) -> Harmony workload (module docstring)."""
     check_values(PARAMS, params, where="the harmony trace conversion",
                  reserved={"seed": "the seed is --seed, not a parameter"})

@@ -202,6 +202,7 @@ def check_cells(jobs: float, n_servers: int) -> None:
 
 
 def check_drain(drain) -> None:
+    """Check the drain option is "auto" or a slot count, else raise InputError."""
     if drain != "auto" and (isinstance(drain, bool) or not isinstance(drain, int)
                             or not 1 <= drain <= limits.MAX_HORIZON):
         raise InputError(f'must be "auto" or an integer in [1, {limits.MAX_HORIZON}]',
@@ -315,6 +316,7 @@ def drain_of(jobs: list[dict], sm: SpeedModel, params: dict) -> int:
 
 def generate(preset: str | None = None, seed: int = 0, *, speed_params: dict | None = None,
              **overrides) -> Workload:
+    """Generate a seeded Harmony workload from the preset (None: defaults) and overrides."""
     check_params(preset, {**overrides, **({} if speed_params is None
                                            else {"speed_params": speed_params})})
     params = _settings(preset)
@@ -349,4 +351,5 @@ def generate(preset: str | None = None, seed: int = 0, *, speed_params: dict | N
 
 
 def preset_generators() -> dict[str, Any]:
+    """Return a generator function for every preset, by name."""
     return {name: partial(generate, name) for name in PRESETS}

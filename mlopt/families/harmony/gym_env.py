@@ -38,7 +38,8 @@ class HarmonyPlacementEnv(gym.Env):
         return {"action_mask": self.core.action_mask().astype(np.int8),
                 "invalid_action": invalid, "interval": int(self.core.state.t)}
 
-    def reset(self, *, seed=None, options=None):
+    def reset(self, *, seed=None, options=None) -> tuple[np.ndarray, dict]:
+        """Reset (on a new generated workload unless fixed); return observation and info."""
         super().reset(seed=seed)
         if self._fixed is None:
             s = int(self.np_random.integers(2 ** 31)) if seed is None else int(seed)
@@ -49,7 +50,8 @@ class HarmonyPlacementEnv(gym.Env):
         self._steps = 0
         return self.core.observe(), self._info()
 
-    def step(self, action):
+    def step(self, action) -> tuple[np.ndarray, float, bool, bool, dict]:
+        """Apply an action (invalid ones change nothing); return the Gymnasium step tuple."""
         self._steps += 1
         truncated = self._steps >= self._max_steps
         if self.core.done or not self.core.valid(int(action)):

@@ -13,6 +13,8 @@ an infeasible schedule).
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from mlopt.errors import InputError
@@ -21,8 +23,12 @@ from mlopt.families.harmony.state import ClusterState, place_queue
 from mlopt.models.harmony.interval import build_interval_milp
 from mlopt.solve import solve
 
+if TYPE_CHECKING:  # pragma: no cover
+    from mlopt.schedule import Schedule
 
-def run_milp_greedy(workload, *, seed: int = 0, max_new: int = 5, time_limit: float = 10.0):
+
+def run_milp_greedy(workload, *, seed: int = 0, max_new: int = 5, time_limit: float = 10.0) -> Schedule:
+    """Place each interval's first max_new queued jobs by the interval MILP, greedy fallback."""
     if isinstance(max_new, bool) or not isinstance(max_new, int) or max_new < 1:
         raise InputError("must be an integer >= 1", field="max_new", value=max_new)
     st = ClusterState(workload)

@@ -76,7 +76,7 @@ def learn_from(agent, cfg, buf: ReplayBuffer, ep: dict, rng: np.random.Generator
     return end_of_episode(agent, cfg, buf, ep, beta) or stats
 
 
-def train_parallel(cfg, *, progress: bool = False, log=None, env_cls=PlacementEnv):
+def train_parallel(cfg, *, progress: bool = False, log=None, env_cls=PlacementEnv) -> tuple[Agent, list[dict]]:
     """Train with ``cfg.workers`` collecting processes; returns (agent, history) as
     :func:`.training.train`."""
     from mlopt.families import get_family

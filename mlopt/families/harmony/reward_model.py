@@ -21,6 +21,7 @@ import json
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -28,6 +29,9 @@ from mlopt.errors import InputError
 from mlopt.families.harmony.nn import MLP, Adam, one_thread
 from mlopt.families.harmony.speed import SpeedModel
 from mlopt.families.harmony.train_params import REWARD_PARAMS, config_from_params
+
+if TYPE_CHECKING:  # pragma: no cover
+    from collections.abc import Callable
 
 ROLE_NORM = 3.0
 
@@ -45,7 +49,7 @@ class RewardConfig:
     seed: int = 0
 
 
-def sample_placements(sm: SpeedModel, cfg: RewardConfig, rng: np.random.Generator):
+def sample_placements(sm: SpeedModel, cfg: RewardConfig, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray, list]:
     """Random (job set, placement) samples -> inputs (S x F), factors (S x N), row mask, and the
     raw placements (model, W, xw, xp) for other predictors (LIF)."""
     N, M, L = cfg.max_jobs, cfg.n_servers, len(sm.models)
@@ -114,9 +118,11 @@ class RewardModel:
                               batch_norm=True)
 
     def predict_factor(self, X: np.ndarray) -> np.ndarray:
+        """Return the predicted speed factors (sigmoid of the network output)."""
         return 1.0 / (1.0 + np.exp(-self.net.forward(X, train=False)))
 
     def fit(self, X, Y, mask, *, progress: bool = False) -> list[float]:
+        """Train the network on the samples and return the loss of each epoch."""
         rng = np.random.default_rng(self.cfg.seed + 1)
         opt = Adam(self.net.params, self.cfg.lr)
         losses = []
@@ -148,13 +154,14 @@ class RewardModel:
         return losses
 
     def relative_error(self, X, Y, mask) -> float:
+        """Return the mean relative error of the predicted factors over the masked rows."""
         with one_thread():
             f = self.predict_factor(X)
         rel = np.abs(f - Y)[mask] / Y[mask]
         return float(rel.mean())
 
     # ---- use as the DRL's reward -------------------------------------------------------------
-    def env_reward_fn(self):
+    def env_reward_fn(self) -> Callable:
         """``reward_fn(env, running) -> c`` for :class:`~.env.PlacementEnv`: predicted speeds of
         the running jobs (the first N of them; the cluster must have <= n_servers servers)."""
         cfg, L = self.cfg, len(self.sm.models)
@@ -177,12 +184,14 @@ class RewardModel:
 
     # ---- checkpoints -------------------------------------------------------------------------
     def save(self, path, extra: dict | None = None) -> None:
+        """Save the network, config and speed model as a compressed .npz."""
         meta = {"config": asdict(self.cfg), "speed_model": self.sm.params, **(extra or {})}
         np.savez_compressed(path, meta=np.array(json.dumps(meta)), **{
             k: v.astype(np.float32) for k, v in self.net.to_arrays("net").items()})
 
     @classmethod
     def load(cls, path) -> "RewardModel":
+        """Load a reward model from a checkpoint; InputError if the file is not one."""
         path = Path(str(path))
         try:
             data = np.load(path, allow_pickle=False)

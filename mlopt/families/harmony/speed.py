@@ -63,6 +63,7 @@ class SpeedModel:
 
     @classmethod
     def from_params(cls, p: Any, where: str = "extra.speed_model") -> "SpeedModel":
+        """Parse and validate speed-model parameters, raising InputError at the bad field."""
         def need(obj, key, at):
             if not isinstance(obj, dict) or key not in obj:
                 raise InputError("missing", field=f"{at}.{key}")
@@ -135,6 +136,7 @@ class SpeedModel:
 
     @classmethod
     def default(cls) -> "SpeedModel":
+        """Return the speed model of the default parameters."""
         return cls.from_params(default_params())
 
     @property
@@ -143,6 +145,7 @@ class SpeedModel:
         return self.sensitivity[:, None] * ((self.pressure * self.channel_weight) @ self.pressure.T)
 
     def index(self, model: str) -> int:
+        """Return the index of a model type; InputError if unknown."""
         try:
             return self.models.index(model)
         except ValueError:
@@ -173,7 +176,7 @@ class SpeedModel:
         spans = present.sum(axis=1) > 1
         return worst + self.comm_penalty[model_idx] * spans
 
-    def factor(self, d):
+    def factor(self, d) -> np.ndarray:
         """Speed factor of slowdown D: max of three affine pieces (see speed_model.toml)."""
         d = np.asarray(d, float)
         return np.maximum.reduce([1.0 - d, (1.0 - self.knee) - self.tail_slope * (d - self.knee),

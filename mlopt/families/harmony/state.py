@@ -38,6 +38,7 @@ class JobArrays:
 
     @classmethod
     def of(cls, workload) -> "JobArrays":
+        """Return the per-job arrays of the workload."""
         sm = model_of(workload)
         jobs = workload.jobs
         return cls(
@@ -71,16 +72,20 @@ class ClusterState:
 
     # ---- placement ---------------------------------------------------------------------------
     def demand(self, n: int, role: int) -> np.ndarray:
+        """Return job n's per-task demand for the role (0 worker, 1 PS)."""
         return self.jobs.dw[n] if role == 0 else self.jobs.dp[n]
 
     def feasible_servers(self, n: int, role: int) -> np.ndarray:
+        """Return the servers where one more task of job n's role fits."""
         return np.flatnonzero((self.free >= self.demand(n, role) - EPS).all(axis=1))
 
     def remaining(self, n: int, role: int) -> int:
+        """Return how many tasks of the role job n still needs placed."""
         need = self.jobs.workers[n] if role == 0 else self.jobs.ps[n]
         return int(need - self.x[role, n].sum())
 
     def place(self, n: int, role: int, m: int) -> None:
+        """Place one task of job n's role on server m; ValueError if infeasible."""
         d = self.demand(n, role)
         if self.remaining(n, role) <= 0 or not (self.free[m] >= d - EPS).all():
             raise ValueError(f"infeasible placement of job {n} role {role} on server {m}")
@@ -97,9 +102,11 @@ class ClusterState:
         self.x[:, n] = 0
 
     def complete(self, n: int) -> bool:
+        """Return whether all of job n's workers and PSs are placed."""
         return self.remaining(n, 0) == 0 and self.remaining(n, 1) == 0
 
     def commit(self, n: int) -> None:
+        """Record job n as placed at the current slot."""
         self.placed_at[n] = self.t
 
     def queue(self) -> np.ndarray:
@@ -108,6 +115,7 @@ class ClusterState:
         return idx[np.lexsort((idx, self.jobs.arrival[idx]))]
 
     def running(self) -> np.ndarray:
+        """Return the mask of jobs placed and not yet done."""
         return (self.placed_at > 0) & (self.done_at == 0)
 
     # ---- time --------------------------------------------------------------------------------
@@ -130,10 +138,12 @@ class ClusterState:
         return c
 
     def all_done(self) -> bool:
+        """Return whether every job is done."""
         return bool((self.done_at > 0).all())
 
     # ---- output ------------------------------------------------------------------------------
     def schedule(self, producer: str, meta: dict | None = None) -> Schedule:
+        """Return the Schedule of the placed jobs."""
         rows, admitted = [], []
         sids = [s.id for s in self.workload.servers]
         for n, jid in enumerate(self.jobs.ids):

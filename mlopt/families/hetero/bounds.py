@@ -24,6 +24,7 @@ from mlopt.workload import Workload
 
 
 def lower_bound(workload: Workload, **_ignored) -> dict:
+    """Return a lower bound on the weighted completion time (arrival+dmin and volume bounds)."""
     data = hetero_data(workload)
     J, R = len(data.job_ids), len(data.resources)
     dmin = np.zeros(J)

@@ -54,6 +54,7 @@ CONSTRAINTS = (
 
 
 def check_hetero(workload: Workload, schedule: Schedule) -> CheckResult:
+    """Check a hetero schedule against the workload and return the CheckResult."""
     d = hetero_data(workload)
     ra = d.architecture == "ra"
     df = schedule.allocations

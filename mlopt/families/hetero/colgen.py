@@ -103,6 +103,7 @@ def job_columns(data: HeteroData, fits: KeyTest, j: int, classes: np.ndarray | N
 
 
 def default_slots(data: HeteroData, cols) -> int:
+    """Return a slot horizon: last arrival + twice the volume span + the largest min duration."""
     cap = data.cap.sum(axis=0)
     R = len(cap)
     area = np.array([(d[:, None] * u[:, :R]).min(axis=0) for d, u in cols])  # J x R

@@ -111,6 +111,7 @@ class KeyTest:
         self.table = np.full(len(data.e) * self.P1 * 2 * self.width, -1, dtype=np.int8)
 
     def code(self, a: np.ndarray) -> np.ndarray:
+        """Return the flat table index of each (m, p, q, n) row."""
         return ((a[:, 0] * self.P1 + a[:, 1] + 1) * 2 + a[:, 2]) * self.width + a[:, 3]
 
     def __call__(self, a: np.ndarray) -> np.ndarray:
@@ -122,6 +123,7 @@ class KeyTest:
         return self.table[code] == 1
 
     def known(self, m: int, p: int, q: int, n: int) -> bool | None:
+        """Return the remembered test result for (m, p, q, n), or None if not yet tested."""
         v = int(self.table[self.code(np.array([[m, p, q, n]]))[0]])
         return None if v < 0 else bool(v)
 

@@ -96,14 +96,17 @@ class HeteroData:
 
     @property
     def bw(self) -> int:
+        """Index of the bandwidth resource."""
         return self.resources.index(BANDWIDTH)
 
     @property
     def b(self) -> np.ndarray:
+        """Bandwidth demand of each worker type."""
         return self.e[:, self.bw]
 
     @property
     def B(self) -> np.ndarray:
+        """Bandwidth of each PS type (empty when there are none)."""
         return self.z[:, self.bw] if len(self.z) else np.zeros(0)
 
     def rate_ps(self, j: int, m: int, p: int, q: int) -> float:
@@ -123,6 +126,7 @@ class HeteroData:
                                                       - _CEIL_EPS))))
 
     def rate(self, j: int, m: int, p: int, q: int, n: int) -> float:
+        """Return the mini-batch rate of job j for the architecture (PS or ring-allreduce)."""
         return self.rate_ps(j, m, p, q) if self.architecture == "ps" else self.rate_ra(j, m, n, q)
 
 
@@ -311,4 +315,5 @@ def _check_durations(d: HeteroData) -> None:
 
 
 def validate_hetero(workload: Workload) -> None:
+    """Parse the family's fields, raising InputError if invalid."""
     hetero_data(workload)

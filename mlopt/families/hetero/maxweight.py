@@ -45,6 +45,7 @@ def default_F(data: HeteroData, searcher: Searcher | None = None) -> float:
 
 
 def lam_of(data: HeteroData, F: float) -> float:
+    """Return lambda = 2 T H R F + 1."""
     H, R = data.cap.shape
     return 2.0 * data.horizon * H * R * F + 1.0
 
@@ -58,6 +59,7 @@ class MaxWeightResult:
 
     @property
     def weight(self) -> float:
+        """Total weight of the admitted placements."""
         return float(sum(self.window.data.weight[p.job] for p in self.admitted))
 
 
@@ -101,4 +103,5 @@ def dual_value(data: HeteroData, res: MaxWeightResult, searcher: Searcher | None
 
 
 def theorem3_ratio(lam: float) -> float:
+    """Return the Theorem 3 ratio 2 log2(lambda)."""
     return 2.0 * math.log2(lam)

@@ -64,6 +64,7 @@ class Placement:
 
     @property
     def completion(self) -> int:
+        """Completion slot, start + d."""
         return self.start + self.d
 
     def usage(self, data: HeteroData) -> dict[int, np.ndarray]:
@@ -98,6 +99,7 @@ class Window:
 
     # ---- state ---------------------------------------------------------------------------
     def commit(self, pl: Placement) -> None:
+        """Add a placement's usage to the window and invalidate its cached tables."""
         a, b = pl.start - 1, pl.start - 1 + pl.d
         for h, vec in pl.usage(self.data).items():
             self.beta[h, :, a:b] += vec[:, None]

@@ -67,6 +67,7 @@ OPTIONS: dict[str, Param] = {
 
 
 def theorem5_alpha(weights: np.ndarray, lam: float) -> int:
+    """Return the alpha of Theorem 5 for the given weights and lambda."""
     lg = math.log2
     num = lg(float(np.sum(weights))) - lg(float(np.min(weights)))
     den = 1.0 + lg(lg(lam)) - lg(2.0 * lg(lam) - 1.0)

@@ -54,6 +54,7 @@ class Placements:
         return len(self.d)
 
     def take(self, keep: np.ndarray) -> "Placements":
+        """Return the placements selected by the mask or index keep."""
         return Placements(*(a[keep] for a in (self.m, self.p, self.q, self.n, self.d, self.y,
                                              self.s, self.use)))
 

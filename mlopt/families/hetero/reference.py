@@ -48,6 +48,7 @@ class ReferenceSearcher:
         self._all: dict[int, list[Config]] = {}
 
     def configs(self, j: int) -> list[Config]:
+        """Return job j's configurations (cached)."""
         if j not in self._all:
             self._all[j] = job_configs(self.data, j)
         return self._all[j]
@@ -197,6 +198,7 @@ class ReferenceSearcher:
         return next((t0, r) for t0, r in rows if r[0] <= cmin + tol)
 
     def best(self, j: int, win: Window, *, q_only: int | None = None) -> Placement | None:
+        """Return job j's cheapest placement in the window (earliest completion on ties), or None."""
         omega, unit = self._tables(win)
         best = (math.inf, math.inf, None)
         for c in self.configs(j):
@@ -211,6 +213,7 @@ class ReferenceSearcher:
         return best[2]
 
     def cost_fixed(self, j: int, win: Window, c: Config, start: int) -> float | None:
+        """Return the cost of config c starting at start in the window, or None if infeasible."""
         omega, unit = self._tables(win)
         r = self._sub(c)(c, omega, unit, start)
         return None if r is None else r[0]

@@ -19,6 +19,7 @@
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -27,6 +28,9 @@ from mlopt.families.hetero.fields import hetero_data
 from mlopt.families.hetero.maxweight import dual_value, theorem3_ratio
 from mlopt.families.hetero.mincost import Searcher
 from mlopt.families.hetero.online import a_online, placements_to_schedule
+
+if TYPE_CHECKING:  # pragma: no cover
+    from mlopt.families.hetero.online import OnlineRun
 
 # relative slack on the Theorem 3 comparison (the dual is a sum of float prices)
 RATIO_TOL = 1e-9
@@ -84,6 +88,7 @@ def maxweight_checks(calls: list[dict], lam: float) -> dict:
 
 def theory_checks(workload, run, *, objective: float, opt_lower: float | None,
                   maxweight_calls: list[dict] | None = None) -> dict:
+    """Return the competitive-bound and assumption checks of an A_online run as a dict."""
     data = hetero_data(workload)
     a1_low = a1_high = a2 = 0
     for pl, _start in run.placements.values():
@@ -107,7 +112,7 @@ def theory_checks(workload, run, *, objective: float, opt_lower: float | None,
     return out
 
 
-def observed_run(workload, **options):
+def observed_run(workload, **options) -> tuple[OnlineRun, list[dict]]:
     """A_online with every A_maxweight call measured -> (run, call records)."""
     data = hetero_data(workload)
     searcher = Searcher(data)
@@ -117,7 +122,7 @@ def observed_run(workload, **options):
     return run, [with_assumptions(data, c, run.lam, run.F) for c in calls]
 
 
-def diagnostics(workload, schedule, *, options, opt_upper):
+def diagnostics(workload, schedule, *, options, opt_upper) -> dict:
     """Harness hook for ``a_online`` / ``a_online_ra``: re-run (deterministic) observing every
     A_maxweight call (Theorem 3), check it reproduces the checked schedule, then
     :func:`theory_checks` (``opt_upper`` is the OPT side the harness passes: for this

@@ -58,6 +58,7 @@ class TraceRows:
 
 
 def check_trace_params(params: dict[str, Any], *, table_given: bool = False) -> None:
+    """Check the trace parameters, raising InputError on an invalid one."""
     name = params["trace"]
     if name is None and not table_given:
         return

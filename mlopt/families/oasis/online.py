@@ -63,6 +63,7 @@ class OasisRun:
 
     @property
     def decision_seconds(self) -> np.ndarray:
+        """Wall-clock seconds of each decision, as an array."""
         return np.array([d.seconds for d in self.decisions])
 
 

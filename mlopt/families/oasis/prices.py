@@ -93,6 +93,7 @@ class PriceParams:
 
     @property
     def log_ratio2(self) -> np.ndarray:
+        """ln(U_2^r / L_2), >= 0; inf when L_2 = 0."""
         return _log_ratio(self.log_U2, self.log_L2)
 
     @property
@@ -102,18 +103,22 @@ class PriceParams:
 
     @property
     def L1(self) -> float:
+        """L_1 = exp(log_L1)."""
         return math.exp(self.log_L1)
 
     @property
     def L2(self) -> float:
+        """L_2 = exp(log_L2)."""
         return math.exp(self.log_L2)
 
     @property
     def U1(self) -> np.ndarray:
+        """U_1^r = exp(log_U1), per resource."""
         return np.exp(self.log_U1)
 
     @property
     def U2(self) -> np.ndarray:
+        """U_2^r = exp(log_U2), per resource."""
         return np.exp(self.log_U2)
 
     # ---- price functions (22) ----------------------------------------------------------------

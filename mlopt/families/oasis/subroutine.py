@@ -77,6 +77,7 @@ class SubJob:
 
     @classmethod
     def from_workload(cls, workload: Workload, i: int) -> "SubJob":
+        """Build the subroutine's view of job i of the workload."""
         job, a = workload.jobs[i], workload.arrays
         return cls(int(a.arrival[i]), int(a.epochs[i] * a.chunks[i]), int(a.chunks[i]),
                    float(a.chunk_slots[i]), a.worker_demand[i].copy(), a.ps_demand[i].copy(),
@@ -99,6 +100,7 @@ class Market:
 
     @property
     def horizon(self) -> int:
+        """Number of slots T of the price arrays."""
         return self.worker_price.shape[0]
 
     def __post_init__(self):
@@ -132,10 +134,12 @@ class JobSchedule:
 
     @property
     def admit(self) -> bool:
+        """Whether the job is admitted (has an end slot)."""
         return self.end_slot is not None
 
 
 def empty_schedule(market: Market) -> JobSchedule:
+    """Return a rejecting JobSchedule with all-zero allocations."""
     T, H, K = market.horizon, market.worker_price.shape[1], market.ps_price.shape[1]
     return JobSchedule(0.0, None, 0.0, 0.0, np.zeros((T, H), dtype=np.int64),
                        np.zeros((T, K), dtype=np.int64), np.zeros(T, dtype=np.int64))

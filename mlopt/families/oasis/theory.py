@@ -224,7 +224,7 @@ def _locate(workload, k, tw, tp, dg, dv, cap_w, cap_p, lhs, rhs, job) -> dict:
             "deficit": float(rhs - lhs)}
 
 
-def diagnostics(workload, schedule, *, options, opt_upper):
+def diagnostics(workload, schedule, *, options, opt_upper) -> dict[str, Any]:
     """Theorem 4 / Lemma 1 / Lemma 2 checks of an OASiS run (:mod:`mlopt.families.oasis.theory`),
     summarized for the results table (the per-job detail stays out of the store)."""
     from mlopt.families.oasis.online import oasis_online

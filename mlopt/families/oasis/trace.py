@@ -112,6 +112,7 @@ CLUSTER_BUILDERS: dict[str, Callable[..., list[Server]]] = {"alibaba": _alibaba}
 
 
 def cluster_names() -> list[str]:
+    """Return the sorted names of the known cluster presets and builders."""
     return sorted(set(_clusters.CLUSTER_PRESETS) | set(CLUSTER_BUILDERS))
 
 

@@ -35,6 +35,7 @@ def _speed_mode(g: pd.DataFrame) -> str:
 
 
 def check_pdors(workload: Workload, schedule: Schedule) -> CheckResult:
+    """Check a PD-ORS schedule against the workload and return the violations found."""
     arr = pdors_arrays(workload)
     T = workload.horizon
     jidx, sidx = workload.job_index, workload.server_index

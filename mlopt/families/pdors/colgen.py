@@ -99,6 +99,7 @@ class RelaxedSlotOracle(SlotOracle):
         self._dmax: dict[bytes, tuple | None] = {}
 
     def demands(self, n: float) -> np.ndarray:
+        """Return the integer worker demand at each grid share 0..G of n worker-slots."""
         j = np.arange(self.grid + 1)
         d = np.floor((j - 1) * n / self.grid - SAFETY) + 1
         d[0] = 0

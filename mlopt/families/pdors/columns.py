@@ -68,6 +68,7 @@ class ColumnPool:
         return k
 
     def index_of(self, col: Column) -> int | None:
+        """Return the pool index of an identical column, or None if absent."""
         key = np.int64(col.job).tobytes() + col.idx.tobytes() + col.val.tobytes()
         return self._keys.get(key)
 
@@ -81,10 +82,12 @@ class ColumnPool:
         return left
 
     def fits(self, k: int, left: np.ndarray) -> bool:
+        """Return whether column k fits into the residual capacity left."""
         c = self.columns[k]
         return bool(np.all(c.val <= left[c.idx] + FIT_TOL * (1.0 + self.cap[c.idx])))
 
     def value(self, chosen) -> float:
+        """Return the total utility of the chosen columns (indices)."""
         return float(sum(self.columns[k].utility for k in chosen))
 
     # ---- schedules -------------------------------------------------------------------------

@@ -24,6 +24,7 @@ HAND_OPTIMUM = 20.0
 
 
 def hand_tiny(n_jobs: int = 2) -> Workload:
+    """Return a validated hand-built PD-ORS workload of n_jobs identical jobs on two machines."""
     cap = {"gpu": 2.0, "cpu": 4.0, "memory_gb": 16.0, "storage_gb": 100.0,
            "bandwidth_gbps": 1e6}
     servers = (Server("m1", "any", dict(cap)), Server("m2", "any", dict(cap)))

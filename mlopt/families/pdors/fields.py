@@ -183,6 +183,7 @@ def worker_slots(workload: Workload, job, mode: str) -> float:
 
 
 def pdors_arrays(workload: Workload) -> PdorsArrays:
+    """Return the workload's PD-ORS per-job and per-server arrays."""
     res = pdors_resources(workload)
     jobs = workload.jobs
     return PdorsArrays(

@@ -31,6 +31,7 @@ from mlopt.schedule import Schedule
 from mlopt.workload import BANDWIDTH, Job, Server, Workload
 
 def adapt_job(job: Job, resources) -> Job:
+    """Return a copy of the job with the OASiS-adapted core fields and bandwidth demands."""
     c = core_fields(job.extra, job.epochs, resources)
     wd = dict(job.worker_demand, **{BANDWIDTH: c["worker_bw"]})
     sd = dict(job.ps_demand, **{BANDWIDTH: c["ps_bw"]})
@@ -42,6 +43,7 @@ PS_HALF_SUFFIX = "~ps"  # the PS half of a single machine in the adapted view
 
 
 def worker_pool_size(n_machines: int) -> int:
+    """Return the number of machines in the worker pool: ceil(n/2), at least 1."""
     return max(1, math.ceil(n_machines / 2)) if n_machines > 1 else 1
 
 

@@ -58,6 +58,7 @@ class PdorsRun:
 
     @property
     def decision_seconds(self) -> np.ndarray:
+        """Wall-clock seconds of each decision, as an array."""
         return np.array([d.seconds for d in self.decisions])
 
 
@@ -73,6 +74,7 @@ def pdors_online(workload: Workload, *, grid: int = 100, oracle: str = "rounding
                  estimate_factor: float = 1.0, price_scale: float | None = None,
                  compare_exact: bool = False, seed: int = 0,
                  prices: PdorsPrices | None = None) -> PdorsRun:
+    """Run PD-ORS over the jobs in arrival order and return the run (schedule, prices, stats)."""
     validate_pdors(workload)
     grid = _grid(grid)
     arr = pdors_arrays(workload)

@@ -125,6 +125,7 @@ class OracleStats:
     exact_cost: list = field(default_factory=list)  # (rounded, exact) external costs
 
     def merge(self, other: "OracleStats") -> None:
+        """Add the other stats' counters and comparison samples into these."""
         for k in ("lp_solves", "lp_seconds", "ext_cases", "draws", "draws_infeasible",
                   "rounding_failed", "repair_failed"):
             setattr(self, k, getattr(self, k) + getattr(other, k))
@@ -134,6 +135,7 @@ class OracleStats:
     def to_dict(self) -> dict:
         # ratios of prices near L (e^-1000 at paper scale) are noise-dominated: report the
         # median, the share of cases where rounding found the exact optimum, and total costs
+        """Return the counters and rounding-vs-exact summary as a plain dict."""
         r = np.array(self.exact_ratio, dtype=float)
         c = np.array(self.exact_cost, dtype=float).reshape(-1, 2)
         return {"lp_solves": self.lp_solves, "lp_seconds": self.lp_seconds,
@@ -215,9 +217,11 @@ class ExternalLP:
 
     @property
     def cover_row(self) -> int:
+        """Index of the demand-cover row of the LP."""
         return self.H * len(self.rs) + 1
 
     def set_slot(self, pw: np.ndarray, ps: np.ndarray, free: np.ndarray) -> None:
+        """Set the slot's worker/PS prices (scaled) and free capacities in the LP."""
         cost = np.concatenate([pw, ps]).astype(float)
         if self.integer:
             # HiGHS's optimality tests are absolute (dual_feasibility_tolerance 1e-7 on reduced
@@ -238,6 +242,7 @@ class ExternalLP:
             self.h.changeRowsBounds(n, np.arange(n, dtype=np.int32), np.full(n, -INF), up)
 
     def solve(self, demand: int) -> tuple[float, np.ndarray, np.ndarray] | None:
+        """Solve for the given demand; return (cost, workers, PSs) or None if not optimal."""
         h = self._build() if self.rebuild else self.h
         h.changeRowBounds(self.cover_row, float(demand), INF)
         h.run()

@@ -48,6 +48,7 @@ class PdorsPrices:
 
     @property
     def log_ratio(self) -> np.ndarray:
+        """ln(U^r / L) per resource."""
         return log_ratio(self.log_U, self.log_L)
 
     @property
@@ -56,9 +57,11 @@ class PdorsPrices:
         return float(max(1.0, np.max(self.log_ratio)))
 
     def price(self, used: np.ndarray, capacity: np.ndarray) -> np.ndarray:
+        """Return the exponential prices at the given usage and capacity."""
         return exp_price(used, capacity, self.log_L, self.log_U)
 
     def to_dict(self) -> dict:
+        """Return the price parameters as a JSON-ready dict (non-finite numbers become None)."""
         def num(x):
             x = float(x)
             return x if math.isfinite(x) else None
@@ -70,12 +73,14 @@ class PdorsPrices:
 
 
 def schedulable(workload: Workload, arr: PdorsArrays) -> np.ndarray:
+    """Return a mask of the jobs that can finish within the horizon at full speed."""
     best = np.maximum(1, np.ceil(arr.n_int / arr.batch - EPS)).astype(int)
     return arr.arrival + best - 1 <= workload.horizon
 
 
 def pdors_prices(workload: Workload, arr: PdorsArrays, *, price_mode: str = "oracle",
                  estimate_factor: float = 1.0, price_scale: float | None = None) -> PdorsPrices:
+    """Return the PD-ORS price parameters L, U^r for the workload and price mode."""
     if price_mode not in PRICE_MODES:
         raise InputError(f"unknown price mode (known: {', '.join(PRICE_MODES)})",
                          field="price_mode", value=price_mode)

@@ -26,6 +26,7 @@ RUN_OPTIONS = ("grid", "oracle", "internal", "delta", "retries", "gdelta", "lp",
 
 
 def pdors_diagnostics(workload, schedule, *, options, opt_upper) -> dict:
+    """Re-run PD-ORS and return its dual objective, oracle stats and bound checks."""
     opts = {k: v for k, v in options.items() if k in RUN_OPTIONS}
     run = pdors_online(workload, seed=int(schedule.meta.get("seed", 0)), **opts)
     if not run.schedule.allocations.equals(schedule.allocations):

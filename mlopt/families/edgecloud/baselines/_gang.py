@@ -62,6 +62,7 @@ class GangJob:
         return max((sum(q[1] for q in queue) for queue in self.queues), default=0)
 
     def active(self) -> list[int]:
+        """Return the indices of the job's workers whose chunk queues are not empty."""
         return [i for i, q in enumerate(self.queues) if q]
 
 
@@ -74,6 +75,7 @@ WIDTHS: dict[str, Callable[[object, int], int]] = {
 
 def simulate_gang(workload: Workload, priority: Callable[[GangJob, int], tuple], *, seed: int,
                   producer: str, width: str = "trace", cloud: bool = False) -> Schedule:
+    """Simulate all-or-nothing gang scheduling in the given priority order and return the Schedule."""
     ec = EdgeCloud(workload)
     if width not in WIDTHS:
         raise InputError(f"unknown width rule (known: {', '.join(WIDTHS)})", field="width",

@@ -26,6 +26,7 @@ from mlopt.families.edgecloud.table import CLOUD_WORKER, chunk_rows, make_schedu
 
 def run_batchsche(workload: Workload, *, seed: int = 0, interval: int = 5,
                   p_cloud: float = 0.9) -> Schedule:
+    """BatchSche: dispatch arrival batches every interval slots, to the cloud with probability p_cloud."""
     if not isinstance(interval, int) or interval < 1:
         raise InputError("must be an integer >= 1", field="interval", value=interval)
     if not (isinstance(p_cloud, (int, float)) and 0.0 <= p_cloud <= 1.0):

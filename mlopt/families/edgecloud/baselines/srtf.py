@@ -19,12 +19,15 @@ def _srtf(workload: Workload, seed: int, producer: str, **how) -> Schedule:
 
 
 def run_srtf(workload: Workload, *, seed: int = 0) -> Schedule:
+    """SRTF with the trace GPU count as width, edge only."""
     return _srtf(workload, seed, "srtf", width="trace")
 
 
 def run_srtf_gang(workload: Workload, *, seed: int = 0) -> Schedule:
+    """SRTF with D_j workers per job, edge only."""
     return _srtf(workload, seed, "srtf_gang", width="gang")
 
 
 def run_srtf_cloud(workload: Workload, *, seed: int = 0) -> Schedule:
+    """SRTF with D_j workers per job and cloud overflow."""
     return _srtf(workload, seed, "srtf_cloud", width="gang", cloud=True)

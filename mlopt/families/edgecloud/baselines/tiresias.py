@@ -40,14 +40,17 @@ def _tiresias(workload: Workload, seed: int, thresholds, producer: str, **how) -
 
 def run_tiresias_l(workload: Workload, *, seed: int = 0,
                    thresholds: tuple | list = (10, 100)) -> Schedule:
+    """Tiresias-L with the trace GPU count as width, edge only."""
     return _tiresias(workload, seed, thresholds, "tiresias_l", width="trace")
 
 
 def run_tiresias_l_gang(workload: Workload, *, seed: int = 0,
                         thresholds: tuple | list = (10, 100)) -> Schedule:
+    """Tiresias-L with D_j workers per job, edge only."""
     return _tiresias(workload, seed, thresholds, "tiresias_l_gang", width="gang")
 
 
 def run_tiresias_l_cloud(workload: Workload, *, seed: int = 0,
                          thresholds: tuple | list = (10, 100)) -> Schedule:
+    """Tiresias-L with D_j workers per job and cloud overflow."""
     return _tiresias(workload, seed, thresholds, "tiresias_l_cloud", width="gang", cloud=True)

@@ -18,23 +18,28 @@ from __future__ import annotations
 
 from functools import lru_cache
 import json
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from mlopt.families.harmony.speed import SpeedModel, model_of
 from mlopt.families.harmony.state import run_placement
 
+if TYPE_CHECKING:  # pragma: no cover
+    from mlopt.schedule import Schedule
+
 CPU, BW = 1, 3  # indices of cpu and bandwidth_gbps in RESOURCES
 
 
 def features(cpu: np.ndarray, bw: np.ndarray, kind: str) -> np.ndarray:
+    """Return the LIF regression features: 1, cpu, bw (quad adds squares and cpu * bw)."""
     cols = [np.ones_like(cpu), cpu, bw]
     if kind == "quad":
         cols += [cpu ** 2, bw ** 2, cpu * bw]
     return np.stack(cols, axis=-1)
 
 
-def profile(sm: SpeedModel, n_profile: int = 300, seed: int = 0):
+def profile(sm: SpeedModel, n_profile: int = 300, seed: int = 0) -> dict:
     """Per model type: (features cpu, bw fractions, true slowdown) of random co-locations."""
     rng = np.random.default_rng(seed)
     L = len(sm.models)
@@ -77,6 +82,7 @@ def fit(sm: SpeedModel, kind: str, n_profile: int = 300, seed: int = 0) -> np.nd
 
 
 def predict(theta: np.ndarray, model_idx, cpu, bw, kind: str) -> np.ndarray:
+    """Return the LIF model's predicted slowdown for each model index and (cpu, bw)."""
     return (features(np.asarray(cpu, float), np.asarray(bw, float), kind)
             * theta[np.asarray(model_idx)]).sum(axis=-1)
 
@@ -112,9 +118,11 @@ def _run(workload, kind: str, n_profile: int, seed: int):
                          meta={"profile_samples": n_profile, "profile_seed": seed})
 
 
-def run_lif_line(workload, *, seed: int = 0, n_profile: int = 300):
+def run_lif_line(workload, *, seed: int = 0, n_profile: int = 300) -> Schedule:
+    """Place the jobs with the LIF rule on a linear interference model."""
     return _run(workload, "line", int(n_profile), int(seed))
 
 
-def run_lif_quad(workload, *, seed: int = 0, n_profile: int = 300):
+def run_lif_quad(workload, *, seed: int = 0, n_profile: int = 300) -> Schedule:
+    """Place the jobs with the LIF rule on a quadratic interference model."""
     return _run(workload, "quad", int(n_profile), int(seed))

@@ -9,12 +9,18 @@ looks like it, which consolidates jobs and keeps the other servers' resources wh
 the lowest index (so the first server is filled first)."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from mlopt.families.harmony.state import run_placement
 
+if TYPE_CHECKING:  # pragma: no cover
+    from mlopt.schedule import Schedule
+
 
 def tetris_choice(st, n, role, feasible) -> int:
+    """Return the feasible server with the largest demand-usage alignment score."""
     cap = st.cap[feasible]
     d = st.demand(n, role)
     used_after = cap - st.free[feasible] + d
@@ -22,5 +28,6 @@ def tetris_choice(st, n, role, feasible) -> int:
     return int(feasible[np.argmax(score)])
 
 
-def run_tetris(workload, *, seed: int = 0):
+def run_tetris(workload, *, seed: int = 0) -> Schedule:
+    """Place the jobs with the Tetris packing rule."""
     return run_placement(workload, tetris_choice, producer="tetris")

@@ -24,7 +24,7 @@ their jobs).
 """
 from __future__ import annotations
 
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 import numpy as np
 
@@ -33,6 +33,9 @@ from mlopt.families.hetero.configs import fits_alone, job_configs
 from mlopt.families.hetero.fields import HeteroData
 from mlopt.families.hetero.mincost import Placement
 from mlopt.limits import MAX_HORIZON
+
+if TYPE_CHECKING:  # pragma: no cover
+    from mlopt.families.hetero.configs import Config
 
 _EPS = 1e-9
 
@@ -66,13 +69,14 @@ class Profile:
             self.used = np.concatenate([self.used, np.zeros_like(self.used)], axis=2)
 
     def commit(self, pl: Placement, start: int) -> None:
+        """Add a placement's per-server usage over its slots from start on."""
         self._grow(start - 1 + pl.d)
         self.last_start = max(self.last_start, start)
         for h, vec in pl.usage(self.data).items():
             self.used[h, :, start - 1:start - 1 + pl.d] += vec[:, None]
 
 
-def ideal_config(data: HeteroData, j: int):
+def ideal_config(data: HeteroData, j: int) -> Config:
     """The "ideal case" (notes 6.14): the fastest configuration on an empty cluster."""
     return next(c for c in job_configs(data, j) if fits_alone(data, c))
 

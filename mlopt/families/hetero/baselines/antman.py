@@ -5,14 +5,20 @@ of more than ``patience`` = 5 slots demotes; opportunistic jobs take the ideal t
 workers as fit now (at least 1, at most D_j).  Non-preemptive (see _list.py)."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from mlopt.families.hetero.baselines._list import ideal_config, list_schedule
 from mlopt.families.hetero.fields import hetero_data
 from mlopt.families.hetero.online import placements_to_schedule
 
+if TYPE_CHECKING:  # pragma: no cover
+    from mlopt.schedule import Schedule
 
-def run_antman(workload, *, seed: int = 0, patience: int = 5):
+
+def run_antman(workload, *, seed: int = 0, patience: int = 5) -> Schedule:
+    """AntMan-style list scheduling: the heavier half of the jobs guaranteed for patience slots."""
     data = hetero_data(workload)
     J = len(data.job_ids)
     cfg = {j: ideal_config(data, j) for j in range(J)}

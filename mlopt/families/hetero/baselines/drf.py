@@ -8,14 +8,20 @@ dominant share already held (progressive filling), ties by arrival.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from mlopt.families.hetero.baselines._list import ideal_config, list_schedule
 from mlopt.families.hetero.fields import hetero_data
 from mlopt.families.hetero.online import placements_to_schedule
 
+if TYPE_CHECKING:  # pragma: no cover
+    from mlopt.schedule import Schedule
 
-def run_drf(workload, *, seed: int = 0):
+
+def run_drf(workload, *, seed: int = 0) -> Schedule:
+    """List-schedule the jobs in their ideal configuration, least held dominant share first."""
     data = hetero_data(workload)
     total = data.cap.sum(axis=0)
     cfg = {j: ideal_config(data, j) for j in range(len(data.job_ids))}

@@ -4,6 +4,8 @@ DECISION: N_j ~ U{1..30} (seeded), capped at D_j; strict FIFO (a job that does n
 the queue)."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from mlopt.errors import InputError
@@ -11,8 +13,12 @@ from mlopt.families.hetero.baselines._list import ideal_config, list_schedule
 from mlopt.families.hetero.fields import hetero_data
 from mlopt.families.hetero.online import placements_to_schedule
 
+if TYPE_CHECKING:  # pragma: no cover
+    from mlopt.schedule import Schedule
 
-def run_fifo(workload, *, seed: int = 0, max_workers: int = 30):
+
+def run_fifo(workload, *, seed: int = 0, max_workers: int = 30) -> Schedule:
+    """List-schedule the jobs first-come first-served with a random worker count each."""
     if isinstance(max_workers, bool) or not isinstance(max_workers, int) or max_workers < 1:
         # declared in OPTIONS (Family.run checks it); also here for direct callers
         raise InputError("must be an integer >= 1", field="max_workers", value=max_workers)

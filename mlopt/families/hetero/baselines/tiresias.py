@@ -11,12 +11,18 @@ lengthened due to frequent preemption", Sec. 7.1), so by its own account this no
 Tiresias is the stronger opponent.  The cost of one preemption is never stated either."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from mlopt.families.hetero.baselines._list import ideal_config, list_schedule
 from mlopt.families.hetero.fields import hetero_data
 from mlopt.families.hetero.online import placements_to_schedule
 
+if TYPE_CHECKING:  # pragma: no cover
+    from mlopt.schedule import Schedule
 
-def run_tiresias(workload, *, seed: int = 0):
+
+def run_tiresias(workload, *, seed: int = 0) -> Schedule:
+    """List-schedule the jobs smallest ideal GPU-time first (Tiresias-style)."""
     data = hetero_data(workload)
     g = data.resources.index("gpu") if "gpu" in data.resources else 0
     cfg = {j: ideal_config(data, j) for j in range(len(data.job_ids))}

@@ -147,20 +147,25 @@ class Allocation:
 
     @property
     def n_workers(self) -> int:
+        """Total number of workers over all servers."""
         return sum(self.workers.values())
 
     @property
     def n_ps(self) -> int:
+        """Total number of parameter servers over all servers."""
         return sum(self.ps.values())
 
     def copy(self) -> "Allocation":
+        """Return an independent copy of this allocation."""
         return Allocation(dict(self.workers), dict(self.ps))
 
     def key(self) -> tuple:
+        """Return a hashable, order-independent key of the nonzero worker and PS counts."""
         return (tuple(sorted((s, c) for s, c in self.workers.items() if c)),
                 tuple(sorted((s, c) for s, c in self.ps.items() if c)))
 
     def merge(self, other: "Allocation") -> None:
+        """Add the other allocation's worker and PS counts into this one."""
         for s, c in other.workers.items():
             self.workers[s] = self.workers.get(s, 0) + c
         for s, c in other.ps.items():
@@ -183,9 +188,11 @@ class Cluster:
         self.sd = arr.ps_demand
 
     def reset_cursors(self) -> None:
+        """Reset the round-robin placement cursors to the first server."""
         self.cursor = {"worker": 0, "ps": 0}
 
     def fits(self, s: int, demand: np.ndarray, n: int = 1) -> bool:
+        """Return whether n more units of demand fit on server s within tolerance."""
         return bool(np.all(self.used[s] + n * demand <= self.cap[s] + self.tol[s]))
 
     def _take(self, s: int, demand: np.ndarray, n: int) -> None:
@@ -204,6 +211,7 @@ class Cluster:
         return True
 
     def release(self, job: int, alloc: Allocation) -> None:
+        """Return a job's allocated workers and PSs to the servers' free capacity."""
         for s, c in alloc.workers.items():
             self.used[s] -= c * self.wd[job]
         for s, c in alloc.ps.items():
@@ -301,26 +309,33 @@ class JobState:
 
     @property
     def remaining(self) -> float:
+        """Worker-slots of work still to do (never negative)."""
         return max(0.0, self.work - self.done)
 
     @property
     def finished(self) -> bool:
+        """Whether the job has a completion slot."""
         return self.completion is not None
 
     @property
     def running(self) -> bool:
+        """Whether the job currently holds at least one worker."""
         return self.alloc is not None and self.alloc.n_workers > 0
 
     def need(self) -> int:
+        """Return the workers that finish the remaining work within one slot."""
         return need_workers(self.remaining, self.work)
 
     def ps_for(self, workers: int) -> int:
+        """Return the fewest PSs that serve the given number of workers."""
         return min_ps(workers, self.b, self.B)
 
 
 class Policy(Protocol):
     def on_event(self, sim: "Simulator", t: int, arrived: list[int],
-                 completed: list[int]) -> None: ...
+                 completed: list[int]) -> None:
+        """React to the jobs arrived and completed at slot t by changing allocations."""
+        ...
 
 
 class Simulator:
@@ -370,6 +385,7 @@ class Simulator:
 
     # -- the loop --------------------------------------------------------------------------
     def run(self, policy: Policy) -> None:
+        """Run the policy over slots 1..T, calling it whenever jobs arrive or complete."""
         by_arrival: dict[int, list[int]] = {}
         for js in self.jobs:
             by_arrival.setdefault(js.arrival, []).append(js.index)
@@ -444,6 +460,7 @@ class Simulator:
 
     # -- output ----------------------------------------------------------------------------
     def schedule(self, algorithm: str, meta: dict | None = None) -> Schedule:
+        """Build the Schedule of the completed jobs, with every job's status in the meta."""
         completed = [js for js in self.jobs if js.finished]
         rows = [row for js in completed for row in self._rows[js.index]]
         jobs_meta = {}
@@ -495,4 +512,5 @@ def _plain(obj):
 
 
 def sorted_ids(sim: Simulator, indices: Iterable[int]) -> list[str]:
+    """Return the job ids of the given job indices, in index order."""
     return [sim.jobs[i].id for i in sorted(indices)]

@@ -73,9 +73,11 @@ class PriceCertificate:
 
     @property
     def mu_sum(self) -> float:
+        """Sum of the per-job dual values mu."""
         return float(self.mu.sum())
 
     def summary(self, workload: Workload) -> dict:
+        """Return the bound, its price terms and payoff counts as a plain dict."""
         ids = [j.id for j in workload.jobs]
         return {"bound": self.bound, "mu_sum": self.mu_sum, "worker_price_term": self.worker_term,
                 "ps_price_term": self.ps_term,

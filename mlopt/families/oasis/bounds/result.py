@@ -46,6 +46,7 @@ class BoundResult:
                                                                   1e-10)
 
     def to_dict(self) -> dict[str, Any]:
+        """Return the result as a JSON-ready dict (non-finite numbers become None)."""
         def num(x):
             return None if x is None or not math.isfinite(x) else float(x)
 

@@ -55,6 +55,7 @@ class Packing:
 
     @classmethod
     def from_columns(cls, workload: Workload, columns) -> "Packing":
+        """Pack the given columns; raise ValueError on two columns per job or over capacity."""
         a = workload.arrays
         T = workload.horizon
         pk = cls(workload, {}, np.broadcast_to(a.cap_worker, (T,) + a.cap_worker.shape).copy(),
@@ -69,6 +70,7 @@ class Packing:
 
     @property
     def utility(self) -> float:
+        """Total utility of the chosen columns."""
         return float(sum(c.utility for c in self.chosen.values()))
 
     def _use(self, col: Column, sign: float) -> None:
@@ -79,21 +81,25 @@ class Packing:
                   -sign * col.ps_count[:, None] * a.ps_demand[col.job][None, :])
 
     def put(self, col: Column) -> None:
+        """Choose a column for its job and take its capacity."""
         self.chosen[col.job] = col
         self._use(col, 1.0)
 
     def drop(self, job: int) -> Column:
+        """Remove the job's column, free its capacity and return it."""
         col = self.chosen.pop(job)
         self._use(col, -1.0)
         return col
 
     def fits(self) -> bool:
+        """Return whether no residual capacity is negative beyond tolerance."""
         a = self.workload.arrays
         tol_w = 1e-9 * np.maximum(1.0, a.cap_worker)
         tol_p = 1e-9 * np.maximum(1.0, a.cap_ps)
         return bool((self.free_w >= -tol_w).all() and (self.free_p >= -tol_p).all())
 
     def copy(self) -> "Packing":
+        """Return a copy with its own chosen dict and capacity arrays."""
         return Packing(self.workload, dict(self.chosen), self.free_w.copy(), self.free_p.copy())
 
 
