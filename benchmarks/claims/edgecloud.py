@@ -423,3 +423,75 @@ CLAIMS += [
     Sentence(README, "A_online {} -> {}, above srtf_gang's {} and the cloud readings' {} job "
              "preemptions at every server count", fair_fig10, what="fair Fig. 10"),
 ]
+
+
+# --- frontier.md (issue 21): the numbers that rest on committed data ----------------------------
+# instances/solu.csv (optima of edgecloud-tiny / -small; edgecloud-open-0 = paper-sim seed 0, its
+# bracket [pool_lb, A_online]) and pool_lb / flow_lb recomputed on the committed tiny / small
+# instances (< 1 s).  Not checked (one-off runs, nothing committed): paper-sim seeds 1-2,
+# pool_greedy, all-cloud, the paper-ratio rows, timings.
+
+FRONTIER = "benchmarks/edgecloud/frontier.md"
+
+
+@cache
+def _solu() -> dict:
+    import csv
+    with open(ROOT / "instances" / "solu.csv") as f:
+        return {r[0]: (float(r[3]), r[4], float(r[5])) for r in csv.reader(f)
+                if len(r) > 5 and r[2] == "edgecloud"}
+
+
+@cache
+def _small_bounds():
+    from mlopt.families.edgecloud.bounds import flow_lb
+    from mlopt.families.edgecloud.pool_bound import pool_lb
+    from mlopt.workload import Workload
+    out = {}
+    for s in ("tiny", "small"):
+        rows = []
+        for p in sorted((ROOT / "instances" / f"edgecloud-{s}").glob("*.json")):
+            w = Workload.load(p)
+            opt, status, _ = _solu()[p.stem]
+            assert status == "optimal", p.stem
+            rows.append((len(w.jobs), flow_lb(w)["bound"], pool_lb(w)["bound"], opt))
+        out[s] = rows
+    return out
+
+
+def frontier_small_rows():
+    out = []
+    for s, rows in _small_bounds().items():
+        j = lambda i: ", ".join(f"{r[i]:.0f}" for r in rows)  # noqa: E731
+        pool = [r[2] / r[3] for r in rows]
+        flow = [r[1] / r[3] for r in rows]
+        exact = sum(abs(r[2] - r[3]) < 1e-9 for r in rows)
+        out.append([f"edgecloud-{s}-0..{len(rows) - 1}", str(rows[0][0]), j(1), j(2), j(3),
+                    f"{min(pool):.2f}-{max(pool):.2f} ({exact} of {len(rows)} exact)",
+                    f"{min(flow):.2f}-{max(flow):.2f}"])
+    for n in (10, 15, 20, 25):
+        out.append([f"paper-ratio {n} jobs, seed 0 / 1"] + [None] * 6)
+    return out
+
+
+def frontier_paper_sim():
+    hi, status, lo = _solu()["edgecloud-open-0"]
+    assert status == "bound"
+    seed0 = ["0", lo, None, None, hi, None, 100 * (hi - lo) / hi]
+    return [seed0] + [[s] + [None] * 6 for s in ("1", "2")]
+
+
+def frontier_ratio():
+    hi, _, lo = _solu()["edgecloud-open-0"]
+    return [f"{hi:,.0f}", f"{lo:,.0f}", f"{hi / lo:.3f}"]
+
+
+CLAIMS += [
+    Table(FRONTIER, "| instance | jobs | flow_lb | pool_lb | OPT | pool_lb / OPT | flow_lb / OPT |",
+          frontier_small_rows, what="frontier: small instances"),
+    Table(FRONTIER, "| seed | pool_lb | all-cloud (sum h_j) | pool_greedy | A_online (eps 0) | "
+          "width vs best | width vs A_online |", frontier_paper_sim,
+          what="frontier: paper-sim seed 0 (solu.csv)"),
+    Sentence(FRONTIER, "(ratio <= {} / {} = {} at seed 0)", frontier_ratio,
+             what="frontier: A_online / pool_lb, seed 0"),
+]
