@@ -391,3 +391,15 @@ CLAIMS += [
           lambda: [frontier_uniform0()] + [[s] + [None] * 8 for s in ("1", "2")],
           what="frontier: uniform seed 0 (solu.csv)"),
 ]
+
+
+def frontier_u0():
+    hi, _, lo = _solu()["harmony-open-0"]
+    return [_g(lo), _g(lo), f"{hi:.3f}"]
+
+
+CLAIMS += [
+    Sentence(FRONTIER, "mlopt bound u0.json --bound volume --json # {} mlopt bracket u0.json "
+             "--time-limit 60 --json # [{}, {}]", frontier_u0,
+             what="frontier: uniform seed 0 commands (solu.csv)"),
+]

@@ -712,3 +712,29 @@ CLAIMS += [
     Sentence(FRONTIER, "1.70-1.71, down from {}-{}", frontier_before,
              what="frontier: ratio before (1.70-1.71 itself: one-off colgen_lb runs)"),
 ]
+
+
+@cache
+def _colgen_over_opt():
+    from mlopt.families.hetero.colgen import colgen_lb
+    from mlopt.workload import Workload
+    out = {}
+    for p in sorted((ROOT / "instances").glob("hetero-*/hetero-*.json")):
+        opt, status, _ = _solu()[p.stem]
+        if status == "optimal":
+            out[p.stem] = colgen_lb(Workload.load(p))["bound"] / opt
+    return out
+
+
+def frontier_bound_over_opt():
+    r = _colgen_over_opt()
+    tiny = sorted(int(k.rsplit("-", 1)[1]) for k in r if "tiny" in k)
+    assert all(abs(r[f"hetero-tiny-{i}"] - 1) < 1e-6 for i in tiny), "tiny: equal to OPT"
+    assert tiny == list(range(len(tiny)))
+    return [f"{r[f'hetero-small-{i}']:.3f}" for i in range(3)] + [str(tiny[-1])]
+
+
+CLAIMS += [
+    Sentence(FRONTIER, "(bound / OPT: `hetero-small-0` {}, `-1` {}, `-2` {}; `tiny-0..{}` equal "
+             "to OPT)", frontier_bound_over_opt, what="frontier: colgen_lb / OPT"),
+]
