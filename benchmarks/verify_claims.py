@@ -18,7 +18,11 @@ a module with ``CLAIMS`` and its name in ``claims.MODULES``.
 Rewording a registered sentence means editing its template too (the old text is reported as
 "not found").  What is covered: every table of the hetero, pdors, edgecloud and harmony
 write-ups that is computed from committed data, OASiS's Fig. 3 table and Fig. 5 counts, and
-the prose numbers the registries list; a number in a write-up that no claim names (older prose, "before the fix"
+the prose numbers the registries list, the "Baselines: what the paper says, what mlopt
+does, and why" sections (edgecloud, pdors, hetero: `fair_baselines*.csv`), and the numbers of
+the `frontier.md` files that rest on committed data (`instances/solu.csv`, bounds recomputed
+on the committed tiny / small instances, `data/*.csv`; each registry lists what it leaves
+out); a number in a write-up that no claim names (older prose, "before the fix"
 values, timings copied from logs that are not committed) is not checked until registered.
 """
 from __future__ import annotations

@@ -320,3 +320,86 @@ CLAIMS += [
              "JCT of {} against the committed checkpoint's {} (LB {}, LIF-Quad {})", other_cpu,
              what="retraining on another CPU"),
 ]
+
+
+# --- frontier.md (issue 21): the numbers that rest on committed data ----------------------------
+# instances/solu.csv (proven optima; harmony-open-0 = uniform seed 0, its 60 s bracket) and the
+# committed harmony-tiny / harmony-small instances (standalone and volume bounds, < 1 s).
+# Not checked (one-off runs, nothing committed): uniform seeds 1-2, standalone at uniform,
+# milp_greedy and its widths.
+
+FRONTIER = "benchmarks/harmony/frontier.md"
+
+
+@cache
+def _solu() -> dict:
+    import csv
+    with open(ROOT / "instances" / "solu.csv") as f:
+        return {r[0]: (float(r[3]), r[4], float(r[5])) for r in csv.reader(f)
+                if len(r) > 5 and r[2] == "harmony"}
+
+
+@cache
+def _small_bounds():
+    from mlopt.families.harmony.bounds import standalone_bound
+    from mlopt.families.harmony.volume_bound import volume_bound
+    from mlopt.workload import Workload
+    out = {}
+    for p in sorted((ROOT / "instances").glob("harmony-*/harmony-*.json")):
+        w = Workload.load(p)
+        opt, status, _ = _solu()[p.stem]
+        assert status == "optimal", p.stem
+        out[p.stem] = (len(w.jobs), standalone_bound(w)["bound"], volume_bound(w)["bound"], opt)
+    return out
+
+
+def _g(x: float) -> str:  # 2.0, 2.2, 2.333 (the table's style)
+    return f"{x:.3f}".rstrip("0").rstrip(".") if abs(x * 10 - round(x * 10)) > 1e-9 else f"{x:.1f}"
+
+
+def frontier_small_rows():
+    b = _small_bounds()
+    rows = [[k, str(v[0]), v[1], v[2], v[3]] for k, v in b.items() if "small" in k]
+    tiny = [v for k, v in b.items() if "tiny" in k]
+    st = {_g(v[1]) for v in tiny}
+    rows.append([f"harmony-tiny-0..{len(tiny) - 1}", str(tiny[0][0]),
+                 f"{st.pop()} each" if len(st) == 1 else ", ".join(_g(v[1]) for v in tiny),
+                 ", ".join(_g(v[2]) for v in tiny), ", ".join(_g(v[3]) for v in tiny)])
+    return rows
+
+
+def frontier_exact():
+    b = _small_bounds().values()
+    tol = 1e-9
+    return [str(sum(abs(v[2] - v[3]) < tol for v in b)), str(len(b)),
+            str(sum(abs(v[1] - v[3]) < tol for v in b)), str(len(b))]
+
+
+def frontier_uniform0():
+    hi, status, lo = _solu()["harmony-open-0"]
+    assert status == "bound"
+    return ["0", None, None, lo, hi, None, None, 100 * (hi - lo) / hi, None]
+
+
+CLAIMS += [
+    Table(FRONTIER, "| instance | jobs | standalone | volume | OPT |", frontier_small_rows,
+          what="frontier: small instances"),
+    Sentence(FRONTIER, "`volume` is exact on {} of the {} (standalone: {} of {})", frontier_exact,
+             what="frontier: volume exact"),
+    Table(FRONTIER, "| seed | jobs | standalone | volume | bracket 60 s (best: `harmony`) | "
+          "milp_greedy (run alone) | width before | width 60 s bracket | width with milp_greedy |",
+          lambda: [frontier_uniform0()] + [[s] + [None] * 8 for s in ("1", "2")],
+          what="frontier: uniform seed 0 (solu.csv)"),
+]
+
+
+def frontier_u0():
+    hi, _, lo = _solu()["harmony-open-0"]
+    return [_g(lo), _g(lo), f"{hi:.3f}"]
+
+
+CLAIMS += [
+    Sentence(FRONTIER, "mlopt bound u0.json --bound volume --json # {} mlopt bracket u0.json "
+             "--time-limit 60 --json # [{}, {}]", frontier_u0,
+             what="frontier: uniform seed 0 commands (solu.csv)"),
+]
