@@ -19,7 +19,7 @@ import time
 from multiprocessing import Pool
 from pathlib import Path
 
-from sim import BASE, JOBS, SEEDS, SERVERS  # the Fig. 7-11 workloads, one definition
+from sim import JOBS, SEEDS, SERVERS, workload  # the Fig. 7-11 workloads, one definition
 
 ALGS = ("a_online", "a_online_e", "srtf", "srtf_gang", "srtf_cloud", "tiresias_l",
         "tiresias_l_gang", "tiresias_l_cloud", "batchsche")
@@ -33,12 +33,10 @@ SWEEPS = {
 
 def run_one(cfg) -> list[dict]:
     from mlopt.families.edgecloud import metrics
-    from mlopt.families.edgecloud.generator import generate
     from mlopt.pipeline import run_algorithm
 
     sweep, n_jobs, n_edge, seed = cfg
-    w = generate("paper-sim", seed, n_jobs=n_jobs, n_edge=n_edge,
-                 arrival_window=n_jobs / 2, **BASE)
+    w = workload(cfg)
     out = []
     for alg in ALGS:
         t0 = time.perf_counter()

@@ -36,14 +36,21 @@ def configs():
             yield ("servers", 100, e, s)
 
 
+def workload(cfg):
+    """The workload of one (sweep, n_jobs, n_edge, seed) configuration (module docstring)."""
+    from mlopt.families.edgecloud.generator import generate
+
+    _, n_jobs, n_edge, seed = cfg
+    return generate("paper-sim", seed, n_jobs=n_jobs, n_edge=n_edge,
+                    arrival_window=n_jobs / 2, **BASE)
+
+
 def run_one(cfg) -> list[dict]:
     from mlopt.families.edgecloud import metrics
-    from mlopt.families.edgecloud.generator import generate
     from mlopt.pipeline import run_algorithm
 
     sweep, n_jobs, n_edge, seed = cfg
-    w = generate("paper-sim", seed, n_jobs=n_jobs, n_edge=n_edge,
-                 arrival_window=n_jobs / 2, **BASE)
+    w = workload(cfg)
     out = []
     for alg in ALGS:
         t0 = time.perf_counter()
