@@ -63,21 +63,15 @@ def estimate_placement_ti(workload: Workload, **options) -> ModelSize:
 
     import numpy as np
 
-    from mlopt.families.hetero.placements import canonical, job_placements, server_classes
+    from mlopt.models.hetero.placement_ti import binds, columns
 
     data = hetero_data(workload)
-    J = list(range(len(data.job_ids)))
-    pls = {j: job_placements(data, j) for j in J}
-    cfg = {j: [c for c in job_configs(data, j) if fits_alone(data, c)] for j in J}
-    cmax = completion_caps(data, J, cfg)
-    sym = next((j for j in J if len(pls[j]) > 1), None)
-    if sym is not None:
-        pls[sym] = pls[sym].take(canonical(pls[sym], server_classes(data)))
+    J, pls, cmax, firsts, _ = columns(data)
     count: dict[tuple, int] = defaultdict(int)  # (h, r, tau) -> terms
     most: dict[tuple, dict[int, float]] = defaultdict(dict)  # (h, r, tau) -> job -> max coef
     nvars = 0
     for j in J:
-        first = int(data.arrival[j])
+        first = firsts[j]
         for l, d in enumerate(pls[j].d.tolist()):
             d = int(d)
             n_starts = max(0, cmax[j] - d - first + 1)
@@ -97,7 +91,7 @@ def estimate_placement_ti(workload: Workload, **options) -> ModelSize:
                     count[key] += k
                     prev = most[key].get(j, 0.0)
                     most[key][j] = max(prev, coef)
-    kept = [key for key in count
-            if sum(most[key].values()) > float(data.cap[key[0], key[1]]) * (1 + 1e-9) + 1e-9]
+    kept = [key for key in count if binds(sum(most[key].values()),
+                                          float(data.cap[key[0], key[1]]))]
     return ModelSize("hetero_placement_ti", nvars, len(J) + len(kept),
                      nvars + sum(count[key] for key in kept))

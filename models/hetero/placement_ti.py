@@ -38,11 +38,12 @@ from mlopt.schedule import COLUMNS, SCHEDULE_SCHEMA_VERSION, Schedule
 from mlopt.workload import Workload
 
 
-def build_placement_ti(workload: Workload) -> pyo.ConcreteModel:
-    """Build the per-placement time-indexed model; InputError if it would be too large."""
-    data = hetero_data(workload)
+def columns(data):
+    """What the model's columns are made of, shared with its size estimate
+    (:func:`mlopt.models.hetero.estimate.estimate_placement_ti`): the jobs, each job's
+    placements (the symmetry-restricted job's canonical ones only), completion caps, first
+    slots, and the symmetry-restricted job."""
     J = list(range(len(data.job_ids)))
-    H, R = data.cap.shape
     pls = {j: job_placements(data, j) for j in J}  # refuses a large cluster first
     cfg = {j: [c for c in job_configs(data, j) if fits_alone(data, c)] for j in J}
     cmax = completion_caps(data, J, cfg)
@@ -50,6 +51,18 @@ def build_placement_ti(workload: Workload) -> pyo.ConcreteModel:
     if sym is not None:
         pls[sym] = pls[sym].take(canonical(pls[sym], server_classes(data)))
     first = {j: int(data.arrival[j]) for j in J}
+    return J, pls, cmax, first, sym
+
+
+def binds(most: float, cap: float) -> bool:
+    """Whether a capacity row is kept: its columns together can exceed the capacity."""
+    return most > cap * (1 + 1e-9) + 1e-9
+
+
+def build_placement_ti(workload: Workload) -> pyo.ConcreteModel:
+    """Build the per-placement time-indexed model; InputError if it would be too large."""
+    data = hetero_data(workload)
+    J, pls, cmax, first, sym = columns(data)
     n = sum(max(0, cmax[j] - int(d) - first[j] + 1) for j in J for d in pls[j].d.tolist())
     if n > MAX_MODEL_VARS:
         raise InputError(f"the per-placement model would have {n:,} variables (> "
@@ -77,7 +90,7 @@ def build_placement_ti(workload: Workload) -> pyo.ConcreteModel:
     m_.once = pyo.Constraint(J, rule=lambda m, j: sum(by_job[j]) == 1)
     # a row whose columns cannot exceed C_h^r together is always satisfied: omitted
     keys = sorted(k for k, terms in rows.items()
-                  if _most(terms) > float(data.cap[k[0], k[1]]) * (1 + 1e-9) + 1e-9)
+                  if binds(_most(terms), float(data.cap[k[0], k[1]])))
     m_.capacity = pyo.Constraint(keys, rule=lambda m, h, r, tau: sum(
         c * v for c, v in rows[h, r, tau]) <= float(data.cap[h, r]))
     m_._hetero = {"model": "placement_ti", "placements": pls, "jobs": J, "sym": sym,
