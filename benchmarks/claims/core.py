@@ -25,6 +25,15 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+def solu(family: str) -> dict[str, tuple]:
+    """``instances/solu.csv`` rows of one family: name -> (objective, status, bound)."""
+    from mlopt.instances import read_solu
+
+    return {name: (r["objective"], r["status"], r["bound"])
+            for name, r in read_solu(ROOT / "instances" / "solu.csv").items()
+            if r["family"] == family}
 _NUM = re.compile(r"-?\d[\d,]*(?:\.\d+)?(?:e[+-]?\d+)?", re.I)
 
 

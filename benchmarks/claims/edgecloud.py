@@ -6,7 +6,7 @@ from functools import cache
 
 import pandas as pd
 
-from .core import ROOT, Sentence, Table, f2
+from .core import ROOT, solu, Sentence, Table, f2
 
 README = "benchmarks/edgecloud/README.md"
 DATA = ROOT / "benchmarks" / "edgecloud" / "data"
@@ -436,10 +436,7 @@ FRONTIER = "benchmarks/edgecloud/frontier.md"
 
 @cache
 def _solu() -> dict:
-    import csv
-    with open(ROOT / "instances" / "solu.csv") as f:
-        return {r[0]: (float(r[3]), r[4], float(r[5])) for r in csv.reader(f)
-                if len(r) > 5 and r[2] == "edgecloud"}
+    return solu("edgecloud")
 
 
 @cache

@@ -9,7 +9,7 @@ from functools import cache
 import numpy as np
 import pandas as pd
 
-from .core import ROOT, Sentence, Table, f2
+from .core import ROOT, solu, Sentence, Table, f2
 
 README = "benchmarks/harmony/README.md"
 RES = ROOT / "benchmarks" / "harmony" / "results"
@@ -333,10 +333,7 @@ FRONTIER = "benchmarks/harmony/frontier.md"
 
 @cache
 def _solu() -> dict:
-    import csv
-    with open(ROOT / "instances" / "solu.csv") as f:
-        return {r[0]: (float(r[3]), r[4], float(r[5])) for r in csv.reader(f)
-                if len(r) > 5 and r[2] == "harmony"}
+    return solu("harmony")
 
 
 @cache

@@ -7,7 +7,7 @@ from functools import cache
 
 import pandas as pd
 
-from .core import ROOT, Sentence, Table, f1, f2, f3, half_up
+from .core import ROOT, solu, Sentence, Table, f1, f2, f3, half_up
 
 README = "benchmarks/hetero/README.md"
 DATA = ROOT / "benchmarks" / "hetero" / "data"
@@ -160,7 +160,7 @@ def fig8_theorem3():
     return f"{d['theorem3_bound'].min():.0f}", f"{d['theorem3_bound'].max():.0f}"
 
 
-def _k(x):
+def _k(x) -> str:
     return f"{x / 1000:.1f}k"
 
 
@@ -510,10 +510,6 @@ def fig11_prose():
             f"{f['theorem3_bound'].min():.0f}", f"{f['theorem3_bound'].max():.0f}"]
 
 
-def _k(x) -> str:
-    return f"{x / 1000:.1f}k"
-
-
 def fig12_prose():
     j = _mw("jobs").groupby(["arch", "jobs"])["weight"].mean()
     per = _mw("jobs").pivot_table(index=["arch", "seed"], columns="jobs", values="weight")
@@ -656,9 +652,7 @@ FRONTIER = "benchmarks/hetero/frontier.md"
 
 @cache
 def _solu() -> dict:
-    with open(ROOT / "instances" / "solu.csv") as f:
-        return {r[0]: (float(r[3]), r[4], float(r[5])) for r in csv.reader(f)
-                if len(r) > 5 and r[2] == "hetero"}
+    return solu("hetero")
 
 
 def frontier_exact_rows():

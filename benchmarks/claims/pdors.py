@@ -7,7 +7,7 @@ from functools import cache
 
 import pandas as pd
 
-from .core import ROOT, Sentence, Table, f1
+from .core import ROOT, solu, Sentence, Table, f1
 
 README = "benchmarks/pdors/README.md"
 RES = ROOT / "benchmarks" / "pdors" / "results"
@@ -317,10 +317,7 @@ FRONTIER = "benchmarks/pdors/frontier.md"
 
 @cache
 def _solu() -> dict:
-    import csv
-    with open(ROOT / "instances" / "solu.csv") as f:
-        return {r[0]: (float(r[3]), r[4], float(r[5])) for r in csv.reader(f)
-                if len(r) > 5 and r[2] == "pdors"}
+    return solu("pdors")
 
 
 def frontier_small_rows():
