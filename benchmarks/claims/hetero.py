@@ -2,7 +2,6 @@
 and the committed `instances/hetero-*` (with their optima in `instances/solu.csv`)."""
 from __future__ import annotations
 
-import csv
 from functools import cache
 
 import pandas as pd
@@ -110,15 +109,14 @@ def _instances():
     from mlopt.families.hetero.maxweight import default_F, lam_of
     from mlopt.families.hetero.online import theorem5_alpha
     from mlopt.workload import Workload
-    with open(ROOT / "instances" / "solu.csv") as f:
-        opt = {r[0]: (float(r[3]), r[4]) for r in csv.reader(f) if len(r) > 4 and r[2] == "hetero"}
+    opt = solu("hetero")
     out = []
     for p in sorted((ROOT / "instances").glob("hetero-*/hetero-*.json")):
         if opt.get(p.stem, (None, ""))[1] != "optimal":
             continue  # the -open set (paper scale, no proven optimum): not quoted here
         w = Workload.load(p)
         d = hetero_data(w)
-        value, status = opt[p.stem]
+        value, status, _ = opt[p.stem]
         out.append({"name": p.stem, "preset": p.parent.name.split("-", 1)[1],
                     "alpha5": theorem5_alpha(d.weight, lam_of(d, default_F(d))),
                     "lb": lower_bound(w)["bound"], "opt": value})
