@@ -33,7 +33,10 @@ exact model alone in the same budget.  Beside it, on the other core: the algorit
 stopped at a quarter of the time left, all of them within half of the budget when the family
 has bounds), then the family's bounds sharing what is left; each
 step first looks whether the exact model has finished, and a closed interval with a proof ends
-the run early.  The LP relaxation runs at the end, if time is left and the solver gave no bound.  Building a model counts against the budget: ``time_limit`` is wall-clock for everything.
+the run early.  When no exact model runs (it does not fit the budget or the memory, refuses
+the workload, or ``exact=False``) and two cores are free, the algorithms and the bounds run as
+two tracks side by side, each on its own core for the whole budget, instead of in turn on one
+core while the other sits idle (each source's ``started_s`` shows the timeline).  The LP relaxation runs at the end, if time is left and the solver gave no bound.  Building a model counts against the budget: ``time_limit`` is wall-clock for everything.
 """
 from __future__ import annotations
 
@@ -60,12 +63,14 @@ class Source:
     runtime_s: float
     note: str = ""
     bound: float | None = None  # exact sources: the solver's dual bound
+    started_s: float | None = None  # when it started, in seconds after the bracket began
 
     def to_dict(self) -> dict[str, Any]:
         """This source as a JSON-able dict (non-finite numbers as strings)."""
         return {"name": self.name, "kind": self.kind, "value": _num(self.value),
                 "bound": _num(self.bound), "status": self.status,
-                "runtime_s": round(self.runtime_s, 4), "note": self.note}
+                "runtime_s": round(self.runtime_s, 4), "started_s": self.started_s,
+                "note": self.note}
 
 
 @dataclass
@@ -111,6 +116,7 @@ class _State:
 
     def __init__(self, fam, on_update: Callable[["_State"], None] | None):
         self.fam, self.sense, self.on_update = fam, fam.sense, on_update
+        self.t0 = time.perf_counter()
         self.sources: list[Source] = []
         self.primal = self.dual = None
         self.primal_src = self.dual_src = None
@@ -206,23 +212,54 @@ def bracket(workload, *, family: str | None = None, time_limit: float = 60.0,
             exact_handle = None
         return st.closed() and _proof(st, exact_res, solver) is not None
 
-    # the algorithms get at most half of what is left now; the bounds the rest (at paper
-    # scale, 300 edgecloud jobs, ten algorithms at a quarter of the time left each used the
-    # whole budget and no bound ran)
-    algorithms_until = time.perf_counter() + 0.5 * left() if bound_names else deadline
-    for name in names:
-        if exact_in():
-            break
-        window = algorithms_until - time.perf_counter()
-        _run_algorithm(st, fam, workload, name, share=min(left() * 0.25, window))
     # fixed-cost bounds first, each with its share; anytime bounds (those taking a time limit:
     # column generation) last, so they get whatever the others leave instead of half of it
-    todo = [] if exact_in() else sorted(bound_names, key=lambda n: _anytime(fam, n))
-    for i, name in enumerate(todo):  # what is left, shared by the family's bounds
-        _run_bound(st, fam, workload, name, solver, threads,
-                   share=left() / max(1, len(todo) - i))
+    bound_order = sorted(bound_names, key=lambda n: _anytime(fam, n))
+    algorithm_steps = [_Step("primal", n) for n in names]
+    bound_steps = [_Step("dual", n) for n in bound_order]
+    if exact_handle is None and _cores() >= 2:
+        # no exact model on the other core (skipped, too large, or not asked for): the
+        # algorithms and the bounds run side by side, each track on its own core for the
+        # whole budget (at paper scale one core sat idle while the other ran both in turn)
+        algorithm_window = lambda: left()  # noqa: E731
+        tracks = [algorithm_steps, bound_steps]
+    else:
+        # the algorithms get at most half of what is left now; the bounds the rest (at paper
+        # scale, 300 edgecloud jobs, ten algorithms at a quarter of the time left each used
+        # the whole budget and no bound ran)
+        algorithms_until = time.perf_counter() + 0.5 * left() if bound_names else deadline
+        algorithm_window = lambda: algorithms_until - time.perf_counter()  # noqa: E731
+        tracks = [algorithm_steps + bound_steps]
+
+    def share(step: "_Step", track: list["_Step"]) -> float:
+        if step.kind == "primal":
+            return min(left() * 0.25, algorithm_window())
+        pending = [s for s in track if s.kind == "dual"]
+        return left() / max(1, len(pending) + 1)
+
+    def launch(track: list["_Step"]):
+        step = track.pop(0)
+        return step, step.start(fam, workload, solver, threads, share(step, track))
+
+    running: list = [None] * len(tracks)
+    while True:
         if exact_in():
+            for item in running:
+                if item is not None:
+                    item[1].cancel("the interval closed")
             break
+        for i, track in enumerate(tracks):
+            if running[i] is not None and running[i][1].done():
+                step, handle = running[i]
+                step.finish(st, handle)
+                running[i] = None
+                if exact_in():
+                    break
+            if running[i] is None and track:
+                running[i] = launch(track)
+        if all(item is None for item in running):
+            break
+        time.sleep(0.02)
     if exact_handle is not None:
         exact_res = _finish_exact(st, fam, exact_handle, solver, t_exact)
     if listener is not None:
@@ -259,14 +296,14 @@ class Boxed:
     interrupted from Python, a process can).  The value travels back pickled.  The child ends
     with its parent (:mod:`mlopt.lifeline`)."""
 
-    def __init__(self, seconds: float, fn: Callable[[], Any]):
+    def __init__(self, seconds: float, fn: Callable[[], Any], why: str | None = None):
         import multiprocessing
 
         self.seconds = seconds
         self.deadline = time.perf_counter() + seconds
         self._out = None
-        if seconds <= 0:
-            self._out = ("stopped", "no time left in the budget")
+        if seconds <= 0:  # never started: ``why`` (a skipped source) or out of time
+            self._out = ("skipped", why) if why else ("stopped", "no time left in the budget")
             return
         ctx = multiprocessing.get_context("fork")
         self._recv, send = ctx.Pipe(duplex=False)
@@ -299,6 +336,15 @@ class Boxed:
         if self._out is not None:
             return True
         return self._recv.poll(0) or time.perf_counter() >= self.deadline
+
+    def cancel(self, why: str) -> None:
+        """Stop the child now (its result is no longer needed): ``result()`` says ``why``."""
+        if self._out is None:
+            self._out = ("stopped", why)
+            if self._proc.is_alive():
+                self._proc.kill()
+            self._proc.join()
+            self._recv.close()
 
     def result(self) -> tuple[str, Any]:
         """Wait (at most until the deadline) for the result; the child is gone afterwards."""
@@ -339,15 +385,53 @@ def _anytime(fam, name: str) -> bool:
     return "time_limit" in params or "total_time_limit" in params
 
 
-def _run_algorithm(st: _State, fam, workload, name: str, share: float) -> None:
+def _cores() -> int:
+    """CPU cores this process may use."""
+    import os
+
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+class _Step:
+    """One source of the bracket (an algorithm, ``kind="primal"``, or a bound, ``"dual"``):
+    started in its own child process (:class:`Boxed`), its result added to the state when the
+    child is done."""
+
+    def __init__(self, kind: str, name: str):
+        self.kind, self.name = kind, name
+        self.t0 = 0.0
+
+    def start(self, fam, workload, solver: str, threads: int, share: float) -> "Boxed":
+        self.t0 = time.perf_counter()
+        if self.kind == "primal":
+            return Boxed(share, _algorithm_work(fam, workload, self.name))
+        if share <= 0.5:
+            return Boxed(0.0, lambda: None, why="no time left in the budget")
+        return Boxed(share, _bound_work(fam, workload, self.name, solver, threads,
+                                        inner=max(0.5, share - 1.0)))
+
+    def finish(self, st: "_State", handle: "Boxed") -> None:
+        kind, out = handle.result()
+        dt = time.perf_counter() - self.t0
+        before = len(st.sources)
+        (_finish_algorithm if self.kind == "primal" else _finish_bound)(
+            st, self.name, kind, out, dt)
+        for source in st.sources[before:]:
+            source.started_s = round(self.t0 - st.t0, 3)
+
+
+def _algorithm_work(fam, workload, name: str) -> Callable[[], Any]:
     def work():
         schedule = fam.run(name, workload, seed=0)
         res = fam.check(workload, schedule)
         return schedule, res.feasible, float(res.objective), res.summary(limit=2)
+    return work
 
-    t0 = time.perf_counter()
-    kind, out = run_boxed(share, work)
-    dt = time.perf_counter() - t0
+
+def _finish_algorithm(st: "_State", name: str, kind: str, out, dt: float) -> None:
     if kind != "ok":
         status = {"input": "skipped"}.get(kind, kind)
         st.add(Source(name, "primal", None, status, dt, str(out)))
@@ -500,6 +584,14 @@ def _warm_start(fam, workload, model, cap: float):
 
 
 def _finish_exact(st: _State, fam, handle: "Boxed", solver: str, t0: float):
+    before = len(st.sources)
+    out = _exact_sources(st, fam, handle, solver, t0)
+    for source in st.sources[before:]:
+        source.started_s = round(t0 - st.t0, 3)
+    return out
+
+
+def _exact_sources(st: _State, fam, handle: "Boxed", solver: str, t0: float):
     name = f"{fam.exact_formulation().name} ({solver})"
     form = fam.exact_formulation()
     kind, out = handle.result()
@@ -547,16 +639,13 @@ def compute_bound(fam, workload, name: str, *, solver: str, time_limit: float, t
                                         "solver": solver})
 
 
-def _run_bound(st: _State, fam, workload, name: str, solver: str, threads: int,
-               share: float) -> None:
-    from mlopt.harness.tasks import _bound_value
-
-    if share <= 0.5:
-        st.add(Source(name, "dual", None, "skipped", 0.0, "no time left in the budget"))
-        return
-    inner = max(0.5, share - 1.0)  # the method's own time limit, inside the hard one
-
+def _bound_work(fam, workload, name: str, solver: str, threads: int,
+                inner: float) -> Callable[[], Any]:
+    """The bound's method with ``inner`` seconds as its own time limit (inside the hard one);
+    a schedule it also returns (a restricted master's) is checked here, in the child."""
     def work():
+        from mlopt.harness.tasks import _bound_value
+
         ret = compute_bound(fam, workload, name, solver=solver, time_limit=inner,
                             threads=threads)
         schedule = ret.pop("schedule", None) if isinstance(ret, dict) else None
@@ -566,10 +655,10 @@ def _run_bound(st: _State, fam, workload, name: str, solver: str, threads: int,
             check = fam.check(workload, schedule)
             checked = float(check.objective) if check.feasible else None
         return value, status, schedule, checked
+    return work
 
-    t0 = time.perf_counter()
-    kind, out = run_boxed(share, work)
-    dt = time.perf_counter() - t0
+
+def _finish_bound(st: "_State", name: str, kind: str, out, dt: float) -> None:
     if kind != "ok":
         st.add(Source(name, "dual", None, {"input": "skipped"}.get(kind, kind), dt, str(out)))
         return
@@ -579,6 +668,13 @@ def _run_bound(st: _State, fam, workload, name: str, solver: str, threads: int,
     if checked is not None:  # a bound method that also found a schedule (restricted master)
         st.add(Source(f"{name} schedule", "primal", checked, "ok", 0.0,
                       "found by the bound method, checked"), schedule)
+
+
+def _run_bound(st: "_State", fam, workload, name: str, solver: str, threads: int,
+               share: float) -> None:
+    """Bound ``name`` in a child process stopped after ``share`` seconds, waited for."""
+    step = _Step("dual", name)
+    step.finish(st, step.start(fam, workload, solver, threads, share))
 
 
 def _proof(st: _State, exact_out, solver: str):

@@ -144,3 +144,25 @@ def test_a_model_that_refuses_the_workload_is_skipped_not_fatal(monkeypatch):
     fam = get_family("hetero")
     why = _too_large(fam, fam.generate("tiny", seed=0), 10.0)
     assert why == "not built: too many placements for the per-placement model"
+
+
+@pytest.mark.parametrize("cores", [1, 2])
+def test_without_the_exact_model_algorithms_and_bounds_share_the_cores(monkeypatch, cores):
+    """No exact model on the second core: with two cores the bounds start beside the
+    algorithms (both tracks launch at once); with one they wait for the algorithms, as
+    beside a running exact model."""
+    import mlopt.bracket as b
+
+    monkeypatch.setattr(b, "_cores", lambda: cores)
+    w = get_family("pdors").generate("tiny", seed=0)
+    res = bracket(w, time_limit=30, exact=False, verify=False)
+    primal = [s for s in res.sources if s.kind == "primal" and s.status == "ok"]
+    dual = [s for s in res.sources if s.kind == "dual"]
+    assert primal and dual and all(s.started_s is not None for s in res.sources)
+    first_dual = min(s.started_s for s in dual)
+    last_primal_end = max(s.started_s + s.runtime_s for s in primal)
+    if cores == 2:
+        assert first_dual < min(s.started_s for s in primal) + 0.5, res.to_dict()
+    else:
+        assert first_dual >= last_primal_end - 0.05, res.to_dict()
+    assert res.low is not None and res.high is not None and res.low <= res.high + 1e-9
