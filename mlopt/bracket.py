@@ -34,9 +34,11 @@ stopped at a quarter of the time left, all of them within half of the budget whe
 has bounds), then the family's bounds sharing what is left; each
 step first looks whether the exact model has finished, and a closed interval with a proof ends
 the run early.  When no exact model runs (it does not fit the budget or the memory, refuses
-the workload, or ``exact=False``) and two cores are free, the algorithms and the bounds run as
-two tracks side by side, each on its own core for the whole budget, instead of in turn on one
-core while the other sits idle (each source's ``started_s`` shows the timeline).  The LP relaxation runs at the end, if time is left and the solver gave no bound.  Building a model counts against the budget: ``time_limit`` is wall-clock for everything.
+the workload, has finished, or ``exact=False``) and two cores are free, the algorithms and the
+bounds run side by side, one core taking the algorithms first and the other the bounds first,
+for the whole budget, instead of in turn on one core while the other sits idle (each source's
+``started_s`` shows the timeline).  An anytime bound gets its own time limit 15% inside its
+hard one, so it returns what it found instead of being killed with it.  The LP relaxation runs at the end, if time is left and the solver gave no bound.  Building a model counts against the budget: ``time_limit`` is wall-clock for everything.
 """
 from __future__ import annotations
 
@@ -184,6 +186,7 @@ def bracket(workload, *, family: str | None = None, time_limit: float = 60.0,
              if algorithms is None else list(algorithms))
     for n in names:
         fam.algorithm_record(n)
+    _import_sources(fam, names)
     bound_names = sorted(fam.bounds_) if bounds is None else list(bounds)
     for n in bound_names:
         fam.bound(n)
@@ -215,51 +218,56 @@ def bracket(workload, *, family: str | None = None, time_limit: float = 60.0,
     # fixed-cost bounds first, each with its share; anytime bounds (those taking a time limit:
     # column generation) last, so they get whatever the others leave instead of half of it
     bound_order = sorted(bound_names, key=lambda n: _anytime(fam, n))
-    algorithm_steps = [_Step("primal", n) for n in names]
-    bound_steps = [_Step("dual", n) for n in bound_order]
-    if exact_handle is None and _cores() >= 2:
-        # no exact model on the other core (skipped, too large, or not asked for): the
-        # algorithms and the bounds run side by side, each track on its own core for the
-        # whole budget (at paper scale one core sat idle while the other ran both in turn)
-        algorithm_window = lambda: left()  # noqa: E731
-        tracks = [algorithm_steps, bound_steps]
-    else:
-        # the algorithms get at most half of what is left now; the bounds the rest (at paper
-        # scale, 300 edgecloud jobs, ten algorithms at a quarter of the time left each used
-        # the whole budget and no bound ran)
-        algorithms_until = time.perf_counter() + 0.5 * left() if bound_names else deadline
-        algorithm_window = lambda: algorithms_until - time.perf_counter()  # noqa: E731
-        tracks = [algorithm_steps + bound_steps]
+    algorithm_queue = [_Step("primal", n) for n in names]
+    bound_queue = [_Step("dual", n) for n in bound_order]
+    # beside a running exact model, one core: the algorithms get at most half of what is left
+    # now, the bounds the rest (at paper scale, 300 edgecloud jobs, ten algorithms at a
+    # quarter of the time left each used the whole budget and no bound ran)
+    algorithms_until = time.perf_counter() + 0.5 * left() if bound_names else deadline
+    cores = _cores()
 
-    def share(step: "_Step", track: list["_Step"]) -> float:
+    def two_slots() -> bool:
+        # no exact model on the other core (skipped, refused, finished, or not asked for):
+        # the algorithms and the bounds run side by side, each on its own core (at paper
+        # scale one core sat idle while the other ran both in turn)
+        return exact_handle is None and cores >= 2
+
+    def share(step: _Step) -> float:
         if step.kind == "primal":
-            return min(left() * 0.25, algorithm_window())
-        pending = [s for s in track if s.kind == "dual"]
-        return left() / max(1, len(pending) + 1)
+            window = left() if two_slots() else algorithms_until - time.perf_counter()
+            return min(left() * 0.25, window)
+        return left() / (len(bound_queue) + 1)
 
-    def launch(track: list["_Step"]):
-        step = track.pop(0)
-        return step, step.start(fam, workload, solver, threads, share(step, track))
+    def next_step(slot: int) -> _Step | None:
+        # slot 0 takes the algorithms first, slot 1 the bounds first; alone, slot 0 runs the
+        # algorithms and then the bounds
+        for queue in ((algorithm_queue, bound_queue) if slot == 0
+                      else (bound_queue, algorithm_queue)):
+            if queue:
+                return queue.pop(0)
+        return None
 
-    running: list = [None] * len(tracks)
-    while True:
+    running: list = [None, None]  # (step, Boxed) per core
+    while not exact_in():
+        for slot, item in enumerate(running):
+            if item is not None and item[1].done():
+                item[0].finish(st, item[1])
+                running[slot] = None
         if exact_in():
-            for item in running:
-                if item is not None:
-                    item[1].cancel("the interval closed")
             break
-        for i, track in enumerate(tracks):
-            if running[i] is not None and running[i][1].done():
-                step, handle = running[i]
-                step.finish(st, handle)
-                running[i] = None
-                if exact_in():
-                    break
-            if running[i] is None and track:
-                running[i] = launch(track)
-        if all(item is None for item in running):
+        for slot in range(2 if two_slots() else 1):
+            if running[slot] is None:
+                step = next_step(slot)
+                if step is not None:
+                    running[slot] = (step, step.start(fam, workload, solver, threads,
+                                                      share(step)))
+        if running == [None, None]:
             break
         time.sleep(0.02)
+    for item in running:  # the interval closed: what still runs is no longer needed
+        if item is not None:
+            item[1].cancel("the interval closed")
+            item[0].finish(st, item[1])
     if exact_handle is not None:
         exact_res = _finish_exact(st, fam, exact_handle, solver, t_exact)
     if listener is not None:
@@ -385,6 +393,22 @@ def _anytime(fam, name: str) -> bool:
     return "time_limit" in params or "total_time_limit" in params
 
 
+def _import_sources(fam, names: list[str]) -> None:
+    """Import the algorithms' modules and the checker here, once, before any source is
+    forked: each child would otherwise import them again (ten algorithms importing pandas and
+    Pyomo cost seconds of a loaded core each).  A module that fails to import is left to its
+    source's child, which reports the error in its row."""
+    from mlopt.families.base import resolve
+
+    resolve("mlopt.check:structural_violations")  # every source checks its schedule
+
+    for ref in [fam.checker] + [fam.algorithm_record(n).run for n in names]:
+        try:
+            resolve(ref)
+        except Exception:  # noqa: BLE001  (reported by the source itself)
+            pass
+
+
 def _cores() -> int:
     """CPU cores this process may use."""
     import os
@@ -410,8 +434,10 @@ class _Step:
             return Boxed(share, _algorithm_work(fam, workload, self.name))
         if share <= 0.5:
             return Boxed(0.0, lambda: None, why="no time left in the budget")
-        return Boxed(share, _bound_work(fam, workload, self.name, solver, threads,
-                                        inner=max(0.5, share - 1.0)))
+        # the method's own time limit, inside the hard one with room to return its result
+        # (an anytime bound killed at the hard limit loses everything it found)
+        inner = max(0.5, share - max(1.0, 0.15 * share))
+        return Boxed(share, _bound_work(fam, workload, self.name, solver, threads, inner))
 
     def finish(self, st: "_State", handle: "Boxed") -> None:
         kind, out = handle.result()
@@ -453,20 +479,19 @@ def _too_large(fam, workload, budget: float) -> str | None:
     """Why the default exact model cannot be built in ``budget`` seconds or in the memory
     available, from its size estimate (:mod:`mlopt.modelsize`); None when it can, when the
     formulation registers no estimate, or when the estimate takes more than
-    :data:`ESTIMATE_SHARE` of the budget."""
-    from mlopt.alarm import alarm
+    :data:`ESTIMATE_SHARE` of the budget.
+
+    The estimate runs in a child process: stopped by a signal here, it could leave a module it
+    was importing half-initialized in ``sys.modules`` (pandas, under load), and every source
+    forked afterwards would fail on it."""
     from mlopt.modelsize import estimate, refusal
 
-    class _Slow(Exception):
-        pass
-
-    try:
-        with alarm(max(0.1, ESTIMATE_SHARE * budget), _Slow):
-            size = estimate(fam, workload)
-    except _Slow:
+    kind, out = run_boxed(max(0.1, ESTIMATE_SHARE * budget), lambda: estimate(fam, workload))
+    if kind == "input":  # the model refuses this workload outright (hetero's placement_ti
+        return f"not built: {out}"  # beyond its placement cap)
+    if kind != "ok" or out is None:  # too slow, failed, or no estimate: the build decides
         return None
-    except InputError as err:  # the model refuses this workload outright (hetero's
-        return f"not built: {err.message}"  # placement_ti beyond its placement cap)
+    size = out
     why = refusal(size, budget)
     return None if why is None else (f"not built: {why} ({size.summary()})")
 

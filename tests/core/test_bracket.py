@@ -166,3 +166,58 @@ def test_without_the_exact_model_algorithms_and_bounds_share_the_cores(monkeypat
     else:
         assert first_dual >= last_primal_end - 0.05, res.to_dict()
     assert res.low is not None and res.high is not None and res.low <= res.high + 1e-9
+
+
+def test_a_core_freed_by_the_exact_model_goes_to_the_bounds(monkeypatch):
+    """The exact model refuses the workload in its child (as hetero's placement_ti does beyond
+    its placement cap when the size estimate was too slow to say so first): once it is out,
+    the bounds start beside the algorithms instead of after them."""
+    import mlopt.bracket as b
+
+    monkeypatch.setattr(b, "_cores", lambda: 2)
+    monkeypatch.setattr(b, "_too_large", lambda fam, w, budget: None)
+    fam = get_family("pdors")
+
+    def refuse(workload):
+        raise b.InputError("refused for the test", field="jobs", value=len(workload.jobs))
+    monkeypatch.setattr(type(fam), "model", lambda self, name: refuse)
+    work = b._algorithm_work
+
+    def slow_work(fam, workload, name):  # each algorithm takes a second: the refusal is first
+        inner = work(fam, workload, name)
+        return lambda: (time.sleep(1.0), inner())[1]
+    monkeypatch.setattr(b, "_algorithm_work", slow_work)
+    w = fam.generate("tiny", seed=0)
+    res = bracket(w, time_limit=30, verify=False)
+    exact = [s for s in res.sources if s.kind == "exact"]
+    assert exact and exact[0].status == "skipped" and "refused" in exact[0].note
+    primal = [s for s in res.sources if s.kind == "primal" and s.status == "ok"]
+    dual = [s for s in res.sources if s.kind == "dual"]
+    assert primal and dual
+    assert min(s.started_s for s in dual) < max(s.started_s + s.runtime_s for s in primal)
+
+
+def test_the_size_estimate_runs_outside_the_bracket_process(monkeypatch, tmp_path):
+    """The estimate runs in a child process: a module it imports never enters this process
+    (stopped by a signal mid-import, such a module once stayed half-initialized here --
+    pandas, under load -- and every source forked afterwards failed on it), and its answer
+    still decides: a model too large for the budget is skipped before anything is built."""
+    import sys
+
+    import mlopt.modelsize as modelsize
+    from mlopt.modelsize import ModelSize
+
+    (tmp_path / "mlopt_estimate_probe.py").write_text("LOADED = True\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+
+    def huge(fam, workload, model=None):
+        __import__("mlopt_estimate_probe")  # imported in the child only
+        return ModelSize("probe", 10**9, 10**9, 10**12)
+    monkeypatch.setattr(modelsize, "estimate", huge)
+    w = get_family("pdors").generate("tiny", seed=0)
+    res = bracket(w, time_limit=20, verify=False)
+    exact = [s for s in res.sources if s.kind == "exact"]
+    assert exact and exact[0].status == "skipped", res.to_dict()
+    assert "1,000,000,000,000 nonzeros" in exact[0].note, exact[0].note
+    assert "mlopt_estimate_probe" not in sys.modules
+    assert res.high is not None  # the algorithms still ran
