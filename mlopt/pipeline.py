@@ -162,6 +162,17 @@ def solve_offline(workload: Workload, *, family: str | None = None, model: str |
     name = fam.exact_formulation(model).name  # a bound / export-only model is an error
     build = fam.model(name)
     t0 = time.perf_counter()
+    # the modules the estimate and the build need are imported before the alarm is set: a
+    # signal mid-import leaves a module half-initialized for the rest of the process (a harness
+    # worker runs many tasks)
+    import importlib
+
+    from mlopt.families.base import resolve
+
+    for module in ("pandas", "pyomo.environ"):
+        importlib.import_module(module)
+    if fam.formulation(name).estimate is not None:
+        resolve(fam.formulation(name).estimate)
     # the build is pure Python: stopped at the time limit and refused in one line (mlopt.alarm)
     with alarm(time_limit, lambda: _too_slow_to_build(fam, name, workload, time_limit)):
         # the size first (it counts against the limit too): a model that cannot be built in
