@@ -45,7 +45,7 @@ LADDER = [
     ("harmony", "uniform", "uniform", {}),
 ]
 FIELDS = ["family", "rung", "preset", "params", "seed", "jobs", "budget_s", "method", "low",
-          "high", "width", "status", "low_source", "high_source", "elapsed_s", "note"]
+          "high", "width", "status", "low_source", "high_source", "elapsed_s", "load1", "note"]
 
 
 def width(low, high) -> float:
@@ -91,53 +91,106 @@ def solve_alone(fam, workload, budget: float) -> dict:
             "note": ""}
 
 
-def run(budgets: list[float], out: Path, seed: int, only: list[str] | None) -> None:
+def _rows_done(out: Path) -> set:
+    if not out.exists():
+        return set()
+    with open(out, newline="") as fh:
+        return {(r["family"], r["rung"], float(r["budget_s"]), r["method"])
+                for r in csv.DictReader(fh)}
+
+
+def _write(out: Path, row: dict, lock) -> None:
+    """Append one row (under ``lock``: streams share the file); a file written before a
+    column was added keeps its header, the new column is left out of its rows."""
+    with lock:
+        new = not out.exists()
+        fields = FIELDS
+        if not new:
+            with open(out, newline="") as fh:
+                fields = next(csv.reader(fh), FIELDS)
+        with open(out, "a", newline="") as fh:
+            writer = csv.DictWriter(fh, fieldnames=fields, extrasaction="ignore")
+            if new:
+                writer.writeheader()
+            writer.writerow(row)
+
+
+def _rung(family: str, rung: str, preset: str, params: dict, budgets: list[float], out: Path,
+          seed: int, done: set, lock) -> None:
     import json
 
     from mlopt.bracket import bracket
     from mlopt.families import get_family
 
+    fam = get_family(family)
+    workload = fam.generate(preset, seed=seed, **params)
+    for budget in budgets:
+        base = {"family": family, "rung": rung, "preset": preset,
+                "params": json.dumps(params, sort_keys=True), "seed": seed,
+                "jobs": len(workload.jobs), "budget_s": budget}
+        if (family, rung, float(budget), "bracket") not in done:
+            load = round(os.getloadavg()[0], 1)
+            t0 = time.perf_counter()
+            b = bracket(workload, time_limit=budget)
+            _write(out, {**base, "method": "bracket", "low": b.low, "high": b.high,
+                         "width": width(b.low, b.high), "status": b.status,
+                         "low_source": b.low_source, "high_source": b.high_source,
+                         "elapsed_s": round(time.perf_counter() - t0, 2), "load1": load,
+                         "note": b.proof or ""}, lock)
+            print(f"{family:9} {rung:16} {budget:5g}s bracket [{b.low}, {b.high}] "
+                  f"{b.status} (load {load})", file=sys.stderr)
+        if (family, rung, float(budget), "solve") not in done:
+            load = round(os.getloadavg()[0], 1)
+            s = solve_alone(fam, workload, budget)
+            _write(out, {**base, "method": "solve", "low": s["low"], "high": s["high"],
+                         "width": width(s["low"], s["high"]), "status": s["status"],
+                         "low_source": "highs", "high_source": "highs",
+                         "elapsed_s": round(s["elapsed_s"], 2), "load1": load,
+                         "note": s["note"]}, lock)
+            print(f"{family:9} {rung:16} {budget:5g}s solve   [{s['low']}, {s['high']}] "
+                  f"{s['status']} (load {load})", file=sys.stderr)
+
+
+def run(budgets: list[float], out: Path, seed: int, only: list[str] | None,
+        streams: int = 1) -> None:
+    """Every rung (of the families in ``only``, default all) at every budget, appended to
+    ``out``; ``streams`` > 1 runs that many rungs at once, each in its own process (each
+    bracket itself uses two cores: on a 2-core machine more than one stream measures a
+    loaded machine, which the ``load1`` column records)."""
+    import multiprocessing
+
     out.parent.mkdir(parents=True, exist_ok=True)
-    done = set()
-    if out.exists():
-        with open(out, newline="") as fh:
-            done = {(r["family"], r["rung"], float(r["budget_s"]), r["method"])
-                    for r in csv.DictReader(fh)}
-    new = not out.exists()
-    with open(out, "a", newline="") as fh:
-        writer = csv.DictWriter(fh, fieldnames=FIELDS)
-        if new:
-            writer.writeheader()
-        for family, rung, preset, params in LADDER:
-            if only and family not in only:
-                continue
-            fam = get_family(family)
-            workload = fam.generate(preset, seed=seed, **params)
-            for budget in budgets:
-                base = {"family": family, "rung": rung, "preset": preset,
-                        "params": json.dumps(params, sort_keys=True), "seed": seed,
-                        "jobs": len(workload.jobs), "budget_s": budget}
-                if (family, rung, float(budget), "bracket") not in done:
-                    t0 = time.perf_counter()
-                    b = bracket(workload, time_limit=budget)
-                    writer.writerow({**base, "method": "bracket", "low": b.low, "high": b.high,
-                                     "width": width(b.low, b.high), "status": b.status,
-                                     "low_source": b.low_source, "high_source": b.high_source,
-                                     "elapsed_s": round(time.perf_counter() - t0, 2),
-                                     "note": b.proof or ""})
-                    fh.flush()
-                    print(f"{family:9} {rung:16} {budget:5g}s bracket [{b.low}, {b.high}] "
-                          f"{b.status}", file=sys.stderr)
-                if (family, rung, float(budget), "solve") not in done:
-                    s = solve_alone(fam, workload, budget)
-                    writer.writerow({**base, "method": "solve", "low": s["low"],
-                                     "high": s["high"], "width": width(s["low"], s["high"]),
-                                     "status": s["status"], "low_source": "highs",
-                                     "high_source": "highs",
-                                     "elapsed_s": round(s["elapsed_s"], 2), "note": s["note"]})
-                    fh.flush()
-                    print(f"{family:9} {rung:16} {budget:5g}s solve   [{s['low']}, "
-                          f"{s['high']}] {s['status']}", file=sys.stderr)
+    done = _rows_done(out)
+    rungs = [r for r in LADDER if not only or r[0] in only]
+    ctx = multiprocessing.get_context("fork")
+    lock = ctx.Lock()
+    if streams <= 1:
+        for rung in rungs:
+            _rung(*rung, budgets, out, seed, done, lock)
+        return
+    # the longest rungs (the papers' scale, last of each family) first; non-daemonic worker
+    # processes (a bracket forks children of its own), fed from one queue
+    def depth(r):
+        return [x for x in LADDER if x[0] == r[0]].index(r)
+    queue = ctx.Queue()
+    for rung in sorted(rungs, key=lambda r: -depth(r)):
+        queue.put(rung)
+
+    def worker():
+        import queue as q
+
+        while True:
+            try:
+                rung = queue.get(timeout=1)
+            except q.Empty:
+                return
+            _rung(*rung, budgets, out, seed, done, lock)
+
+    procs = [ctx.Process(target=worker) for _ in range(streams)]
+    for proc in procs:
+        proc.start()
+    for proc in procs:
+        proc.join()
 
 
 def summary(path: Path) -> str:
@@ -177,6 +230,9 @@ def main() -> int:
     ap.add_argument("--budgets", type=float, nargs="+", default=[60.0])
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--family", nargs="*", help="only these families")
+    ap.add_argument("--streams", type=int, default=1,
+                    help="rungs run at once, each in its own process (default 1: a quiet "
+                         "machine is what the table should measure)")
     ap.add_argument("-o", "--output", type=Path,
                     default=Path(__file__).parent / "results" / "ladder.csv")
     ap.add_argument("--summary", type=Path, help="print the Markdown table of a ladder CSV")
@@ -186,7 +242,7 @@ def main() -> int:
         return 0
     print(f"# {platform.node() and 'host'} python {platform.python_version()}, "
           f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}", file=sys.stderr)
-    run(args.budgets, args.output, args.seed, args.family)
+    run(args.budgets, args.output, args.seed, args.family, args.streams)
     return 0
 
 
