@@ -169,6 +169,7 @@ def bracket(workload, *, family: str | None = None, time_limit: float = 60.0,
     ``on_progress(incumbent, bound)``: the exact model's solver while it runs (from its
     child process through a pipe; :mod:`mlopt.solvers.progress`), called from a reader
     thread."""
+    start = time.perf_counter()  # the budget covers everything from here, imports included
     from mlopt.families.base import family_of
 
     from mlopt.solve import check_settings
@@ -177,7 +178,6 @@ def bracket(workload, *, family: str | None = None, time_limit: float = 60.0,
         raise InputError("must be a positive number of seconds", field="time_limit",
                          value=time_limit)
     check_settings(time_limit=time_limit, threads=threads, solver=solver)
-    start = time.perf_counter()
     deadline = start + float(time_limit)
     fam = family_of(workload, family)
     fam.validate(workload)
@@ -186,7 +186,6 @@ def bracket(workload, *, family: str | None = None, time_limit: float = 60.0,
              if algorithms is None else list(algorithms))
     for n in names:
         fam.algorithm_record(n)
-    _import_sources(fam, names)
     bound_names = sorted(fam.bounds_) if bounds is None else list(bounds)
     for n in bound_names:
         fam.bound(n)
@@ -207,6 +206,8 @@ def bracket(workload, *, family: str | None = None, time_limit: float = 60.0,
             exact_handle = _start_exact(fam, workload, solver, threads, share=left(),
                                         verify=verify, report=listener.sink)
             listener.start()
+
+    _import_sources(fam, names, until=start + 0.25 * float(time_limit))
 
     def exact_in() -> bool:
         nonlocal exact_handle, exact_res
@@ -393,16 +394,18 @@ def _anytime(fam, name: str) -> bool:
     return "time_limit" in params or "total_time_limit" in params
 
 
-def _import_sources(fam, names: list[str]) -> None:
+def _import_sources(fam, names: list[str], until: float) -> None:
     """Import the algorithms' modules and the checker here, once, before any source is
-    forked: each child would otherwise import them again (ten algorithms importing pandas and
-    Pyomo cost seconds of a loaded core each).  A module that fails to import is left to its
-    source's child, which reports the error in its row."""
+    forked (the exact model has started already): each child would otherwise import them
+    again (ten algorithms importing pandas and Pyomo cost seconds of a loaded core each).
+    Stops at ``until`` (the children import what is left); a module that fails to import is
+    left to its source's child, which reports the error in its row."""
     from mlopt.families.base import resolve
 
-    resolve("mlopt.check:structural_violations")  # every source checks its schedule
-
-    for ref in [fam.checker] + [fam.algorithm_record(n).run for n in names]:
+    for ref in ["mlopt.check:structural_violations", fam.checker] + [
+            fam.algorithm_record(n).run for n in names]:
+        if time.perf_counter() >= until:
+            return
         try:
             resolve(ref)
         except Exception:  # noqa: BLE001  (reported by the source itself)
