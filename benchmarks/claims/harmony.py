@@ -507,3 +507,33 @@ CLAIMS += [
              "LB's level, {} against {} in the mean of 3 training seeds",
              lambda: [paper_prose()[4], paper_prose()[2]], what="learning rate 1e-4"),
 ]
+
+
+def fig10_prose():
+    pol = _policies("fig10_seeds")
+    m = pol.groupby("variant")["avg_jct"].mean()
+    assert m.idxmin() == "depth2"  # "which has the best mean"
+    worst = m.sort_values().index[-2:]
+    assert set(worst) == {"width32", "depth1"}  # "have the worst means"
+    low = pol[pol["variant"].isin(worst)]["avg_jct"].min()
+    return [f"{m['depth2']:.2f}", f"{m['width128']:.2f}", f"{m['depth3']:.2f}",
+            f"{m['width32']:.2f}", f"{m['depth1']:.2f}", f"{int(low * 10) / 10:.1f}"]
+
+
+def no_exploration_seed():
+    pol = _policies("table2_seeds")
+    x = float(pol.query("variant == 'no_exploration' and train_seed == 3000")["avg_jct"].iloc[0])
+    full = pol.query("variant == 'full'")["avg_jct"]
+    return [f"{x:.2f}", {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}[
+        int((full > x).sum())]]
+
+
+CLAIMS += [
+    Sentence(README, "which has the best mean\n({}); the paper's optima, width 128 (`width128`, "
+             "two layers of 128: {}) and three layers\n(`depth3`, {}), are not better than it "
+             "here. The narrowest and the shallowest networks\n(`width32`, `depth1`) have the "
+             "worst means ({}, {}, LB's level) and never reach {}", fig10_prose,
+             what="Fig. 10 prose"),
+    Sentence(README, "(its seed 3000 gives\n{}, better than {} of `full`'s five seeds)",
+             no_exploration_seed, what="Table II, no exploration at seed 3000"),
+]
