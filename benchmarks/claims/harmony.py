@@ -545,3 +545,15 @@ CLAIMS += [
              lambda: [paper_vs_table2()[i] for i in (0, 3, 4)],
              what="retrains across kernels, reproducibility paragraph"),
 ]
+
+
+CLAIMS += [
+    Sentence(README, "the TD critic alone is {}% worse ({})",
+             lambda: [f"{100 * (_paper_means()['td'] / _paper_means()['mlopt'] - 1):.1f}",
+                      f"{_paper_means()['td']:.3f}"], what="TD critic alone"),
+]
+
+
+def _paper_means() -> pd.Series:
+    pol = pd.read_csv(DATA / "paper_choices.csv").query("kind == 'policy'")
+    return pol.groupby("variant")["avg_jct"].mean()

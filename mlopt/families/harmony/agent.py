@@ -43,8 +43,8 @@ marked in the code):
 * measured (``benchmarks/harmony/README.md``, "The paper's training choices"; same seeds,
   600 episodes): the paper's four choices together (TD critic, learning rate 1e-4 for both
   networks, no standardization, no clipping) average 13% worse than these defaults, the three
-  besides the learning rate 13% worse, 1e-4 alone 21% worse; with 3 seeds of a bimodal recipe
-  none is beyond seed noise, so the defaults stay;
+  besides the learning rate 13% worse, 1e-4 alone 21% worse, the TD critic alone 11% worse;
+  with 3 seeds of a bimodal recipe none is beyond seed noise, so the defaults stay;
 * annealing: epsilon 0.5 -> 0 and beta 0.5 -> 0.01 over the first 80% of the episodes, then flat;
 * episodes: one generated instance each (``preset``, seeds ``seed + episode``);
 * evaluation is greedy (arg max of the masked policy), so a checkpoint gives one placement per
