@@ -16,6 +16,7 @@ from pathlib import Path
 import pandas as pd
 
 RES = Path(__file__).with_name("results")
+DATA = Path(__file__).with_name("data")  # newer results (the paper's training choices)
 BASELINES = ["lb", "tetris", "lif_line", "lif_quad"]
 
 
@@ -44,10 +45,10 @@ def arrivals(name: str, policy: str = "harmony", baselines=BASELINES) -> str:
     return _md(pd.DataFrame(rows))
 
 
-def variants(name: str, reference: str, extra: str | None = None) -> str:
-    df = pd.read_csv(RES / f"{name}.csv")
+def variants(name: str, reference: str, extra: str | None = None, res: Path = RES) -> str:
+    df = pd.read_csv(res / f"{name}.csv")
     if extra:  # e.g. the reference's rows from another file
-        ref = pd.read_csv(RES / f"{extra}.csv")
+        ref = pd.read_csv(res / f"{extra}.csv")
         df = pd.concat([ref[ref.variant == reference], df[df.variant != reference]])
     pol = df[df.kind == "policy"]
     ref = pol.loc[pol.variant == reference, "avg_jct"]
@@ -99,6 +100,8 @@ def main():
     if (RES / "reward_pipeline.csv").exists() and (RES / "table2_seeds.csv").exists():
         print("### reward_pipeline\n\n"
               f"{variants('reward_pipeline', 'full', extra='table2_seeds')}\n")
+    if (DATA / "paper_choices.csv").exists():
+        print(f"### paper_choices\n\n{variants('paper_choices', 'mlopt', res=DATA)}\n")
     if (RES / "reward_pipeline_fig8.csv").exists():
         print(f"### reward_pipeline_fig8\n\n{pipeline_fig8('reward_pipeline_fig8')}\n")
 

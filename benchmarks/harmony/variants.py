@@ -38,6 +38,14 @@ VARIANTS = {
               "depth1": {"hidden": (128,)}, "depth2": {"hidden": (128, 64)},
               "depth3": {"hidden": (128, 64, 64)}, "depth4": {"hidden": (128, 64, 64, 64)}},
     "reward": {"model_reward": {"reward": "model"}},  # reward_model path from --reward-model
+    # the paper's training choices (agent.py's docstring) against mlopt's defaults: all four
+    # together, the three besides the learning rate, the learning rate alone, the critic alone
+    "paper": {"mlopt": {},
+              "paper": {"critic": "td", "lr": 1e-4, "value_lr": 1e-4, "standardize": False,
+                        "grad_clip": False},
+              "paper_lr3e-3": {"critic": "td", "standardize": False, "grad_clip": False},
+              "lr1e-4": {"lr": 1e-4, "value_lr": 1e-4},
+              "td": {"critic": "td"}},
 }
 KEY = ["variant", "train_seed", "episodes"]
 

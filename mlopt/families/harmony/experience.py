@@ -103,18 +103,24 @@ def collect_episode(agent, env: PlacementEnv, rng: np.random.Generator, eps: flo
 
 
 class ReplayBuffer:
-    """FIFO buffer of (obs, job, server, pair, mask, action, return) samples."""
+    """FIFO buffer of (obs, job, server, pair, mask, action, return) samples, with each
+    sample's reward, next state and last-decision flag for the TD critic (``critic = "td"``;
+    a buffer built without those keys serves the default Monte-Carlo critic)."""
 
     def __init__(self, size: int, shapes: dict[str, tuple], dtypes: dict[str, type]):
         self.size, self.n, self.head = size, 0, 0
         self.data = {k: np.zeros((size,) + shapes[k], dtypes[k]) for k in shapes}
 
-    def add(self, ep: dict, returns: np.ndarray) -> None:
-        """Append an episode's steps and returns, overwriting the oldest when full."""
+    def add(self, ep: dict, returns: np.ndarray, td: dict | None = None) -> None:
+        """Append an episode's steps and returns (and ``td``: per-sample ``rew``, ``next_obs``,
+        ``last``, for the keys the buffer has), overwriting the oldest when full."""
+        extra = {k: v for k, v in (td or {}).items() if k in self.data}
         for i in range(len(returns)):
             for k in ("obs", "job", "srv", "pair", "mask", "act"):
                 self.data[k][self.head] = ep[k][i]
             self.data["ret"][self.head] = returns[i]
+            for k, v in extra.items():
+                self.data[k][self.head] = v[i]
             self.head = (self.head + 1) % self.size
             self.n = min(self.n + 1, self.size)
 
@@ -123,16 +129,20 @@ class ReplayBuffer:
         """Return an empty buffer of the given size shaped for the env's observations and actions."""
         job, srv, pair = env.action_parts()
         return cls(size, {"obs": (env.obs_dim,), "job": job.shape, "srv": srv.shape,
-                          "pair": pair.shape, "mask": (env.n_actions,), "act": (), "ret": ()},
+                          "pair": pair.shape, "mask": (env.n_actions,), "act": (), "ret": (),
+                          "rew": (), "next_obs": (env.obs_dim,), "last": ()},
                    {"obs": np.float32, "job": np.float32, "srv": np.float32,
-                    "pair": np.float32, "mask": bool, "act": int, "ret": float})
+                    "pair": np.float32, "mask": bool, "act": int, "ret": float,
+                    "rew": float, "next_obs": np.float32, "last": bool})
 
     def sample(self, rng: np.random.Generator, batch: int) -> tuple:
-        """A uniform mini-batch (with replacement) of the samples held."""
+        """A uniform mini-batch (with replacement) of the samples held: the arguments of
+        :meth:`.agent.Agent.update` before ``beta``, then its ``td`` (None without those keys)."""
         idx = rng.integers(self.n, size=batch)
         d = self.data
+        td = (d["rew"][idx], d["next_obs"][idx], d["last"][idx]) if "rew" in d else None
         return (d["obs"][idx], d["job"][idx], d["srv"][idx], d["pair"][idx], d["mask"][idx],
-                d["act"][idx], d["ret"][idx])
+                d["act"][idx], d["ret"][idx], td)
 
 
 def replay_updates(agent, cfg, buf: ReplayBuffer, rng: np.random.Generator,
@@ -142,7 +152,8 @@ def replay_updates(agent, cfg, buf: ReplayBuffer, rng: np.random.Generator,
     stats = None
     if cfg.replay and buf.n >= cfg.batch:
         for _ in range(cfg.updates_per_interval):
-            stats = agent.update(*buf.sample(rng, cfg.batch), beta)
+            *batch, td = buf.sample(rng, cfg.batch)
+            stats = agent.update(*batch, beta, td=td)
     return stats
 
 
@@ -153,17 +164,31 @@ def end_of_episode(agent, cfg, buf: ReplayBuffer, ep: dict, beta: float) -> dict
     rew = np.array([ep["interval_rewards"][k] if k < len(ep["interval_rewards"]) else 0.0
                     for k in ep["interval_of"]])
     ret = discounted(rew, cfg.gamma)
+    td = td_samples(ep["obs"], rew)
     stats = None
     if cfg.replay:
-        buf.add(ep, ret)
+        buf.add(ep, ret, td)
     else:
         for k in range(len(ep["interval_rewards"])):
             idx = np.flatnonzero(ep["interval_of"] == k)
             if len(idx):
                 stats = agent.update(ep["obs"][idx], ep["job"][idx], ep["srv"][idx],
                                      ep["pair"][idx], ep["mask"][idx], ep["act"][idx], ret[idx],
-                                     beta)
+                                     beta, td=(td["rew"][idx], td["next_obs"][idx],
+                                               td["last"][idx]))
     return stats
+
+
+def td_samples(obs: np.ndarray, rew: np.ndarray) -> dict:
+    """Per decision i of an episode: its reward r_i, the next decision's state s_{i+1} and
+    whether i is the last decision (then V(s_{i+1}) = 0): the TD(0) critic's ingredients, one
+    step of the same inference index the return G is discounted over (:func:`discounted`)."""
+    n = len(rew)
+    next_obs = np.zeros_like(obs)
+    next_obs[:-1] = obs[1:]
+    last = np.zeros(n, bool)
+    last[-1:] = True
+    return {"rew": rew, "next_obs": next_obs, "last": last}
 
 
 def record_episode(history: list, ep: int, sample: dict, eps: float, beta: float, stats: dict,

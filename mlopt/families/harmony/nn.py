@@ -129,7 +129,8 @@ class MLP:
 
 
 class Adam:
-    """Adam (Kingma & Ba) over an MLP's parameter dict."""
+    """Adam (Kingma & Ba) over an MLP's parameter dict; ``clip``: global-norm gradient clipping
+    (not in the Harmony paper; its trainer switches it with ``TrainConfig.grad_clip``)."""
 
     def __init__(self, params: dict[str, np.ndarray], lr: float, b1: float = 0.9,
                  b2: float = 0.999, eps: float = 1e-8, clip: float | None = 5.0):

@@ -46,6 +46,11 @@ POLICY_PARAMS: dict[str, Param] = {
     "reward_model": Param.path(None, doc="a reward-model checkpoint (reward = model)"),
     "workers": Param.int(1, low=1, high=64),
     "init": Param.path(None, doc="continue from this policy checkpoint"),
+    # the paper's training choices as options (defaults: mlopt's; agent.py's docstring)
+    "critic": Param.choice("mc", ("mc", "td"),
+                           doc="value target: Monte-Carlo return or the paper's TD(0)"),
+    "standardize": Param.bool(True, doc="standardize advantages per mini-batch"),
+    "grad_clip": Param.bool(True, doc="clip gradients to global norm 5"),
 }
 
 #: ``mlopt train harmony --target reward_model`` (:class:`.reward_model.RewardConfig`)

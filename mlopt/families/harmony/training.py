@@ -22,21 +22,28 @@ from mlopt.families.harmony.train_params import POLICY_PARAMS, config_from_param
 
 
 def train(cfg: TrainConfig, *, progress: bool = False, log=None,
-          env_cls=PlacementEnv) -> tuple[Agent, list[dict]]:
+          env_cls=PlacementEnv, on_start=None) -> tuple[Agent, list[dict]]:
     """Train (from scratch, or from ``cfg.init``); returns the agent and one record per
     episode. ``cfg.workers`` >= 2: parallel collection (:mod:`.parallel`). ``env_cls``: the
-    environment implementation (tests train on the plain-Python reference too)."""
+    environment implementation (tests train on the plain-Python reference too).
+    ``on_start(agent)``: called once on the initialised agent before the first episode
+    (single process only; the retraining-equivalence test and
+    ``benchmarks/harmony/retrain_small.py`` move the initial weights by a few last bits with
+    it, as another BLAS kernel would, without a config field in the checkpoint)."""
     w = cfg.workers
     if isinstance(w, bool) or not isinstance(w, int) or w < 1:
         raise InputError("must be an integer >= 1", field="workers", value=w)
     reward_fn_of(cfg)  # a bad reward setting fails here, not in a worker
     if w > 1:
+        if on_start is not None:
+            raise ValueError("on_start needs the single-process trainer (workers = 1)")
         return train_parallel(cfg, progress=progress, log=log, env_cls=env_cls)
     with one_thread():
-        return _train(cfg, progress=progress, log=log, env_cls=env_cls)
+        return _train(cfg, progress=progress, log=log, env_cls=env_cls, on_start=on_start)
 
 
-def _train(cfg: TrainConfig, *, progress: bool = False, log=None, env_cls=PlacementEnv):
+def _train(cfg: TrainConfig, *, progress: bool = False, log=None, env_cls=PlacementEnv,
+           on_start=None):
     from mlopt.families import get_family
 
     rng = np.random.default_rng(cfg.seed)
@@ -48,6 +55,8 @@ def _train(cfg: TrainConfig, *, progress: bool = False, log=None, env_cls=Placem
                   rng)
     load_initial(agent, cfg, probe.obs_dim, agent.policy.sizes[0])
     buf = ReplayBuffer.for_env(probe, cfg.replay_size)
+    if on_start is not None:
+        on_start(agent)
     history = []
     bar = None
     if progress:
