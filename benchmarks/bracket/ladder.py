@@ -3,8 +3,8 @@ certified interval width ``mlopt bracket`` reaches within a wall-clock budget, b
 exact model alone (``solve``: the solver's checked incumbent and its bound) reaches in the same
 budget, in the same run.
 
-    python benchmarks/bracket/ladder.py --budgets 60 -o benchmarks/bracket/results/ladder.csv
-    python benchmarks/bracket/ladder.py --summary benchmarks/bracket/results/ladder.csv
+    python benchmarks/bracket/ladder.py --budgets 60 600 -o benchmarks/bracket/data/ladder.csv
+    python benchmarks/bracket/ladder.py --summary benchmarks/bracket/data/ladder.csv
 
 Rows are appended as they finish (one CSV row per rung x budget x method); a rerun skips the
 rows already there, so an interrupted ladder resumes.  Both methods get the same wall-clock
@@ -193,7 +193,9 @@ def run(budgets: list[float], out: Path, seed: int, only: list[str] | None,
         proc.join()
 
 
-def summary(path: Path) -> str:
+def summary_rows(path: Path) -> tuple[list[str], list[list[str]]]:
+    """The ladder table of a ladder CSV: its header cells and one row of cells per rung (the
+    README's table, and what ``benchmarks/claims/bracket.py`` checks it against)."""
     with open(path, newline="") as fh:
         rows = list(csv.DictReader(fh))
     key = {}
@@ -208,9 +210,10 @@ def summary(path: Path) -> str:
         w = float(r["width"])
         return "open" if not math.isfinite(w) else f"{100 * w:.2f}%"
 
-    lines = ["| family | rung | jobs | " + " | ".join(
-        f"bracket {b} s | solve {b} s" for b in budgets) + " | bracket ends (largest budget) |",
-        "|---|---|---|" + "---|---|" * len(budgets) + "---|"]
+    header = ["family", "rung", "jobs"] + [f"{m} {b} s" for b in budgets
+                                           for m in ("bracket", "solve")] + [
+        "bracket ends (largest budget)"]
+    table = []
     for f, rung in order:
         rs = [key.get((f, rung, b, m)) for b in budgets for m in ("bracket", "solve")]
         if not any(rs):
@@ -220,8 +223,15 @@ def summary(path: Path) -> str:
         ends = (f"[{float(last['low']):.6g} ({last['low_source']}), "
                 f"{float(last['high']):.6g} ({last['high_source']})]"
                 if last and last["low"] and last["high"] else "-")
-        lines.append(f"| {f} | {rung} | {first['jobs']} | " +
-                     " | ".join(fmt_w(r) for r in rs) + f" | {ends} |")
+        table.append([f, rung, first["jobs"]] + [fmt_w(r) for r in rs] + [ends])
+    return header, table
+
+
+def summary(path: Path) -> str:
+    """The ladder table of a ladder CSV in Markdown."""
+    header, table = summary_rows(path)
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(row) + " |" for row in table]
     return "\n".join(lines)
 
 
@@ -234,7 +244,7 @@ def main() -> int:
                     help="rungs run at once, each in its own process (default 1: a quiet "
                          "machine is what the table should measure)")
     ap.add_argument("-o", "--output", type=Path,
-                    default=Path(__file__).parent / "results" / "ladder.csv")
+                    default=Path(__file__).parent / "data" / "ladder.csv")
     ap.add_argument("--summary", type=Path, help="print the Markdown table of a ladder CSV")
     args = ap.parse_args()
     if args.summary:
