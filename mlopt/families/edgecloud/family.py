@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from mlopt.families.base import Algorithm, Bound, Family, Formulation
 from mlopt.families.edgecloud.fields import MAX_EPS
+from mlopt.families.edgecloud.online import SHIFTS
 from mlopt.limits import MAX_HORIZON
 from mlopt.params import Param
 
@@ -19,7 +20,10 @@ M = "mlopt.models.edgecloud"
 
 #: A_online's speed augmentation (the checker is told speed 1 + eps by ``check_options``)
 ONLINE_OPTIONS = {"eps": Param.float(0.0, low=0.0, high=MAX_EPS,
-                                     doc="speed augmentation: chunks train at speed 1 + eps")}
+                                     doc="speed augmentation: chunks train at speed 1 + eps"),
+                  "shift": Param.choice("uniform", SHIFTS,
+                                        doc="Alg. 4's postponement: the paper's uniform shift "
+                                            "or a work-conserving re-lay (compact, issue 23)")}
 #: Tiresias-L's queue thresholds (worker-slots of attained service, increasing)
 MAX_THRESHOLDS = 100
 TIRESIAS_OPTIONS = {
