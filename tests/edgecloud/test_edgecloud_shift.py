@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from mlopt.errors import InputError
 from mlopt.families import get_family
 from mlopt.families.edgecloud.checker import check_edgecloud
-from mlopt.families.edgecloud.fields import EdgeCloud
 from mlopt.families.edgecloud.generator import generate
+from mlopt.families.edgecloud.metrics import idle_while_waiting
 from mlopt.families.edgecloud.online import Chunk, a_online, compact_plan
 from mlopt.workload import BANDWIDTH, Server, Workload, validate
 
@@ -35,22 +35,6 @@ def hand_workload() -> Workload:
                              {"family": "edgecloud"}, ex))
 
 
-def idle_while_waiting(w: Workload, schedule) -> list[tuple]:
-    """(worker, slot) pairs where an edge worker idles while a chunk pinned to it, with its
-    data on the worker's server by then, still has a training slot later."""
-    ec = EdgeCloud(w)
-    df = schedule.allocations
-    df = df[(df["role"] == "worker") & (df["server"] != ec.cloud)]
-    out = []
-    for (server, worker), rows in df.groupby(["server", "worker"]):
-        busy = set(rows["slot"])
-        for (job, _), ch in rows.groupby(["job", "chunk"]):
-            jv = ec.jobs[ec.job_index[job]]
-            release, last = ec.start(jv, server), int(ch["slot"].max())
-            out += [(worker, t) for t in range(release, last) if t not in busy]
-    return sorted(set(out))
-
-
 def test_hand_uniform_idles_compact_does_not():
     w = hand_workload()
     got = {}
@@ -59,7 +43,7 @@ def test_hand_uniform_idles_compact_does_not():
         chk = check_edgecloud(w, s)
         assert chk.feasible, chk.summary()
         got[shift] = (chk.objective, idle_while_waiting(w, s))
-    assert got["uniform"] == (22.0, [("w0#0", 10), ("w0#0", 11)])
+    assert got["uniform"] == (22.0, [("e0", "w0#0", 10), ("e0", "w0#0", 11)])
     assert got["compact"] == (20.0, [])
 
 
