@@ -25,6 +25,12 @@ minimization can reach (c_j = the job's completion):
   The warm-start encoder relabels a schedule's workers the same way (:mod:`.warmstart`).
 * **Objective cut** (``pool_cut``): total JCT >= ceil(pool_lb), a certified bound on every
   feasible schedule (:mod:`mlopt.families.edgecloud.pool_bound`), so on every solution here.
+* **Dominance** (``dominance``): a job that trains on the edge at slot H_j or later, or has a
+  cloud chunk, finishes at H_j or later; moving it entirely to the cloud finishes it at H_j
+  and frees its edge slots, so some optimum has every edge slot of j at <= H_j - 1 and every
+  job either entirely on the edge or entirely in the cloud (k_j = D_j u_j, zeta_j = u_j).
+  These rows cut off feasible schedules, never the optimum value: the model is exact for OPT
+  (tested equal to ``jct_milp``), not a description of every schedule.
 
 The big-M rows c2j_completion of ``jct_milp`` are dropped (implied in integer solutions by the
 step rows); c2j_cloud_completion (mixed jobs finish at L0) is kept.
@@ -58,15 +64,20 @@ def edge_makespan(ec: EdgeCloud, jv: JobView) -> int:
     return last
 
 
+def _before_cloud(ec: EdgeCloud, jv: JobView) -> int:
+    """The last edge slot the dominance rule keeps for job j: H_j - 1."""
+    return ec.horizon_bound(jv) - 1
+
+
 def completion_floor(ec: EdgeCloud, jv: JobView) -> int:
     """F_j = min(E_j, H_j): no schedule finishes job j before it."""
     return min(edge_makespan(ec, jv), ec.horizon_bound(jv))
 
 
-def build_jct_step(workload: Workload, *, symmetry: bool = True,
-                   pool_cut: bool = True) -> pyo.ConcreteModel:
+def build_jct_step(workload: Workload, *, symmetry: bool = True, pool_cut: bool = True,
+                   dominance: bool = True) -> pyo.ConcreteModel:
     """The pinned total-JCT MILP with step-indexed completions (module docstring)."""
-    m = build_jct_milp(workload)
+    m = build_jct_milp(workload, last_edge_slot=_before_cloud if dominance else None)
     m.name = "edgecloud_jct_step"
     ec: EdgeCloud = m._ec
     m.del_component(m.c2j_completion)
@@ -91,6 +102,7 @@ def build_jct_step(workload: Workload, *, symmetry: bool = True,
     m.slot_needs_chunk = pyo.Constraint(m.JWT, rule=lambda m, j, w, t: m.y[j, w, t]
                                         <= m.n[j, w])
     p0 = {jv.index: jv.p_edge for jv in ec.jobs}
+    D = {jv.index: jv.chunks for jv in ec.jobs}
     first = {}
     for (j, w, t) in m.JWT:
         first[(j, w)] = min(t, first.get((j, w), t))
@@ -99,6 +111,9 @@ def build_jct_step(workload: Workload, *, symmetry: bool = True,
     m.cloud_floor = pyo.Constraint(
         [j for j in sorted(H) if E[j] < H[j]],
         rule=lambda m, j: m.c[j] >= E[j] + (H[j] - E[j]) * m.u[j])
+    if dominance:
+        m.whole_cloud = pyo.Constraint(m.J, rule=lambda m, j: m.k[j] == D[j] * m.u[j])
+        m.whole_cloud_mode = pyo.Constraint(m.J, rule=lambda m, j: m.zeta[j] == m.u[j])
     if symmetry:
         _symmetry(m, ec, p0)
     if pool_cut:

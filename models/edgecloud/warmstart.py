@@ -23,7 +23,9 @@ job later than the model's ``c``).
 The same encoder serves ``jct_step`` (same variables): its step variables z_j(t) are set to
 [t <= c_j], and its symmetry rows (identical workers of one server and type ordered by
 non-increasing load) are met by relabelling those workers in the start (:func:`_relabel`: the
-identical workers' values are permuted, which maps a schedule to an equivalent one).
+identical workers' values are permuted, which maps a schedule to an equivalent one); under its
+dominance rows a mixed job, and an edge slot at H_j (no variable), send the job to the cloud as
+above.
 """
 from __future__ import annotations
 
@@ -92,8 +94,8 @@ def encode(model: pyo.ConcreteModel, workload: Workload, schedule: Schedule) -> 
             if used:
                 last = max(last, max(used))
         start[model.c[j]] = float(last)
-        if last > ec.horizon_bound(jv):  # e.g. a mixed job (cloud chunks at the edge rate)
-            bad.add(j)
+        if last > ec.horizon_bound(jv) or (hasattr(model, "whole_cloud") and 0 < k < jv.chunks):
+            bad.add(j)  # a mixed job finishing after H_j (or any, under jct_step's dominance)
         if j in bad:  # the whole job in the cloud instead: it finishes at H_j, no later
             for (jj, w) in model.JW:
                 if jj == j:

@@ -68,7 +68,7 @@ def test_hand_floor_and_optimum():
 def test_options_are_declared_and_checked():
     fam = get_family("edgecloud")
     form = fam.formulation("jct_step")
-    assert set(form.options) == {"symmetry", "pool_cut"}
+    assert set(form.options) == {"symmetry", "pool_cut", "dominance"}
     from mlopt.params import check_values
 
     with pytest.raises(InputError) as err:
@@ -88,12 +88,13 @@ def test_committed_optima(name):
 
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), n_jobs=st.integers(1, 6),
-       preset=st.sampled_from(["tiny", "paper-ratio"]), symmetry=st.booleans())
-def test_equal_to_jct_milp_random(seed, n_jobs, preset, symmetry):
+       preset=st.sampled_from(["tiny", "paper-ratio"]), symmetry=st.booleans(),
+       dominance=st.booleans())
+def test_equal_to_jct_milp_random(seed, n_jobs, preset, symmetry, dominance):
     w = generate(preset, seed, n_jobs=n_jobs)
     ref = solve(build_jct_milp(w), "highs", time_limit=60)
     assert ref.status == Status.OPTIMAL
-    got = _opt(build_jct_step(w, symmetry=symmetry), w)
+    got = _opt(build_jct_step(w, symmetry=symmetry, dominance=dominance), w)
     assert got == pytest.approx(ref.objective, abs=1e-6)
 
 
