@@ -503,7 +503,7 @@ def _shift() -> pd.DataFrame:
 
 
 def _pct(x: float) -> str:
-    return f"{100 * x:+.2f}%".replace("+0.00%", "0.00%").replace("-0.00%", "0.00%")
+    return f"{100 * x:+.3f}%".replace("+0.000%", "0.000%")
 
 
 def shift_rows():
@@ -546,7 +546,7 @@ def reach_rows():
         assert r["checked"] == r["objective"] or abs(r["checked"] - r["objective"]) < 1e-6
         out.append([str(s), str(n), f"{r['start']['objective']:.0f}", f"{r['pool_lb']:.0f}",
                     f"{d['lp'][(n, s, 'jct_milp')]:.1f}", f"{d['lp'][(n, s, 'jct_step')]:.1f}",
-                    f"{r['checked']:.0f}", f"{r['bound']:.0f}",
+                    f"{r['checked']:.0f}", f"{r['bound']:.1f}",
                     f"{100 * (r['checked'] - r['bound']) / r['checked']:.2f}%"])
     return out
 

@@ -1,6 +1,7 @@
 """Exact reach of ``jct_step`` against ``jct_milp`` (issue 21): paper-ratio shapes with 5 edge
-servers (offline_reach.py's shape: n jobs over an arrival window of n / 2 slots), HiGHS with
-one thread, each model warm-started from the better of A_online and pool_greedy (checked).
+servers (offline_reach.py's shape: n jobs over an arrival window of n / 2 slots), HiGHS (or
+``--solver scip``) with one thread, each model warm-started from the better of A_online and
+pool_greedy (checked).
 
     python benchmarks/edgecloud/exact_reach.py --jobs 60 80 100 --seeds 0 1 2 \\
         --models jct_step --time-limit 600 > benchmarks/edgecloud/data/exact_reach.json
@@ -31,18 +32,18 @@ from mlopt.warmstart import best_start, encode_schedule, solve_warm
 START_FROM = ("a_online", "pool_greedy")
 
 
-def one(n: int, seed: int, model: str, limit: float) -> dict:
+def one(n: int, seed: int, model: str, limit: float, solver: str = "highs") -> dict:
     fam = get_family("edgecloud")
     w = generate("paper-ratio", seed, n_jobs=n, arrival_window=n / 2)
     cand = best_start(w, "edgecloud", START_FROM)
     t0 = time.perf_counter()
     m = fam.model(model)(w)
     build = time.perf_counter() - t0
-    r = solve_warm(m, encode_schedule("edgecloud", m, w, cand.schedule), "highs",
+    r = solve_warm(m, encode_schedule("edgecloud", m, w, cand.schedule), solver,
                    time_limit=limit, threads=1)
     sched = fam.extract[model](m, w)
     chk = fam.check(w, sched)
-    return {"jobs": n, "seed": seed, "edge_servers": 5, "model": model,
+    return {"jobs": n, "seed": seed, "edge_servers": 5, "model": model, "solver": solver,
             "start": {"algorithm": cand.algorithm, "objective": cand.objective},
             "build_s": round(build, 2), "solve_s": round(r.runtime_s, 2),
             "status": r.status.value, "objective": r.objective, "bound": r.bound, "gap": r.gap,
@@ -73,13 +74,15 @@ def main() -> None:
     ap.add_argument("--models", nargs="+", default=["jct_step"])
     ap.add_argument("--time-limit", type=float, default=600.0)
     ap.add_argument("--lp", action="store_true", help="LP relaxations only (seconds)")
+    ap.add_argument("--solver", default="highs", help="highs or scip (one thread)")
     a = ap.parse_args()
     out = {"machine": cpu_model(), "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
            "time_limit_s": a.time_limit, "threads": 1, "runs": []}
     for n in a.jobs:
         for seed in a.seeds:
             for model in a.models:
-                row = lp_row(n, seed, model) if a.lp else one(n, seed, model, a.time_limit)
+                row = lp_row(n, seed, model) if a.lp else one(n, seed, model, a.time_limit,
+                                                                a.solver)
                 out["runs"].append(row)
                 print(json.dumps(row), flush=True, file=sys.stderr)
     print(json.dumps(out, indent=1))
