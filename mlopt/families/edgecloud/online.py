@@ -36,8 +36,8 @@ FIXES of the printed pseudocode (each tested against the plain transliteration i
   chunk becomes [45, 50) after a new chunk takes [30, 35), so the worker idles in [35, 45)
   although [40, 45) stayed free, and the chunk, pinned to this worker (no migration), finishes
   5 slots later than it could (issue 23 reports it on paper-sim seed 9503: two workers idle
-  at slot 36 while a pinned chunk waits).  Option ``shift="compact"`` (issue 23; not the paper's, default ``uniform``):
-  after the paper's update, every planned slot >= now of the worker is laid again, in the
+  at slot 36 while a pinned chunk waits).  Option ``shift="compact"`` (issue 23; not the
+  paper's; default ``uniform``): after the paper's update, every planned slot >= now of the worker is laid again, in the
   order of the updated plan, on the earliest free slot >= max(now, the chunk's data arrival)
   (:func:`compact_plan`).  No slot moves later than under the uniform shift (slot o + p is
   always still free when the slot planned at o is laid), and the worker's plan is
