@@ -492,3 +492,106 @@ CLAIMS += [
     Sentence(FRONTIER, "(ratio <= {} / {} = {} at seed 0)", frontier_ratio,
              what="frontier: A_online / pool_lb, seed 0"),
 ]
+
+
+# --- issue 23: Alg. 4's uniform shift against the work-conserving one (data/shift.csv) ---------
+
+def _shift() -> pd.DataFrame:
+    df = pd.read_csv(DATA / "shift.csv")
+    assert df["feasible"].all()
+    return df
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:+.3f}%".replace("+0.000%", "0.000%")
+
+
+def shift_rows():
+    df = _shift()
+    out = []
+    for (config, alg), g in df.groupby(["config", "algorithm"], sort=False):
+        p = g.pivot_table(index=["n_jobs", "n_edge", "seed"], columns="shift",
+                          values=["total_jct", "idle_waiting"])
+        chg = p["total_jct"]["compact"] / p["total_jct"]["uniform"] - 1
+        idle = p["idle_waiting"]
+        def rng(s):
+            return f"{s.min():.0f}-{s.max():.0f}" if s.min() != s.max() else f"{s.min():.0f}"
+        out.append([config, alg, str(len(p)), rng(idle["uniform"]), rng(idle["compact"]),
+                    f"{_pct(chg.min())} to {_pct(chg.max())}" if chg.min() != chg.max()
+                    else _pct(chg.min()), str(int((chg < 0).sum())), str(int((chg > 0).sum()))])
+    return out
+
+
+CLAIMS += [
+    Table(README, "| workloads | algorithm | runs | idle worker-slots, uniform | idle worker-slots, "
+          "compact | total JCT, compact vs uniform | lower | higher |", shift_rows, key=2,
+          what="issue 23: uniform vs work-conserving shift"),
+]
+
+
+# --- issue 21: jct_step's exact reach at 100 jobs on 5 edge servers (data/exact_reach*.json) ----
+
+REACH_RUNS = ("exact_reach.json", "exact_reach_scip.json", "exact_reach_quiet.json")
+
+
+def _reach() -> dict:
+    import json
+    runs = []
+    for name in REACH_RUNS:  # each file: one 600 s run of seeds 0-2 (or some), labelled
+        d = json.loads((DATA / name).read_text())
+        runs += [{**r, "label": d["label"]} for r in d["runs"]]
+    lp = json.loads((DATA / "exact_reach_lp.json").read_text())["runs"]
+    lps = {(r["jobs"], r["seed"], r["model"]): r["lp"] for r in lp}
+    return {"runs": runs, "lp": lps, "lp_rows": lp}
+
+
+def reach_rows():
+    d = _reach()
+    out = []
+    for r in d["runs"]:
+        n, s = r["jobs"], r["seed"]
+        assert r["checked"] == r["objective"] or abs(r["checked"] - r["objective"]) < 1e-6
+        out.append([str(s), r["label"], str(n), f"{r['start']['objective']:.0f}",
+                    f"{r['pool_lb']:.0f}",
+                    f"{d['lp'][(n, s, 'jct_milp')]:.1f}", f"{d['lp'][(n, s, 'jct_step')]:.1f}",
+                    f"{r['checked']:.0f}", f"{min(r['bound'], r['checked']):.1f}",
+                    f"{100 * max(0.0, r['checked'] - r['bound']) / r['checked']:.2f}%",
+                    f"optimal, {r['solve_s']:.0f} s" if r["status"] == "optimal" else "no"])
+    return out
+
+
+def reach_best() -> str:
+    out = []
+    for s in sorted({r["seed"] for r in _reach()["runs"]}):
+        rs = [r for r in _reach()["runs"] if r["seed"] == s]
+        hi = min(r["checked"] for r in rs)
+        lo = min(hi, max(r["bound"] for r in rs))
+        out.append(f"seed {s} [{lo:.1f}, {hi:.0f}] = {100 * (hi - lo) / hi:.2f}%")
+    return "; ".join(out)
+
+
+def reach_lp_rows():
+    d = _reach()
+    out = []
+    for n in sorted({r["jobs"] for r in d["lp_rows"]}):
+        rows = [r for r in d["lp_rows"] if r["jobs"] == n]
+        seeds = sorted({r["seed"] for r in rows})
+        milp = [d["lp"][(n, s, "jct_milp")] for s in seeds]
+        step = [d["lp"][(n, s, "jct_step")] for s in seeds]
+        start = {r["seed"]: r["best_start"] for r in rows}
+        pool = {r["seed"]: r["pool_lb"] for r in rows}
+        j = lambda xs, f="{:.0f}": " / ".join(f.format(x) for x in xs)  # noqa: E731
+        out.append([str(n), j(start[s] for s in seeds), j(pool[s] for s in seeds),
+                    j(milp, "{:.1f}"), j(step, "{:.1f}")])
+    return out
+
+
+CLAIMS += [
+    Table(FRONTIER, "| seed | run | jobs | best start | pool_lb | jct_milp LP | jct_step LP | "
+          "jct_step 600 s: schedule | dual bound | gap | proven |", reach_rows, key=2,
+          what="frontier: jct_step at 100 jobs"),
+    Sentence(FRONTIER, "Best interval per seed over both solvers (highest dual bound, best "
+             "checked schedule): {}", lambda: [reach_best()], what="frontier: best intervals"),
+    Table(FRONTIER, "| jobs | best start (seeds 0 / 1 / 2) | pool_lb | jct_milp LP | "
+          "jct_step LP |", reach_lp_rows, what="frontier: LP relaxations"),
+]

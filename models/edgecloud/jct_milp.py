@@ -18,8 +18,11 @@ from mlopt.families.edgecloud.table import CLOUD_WORKER, chunk_rows, make_schedu
 INTEGRALITY_TOL = 1e-6
 
 
-def build_jct_milp(workload: Workload, *, pin_chunks: bool = True) -> pyo.ConcreteModel:
-    """Exact total-JCT MILP (2) of seed 001; ``pin_chunks=False``: the literal (2) relaxation."""
+def build_jct_milp(workload: Workload, *, pin_chunks: bool = True,
+                   last_edge_slot=None) -> pyo.ConcreteModel:
+    """Exact total-JCT MILP (2) of seed 001; ``pin_chunks=False``: the literal (2) relaxation.
+    ``last_edge_slot(ec, job)``: the last slot an edge variable of the job gets (default H_j;
+    ``jct_step``'s dominance rule passes H_j - 1)."""
     ec = EdgeCloud(workload)
     m = pyo.ConcreteModel(name="edgecloud_jct_milp" + ("" if pin_chunks else "_unpinned"))
     m._ec = ec
@@ -48,8 +51,10 @@ def build_jct_milp(workload: Workload, *, pin_chunks: bool = True) -> pyo.Concre
         unit_of = {j: [n for n, g in units.items() if g[1] == ec.jobs[j].worker_type] for j in J}
         srv = {n: g[0] for n, g in units.items()}
     check_model_size(ec, units, unit_of, srv, m.name)
-    JW = [(j, w) for j in J for w in unit_of[j] if ec.start(ec.jobs[j], srv[w]) <= H[j]]
-    JWT = [(j, w, t) for (j, w) in JW for t in range(ec.start(ec.jobs[j], srv[w]), H[j] + 1)]
+    last = {j: H[j] if last_edge_slot is None else last_edge_slot(ec, ec.jobs[j]) for j in J}
+    JW = [(j, w) for j in J for w in unit_of[j]
+          if ec.start(ec.jobs[j], srv[w]) + (p0[j] - 1 if last_edge_slot else 0) <= last[j]]
+    JWT = [(j, w, t) for (j, w) in JW for t in range(ec.start(ec.jobs[j], srv[w]), last[j] + 1)]
     m.JW = pyo.Set(initialize=JW, dimen=2)
     m.JWT = pyo.Set(initialize=JWT, dimen=3)
     if pin_chunks:

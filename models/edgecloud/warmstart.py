@@ -12,12 +12,20 @@ PS rows are not encoded: the model has no PS variables (every PS in the cloud).
 
 Always a *full* start.  Where the model cannot represent the schedule's edge placement of a
 job -- a chunk trained in a slot after H_j (the model has no variable there: running the job
-entirely in the cloud finishes it at H_j, earlier) or on a worker the job cannot use by H_j, or a
+entirely in the cloud finishes it at H_j, earlier) or on a worker the job cannot use by H_j, a
+job finishing after H_j in any other way (a mixed job: its cloud chunks at the edge rate), or a
 chunk split over several workers (migration, which the checker rejects) -- the start runs that
 job entirely in the cloud instead (``k = D_j``, ``zeta = 1``, ``c = H_j``): feasible, and for the
-first two cases that job finishes earlier than in the schedule.  So the objective of the start
+first three cases that job finishes earlier than in the schedule.  So the objective of the start
 is never higher than the schedule's checked total JCT (it is lower where the schedule finishes a
 job later than the model's ``c``).
+
+The same encoder serves ``jct_step`` (same variables): its step variables z_j(t) are set to
+[t <= c_j], and its symmetry rows (identical workers of one server and type ordered by
+non-increasing load) are met by relabelling those workers in the start (:func:`_relabel`: the
+identical workers' values are permuted, which maps a schedule to an equivalent one); under its
+dominance rows a mixed job, and an edge slot at H_j (no variable), send the job to the cloud as
+above.
 """
 from __future__ import annotations
 
@@ -86,6 +94,8 @@ def encode(model: pyo.ConcreteModel, workload: Workload, schedule: Schedule) -> 
             if used:
                 last = max(last, max(used))
         start[model.c[j]] = float(last)
+        if last > ec.horizon_bound(jv) or (hasattr(model, "whole_cloud") and 0 < k < jv.chunks):
+            bad.add(j)  # a mixed job finishing after H_j (or any, under jct_step's dominance)
         if j in bad:  # the whole job in the cloud instead: it finishes at H_j, no later
             for (jj, w) in model.JW:
                 if jj == j:
@@ -104,4 +114,39 @@ def encode(model: pyo.ConcreteModel, workload: Workload, schedule: Schedule) -> 
                 continue  # no edge chunk: f stays 0
             done = sum(1 for s in slots_on.get((j, w), ()) if s < t)
             start[model.f[j, w, t]] = float(done // p0[j])
+    if hasattr(model, "symmetry_load"):
+        _relabel(model, start)
+    if hasattr(model, "z"):
+        for (j, t) in model.z:
+            start[model.z[j, t]] = 1.0 if t <= start[model.c[j]] else 0.0
     return start
+
+
+def _relabel(model: pyo.ConcreteModel, start: ComponentMap) -> None:
+    """Permute the start's values among identical workers (one server, one type) so that
+    their loads sum_j p0_j n_jw are non-increasing in worker order (``jct_step``'s rows)."""
+    from mlopt.models.edgecloud.jct_step import identical_runs
+
+    ec = model._ec
+    p0 = {jv.index: jv.p_edge for jv in ec.jobs}
+    cells = defaultdict(list)  # w -> [(var family, index without w)]
+    for (j, w) in model.JW:
+        cells[w].append((model.n, (j,)))
+    for (j, w, t) in model.JWT:
+        cells[w].append((model.y, (j, t)))
+    for (j, w, t) in getattr(model, "F", ()):
+        cells[w].append((model.f, (j, t)))
+    for run in identical_runs(ec):
+        load = {w: sum(p0[key[0]] * start[var[key[0], w]] for var, key in cells[w]
+                       if var is model.n) for w in run}
+        order = sorted(run, key=lambda w: (-load[w], w))  # heaviest first, stable
+        old = {w: {(var.name, key): start[_cell(var, key, w)] for var, key in cells[w]}
+               for w in run}
+        for dst, src in zip(run, order):
+            for var, key in cells[dst]:
+                start[_cell(var, key, dst)] = old[src][(var.name, key)]
+
+
+def _cell(var, key: tuple, w: int):
+    """The variable of family ``var`` at ``key`` with worker index ``w`` in position 2."""
+    return var[(key[0], w, *key[1:])]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from mlopt.families.base import Algorithm, Bound, Family, Formulation
 from mlopt.families.edgecloud.fields import MAX_EPS
+from mlopt.families.edgecloud.online import SHIFTS
 from mlopt.limits import MAX_HORIZON
 from mlopt.params import Param
 
@@ -19,7 +20,10 @@ M = "mlopt.models.edgecloud"
 
 #: A_online's speed augmentation (the checker is told speed 1 + eps by ``check_options``)
 ONLINE_OPTIONS = {"eps": Param.float(0.0, low=0.0, high=MAX_EPS,
-                                     doc="speed augmentation: chunks train at speed 1 + eps")}
+                                     doc="speed augmentation: chunks train at speed 1 + eps"),
+                  "shift": Param.choice("uniform", SHIFTS,
+                                        doc="Alg. 4's postponement: the paper's uniform shift "
+                                            "or a work-conserving re-lay (compact, issue 23)")}
 #: Tiresias-L's queue thresholds (worker-slots of attained service, increasing)
 MAX_THRESHOLDS = 100
 TIRESIAS_OPTIONS = {
@@ -37,6 +41,13 @@ FAMILY = Family(
     formulations=[
         Formulation.exact("jct_milp", M,
                           estimate="mlopt.models.edgecloud.estimate:estimate_jct_milp"),
+        # the same problem with step-indexed completions, symmetry rows and the pool_lb cut
+        # (issue 21); jct_milp stays the default and the reference it is tested against
+        Formulation.exact("jct_step", f"{M}.jct_step", options={
+            "symmetry": Param.bool(True, doc="order identical workers of a server by load"),
+            "pool_cut": Param.bool(True, doc="total JCT >= ceil(pool_lb) as a row"),
+            "dominance": Param.bool(True, doc="edge slots before H_j only, no mixed jobs "
+                                              "(keeps an optimum, not every schedule)")}),
         # lower-bound models: exportable (golden LPs), used through the bounds below
         Formulation("flow_lb", f"{M}:build_flow_lb", role="bound",
                     estimate="mlopt.models.edgecloud.estimate:estimate_flow_lb"),

@@ -7,6 +7,8 @@
 * ``makespan``: the last slot any chunk trains.
 * ``communication``: slots spent moving data and gradients: each chunk's upload delay
   Delta_js plus, for jobs with zeta_j = 0, its E_j B_j exchanges of 2 q_j / b_j (in slots).
+* ``idle_while_waiting`` (issue 23): (edge worker, slot) pairs where the worker idles although a
+  chunk pinned to it has its data there and trains later (0 for a work-conserving schedule).
 """
 from __future__ import annotations
 
@@ -74,3 +76,19 @@ def summary(workload: Workload, schedule: Schedule, level: str = "chunk") -> dic
     return {"preemptions": preemptions(schedule, level), "makespan": makespan(schedule),
             "communication_slots": communication(workload, schedule),
             "mean_utilisation": float(utilisation(workload, schedule).mean() or 0.0)}
+
+
+def idle_while_waiting(workload: Workload, schedule: Schedule) -> list[tuple[str, str, int]]:
+    """(server, worker, slot) where an edge worker idles while a chunk pinned to it, whose data
+    is on the worker's server by then (r_j + Delta_js), still has a training slot later."""
+    ec = EdgeCloud(workload)
+    wk = _workers(schedule)
+    wk = wk[wk["server"] != ec.cloud]
+    out = set()
+    for (server, worker), rows in wk.groupby(["server", "worker"]):
+        busy = set(rows["slot"].tolist())
+        for (job, _), ch in rows.groupby(["job", "chunk"]):
+            release = ec.start(ec.jobs[ec.job_index[job]], server)
+            out.update((server, worker, t) for t in range(release, int(ch["slot"].max()))
+                       if t not in busy)
+    return sorted(out)

@@ -35,8 +35,16 @@ FIXES of the printed pseudocode (each tested against the plain transliteration i
   was planned to start later than t* (a gap in the worker's plan): a plan [40, 45) for an A2
   chunk becomes [45, 50) after a new chunk takes [30, 35), so the worker idles in [35, 45)
   although [40, 45) stayed free, and the chunk, pinned to this worker (no migration), finishes
-  5 slots later than it could.  A work-conserving variant would postpone only by
-  max(0, t* + p_j - first planned slot >= t*); not implemented or measured.
+  5 slots later than it could (issue 23 reports it on paper-sim seed 9503: two workers idle
+  at slot 36 while a pinned chunk waits).  Option ``shift="compact"`` (issue 23; not the
+  paper's; default ``uniform``): after the paper's update, every planned slot >= now of the worker is laid again, in the
+  order of the updated plan, on the earliest free slot >= max(now, the chunk's data arrival)
+  (:func:`compact_plan`).  No slot moves later than under the uniform shift (slot o + p is
+  always still free when the slot planned at o is laid), and the worker's plan is
+  work-conserving from now on: it idles in slot t only when no chunk pinned to it with data
+  by t has work left after t.  DECISION (where the paper is silent): the order of the
+  updated plan is kept (HAPRF as the paper's plan encodes it), the dual bookkeeping (alpha,
+  beta) stays the paper's, and a chunk may thereby start before the dividing point t*.
 * FIX 3 (Alg. 2 lines 17-19 with Alg. 3 lines 2-7): after the first chunk d1 goes to an edge
   worker, the text says the cloud entry is recalculated "by resetting zeta_j = 0", but the
   printed lines 17-19 call CALCULATEQ(j, d, s_c, w_c) with d = d1, and Alg. 3 line 3 then sets
@@ -62,6 +70,7 @@ preempted-and-resumed jobs without a PS).  The PS choice does not change the obj
 """
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, field
 
@@ -77,12 +86,13 @@ from mlopt.families.edgecloud.table import CLOUD_WORKER, chunk_rows, make_schedu
 class Chunk:
     """One chunk in a worker's plan: its rate and its planned slots as [a, b) intervals."""
 
-    __slots__ = ("job", "chunk", "gamma", "inv_d", "iv", "u")
+    __slots__ = ("job", "chunk", "gamma", "inv_d", "iv", "u", "release")
 
     def __init__(self, job: int, chunk: int, gamma: float, inv_d: float, iv: list,
-                 u: float = 0.0):
+                 u: float = 0.0, release: int = 0):
         self.job, self.chunk, self.gamma, self.inv_d, self.iv = job, chunk, gamma, inv_d, iv
         self.u = u  # storage the chunk holds on its server until it completes (7)
+        self.release = release  # r_j + Delta_js: first slot its data is on the worker
 
     @property
     def last(self) -> int:
@@ -105,6 +115,45 @@ class Chunk:
                 out.append([a, t_star])
                 out.append([t_star + p, b + p])
         self.iv = out
+
+
+def compact_plan(plan: list[Chunk], now: int) -> None:
+    """The work-conserving re-lay of one worker's plan (``shift="compact"``): slots < now
+    stay; the planned runs >= now are taken in slot order and each of their slots goes to the
+    earliest free slot >= max(now, its chunk's release).  A slot the plan had at o lands at
+    <= o (o itself is free when it is laid: everything laid before it came from earlier
+    slots and landed no later than those), so nothing finishes later than in ``plan``."""
+    runs = sorted((max(a, now), b, c) for c in plan for a, b in c.iv if b > now)
+    kept = {id(c): [[a, min(b, now)] for a, b in c.iv if a < now] for c in plan}
+    free = [[now, math.inf]]  # disjoint free intervals [a, b), ascending
+    for a, b, c in runs:
+        need, lo, i = b - a, max(now, c.release), 0
+        while need:
+            fa, fb = free[i]
+            start = max(fa, lo)
+            if start >= fb:
+                i += 1
+                continue
+            take = min(need, fb - start)
+            kept[id(c)].append([start, start + take])
+            need -= take
+            rest = ([[fa, start]] if fa < start else []) + (
+                [[start + take, fb]] if start + take < fb else [])
+            free[i:i + 1] = rest
+            i += len(rest) - (1 if start + take < fb else 0)
+    for c in plan:
+        merged: list = []
+        for a, b in sorted(kept[id(c)]):
+            if merged and merged[-1][1] == a:
+                merged[-1][1] = b
+            else:
+                merged.append([a, b])
+        c.iv = merged
+
+
+#: Alg. 4's postponement of the A2 chunks: the paper's uniform shift, or the work-conserving
+#: re-lay after it (module docstring, FIX 2)
+SHIFTS = ("uniform", "compact")
 
 
 @dataclass
@@ -131,9 +180,10 @@ class OnlineRun:
 class Greedy:
     """A_greedy's state: one plan per edge worker."""
 
-    def __init__(self, ec: EdgeCloud, use_cloud: bool = True):
+    def __init__(self, ec: EdgeCloud, use_cloud: bool = True, shift: str = "uniform"):
         self.ec = ec
         self.use_cloud = use_cloud
+        self.compact = {"uniform": False, "compact": True}[shift]
         self.plans: list[list[Chunk]] = [[] for _ in ec.workers]
         self.done: list[list[Chunk]] = [[] for _ in ec.workers]
         self._on_server: dict[str, list[int]] = {}
@@ -182,8 +232,11 @@ class Greedy:
             if c.last >= e.t_star:  # only A2 chunks have slots >= t* (A1 ends before t*)
                 assert c.gamma < gamma, "an A1 chunk was planned after the dividing point"
                 c.shift(e.t_star, p)
+        release = jv.arrival + jv.delay[self.ec.workers[e.worker].server]
         self.plans[e.worker].append(Chunk(jv.index, d, gamma, 1.0 / jv.chunks,
-                                          [[e.t_star, e.t_star + p]], jv.chunk_gb))
+                                          [[e.t_star, e.t_star + p]], jv.chunk_gb, release))
+        if self.compact:
+            compact_plan(self.plans[e.worker], jv.arrival)
         return e.t_star + p
 
     def fits(self, jv: JobView, w: int) -> bool:
@@ -263,10 +316,10 @@ def assign_ps(ec: EdgeCloud, slots_of: dict, zeta: dict, rng: np.random.Generato
 
 
 def a_online(workload: Workload, *, seed: int = 0, eps: float = 0.0,
-             use_cloud: bool = True) -> OnlineRun:
+             use_cloud: bool = True, shift: str = "uniform") -> OnlineRun:
     """Run A_online (speed 1 + eps); return the schedule and the algorithm's quantities."""
     ec = EdgeCloud(workload, speed=1.0 + eps)
-    g = Greedy(ec, use_cloud)
+    g = Greedy(ec, use_cloud, shift)
     run = OnlineRun(schedule=None, speed=1.0 + eps)  # type: ignore[arg-type]
     cloud_rows: list = []
     order = sorted(ec.jobs, key=lambda jv: (jv.arrival, jv.index))
@@ -291,7 +344,7 @@ def a_online(workload: Workload, *, seed: int = 0, eps: float = 0.0,
         slots_of.setdefault(jv.index, set()).update(range(start, start + p))
     rows += assign_ps(ec, slots_of, run.zeta, np.random.default_rng(seed))
     meta = {"producer": "a_online" if use_cloud else "a_online_e", "eps": eps,
-            "speed": 1.0 + eps, "seed": seed}
+            "speed": 1.0 + eps, "seed": seed, "shift": shift}
     run.schedule = make_schedule([jv.id for jv in ec.jobs], rows, meta)
     return run
 
@@ -302,12 +355,14 @@ def check_options(options: dict) -> dict:
     return {"speed": 1.0 + options.get("eps", 0.0)}
 
 
-def run_a_online(workload: Workload, *, seed: int = 0, eps: float = 0.0) -> Schedule:
+def run_a_online(workload: Workload, *, seed: int = 0, eps: float = 0.0,
+                 shift: str = "uniform") -> Schedule:
     """The registered algorithm ``a_online``: schedule only (``meta['speed'] = 1 + eps`` is
     information; the checker takes the speed from its caller)."""
-    return a_online(workload, seed=seed, eps=eps).schedule
+    return a_online(workload, seed=seed, eps=eps, shift=shift).schedule
 
 
-def run_a_online_e(workload: Workload, *, seed: int = 0, eps: float = 0.0) -> Schedule:
+def run_a_online_e(workload: Workload, *, seed: int = 0, eps: float = 0.0,
+                   shift: str = "uniform") -> Schedule:
     """A_online-E (Sec. V-A baseline): A_online restricted to edge servers (no cloud entry)."""
-    return a_online(workload, seed=seed, eps=eps, use_cloud=False).schedule
+    return a_online(workload, seed=seed, eps=eps, use_cloud=False, shift=shift).schedule

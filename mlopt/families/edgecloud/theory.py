@@ -113,7 +113,7 @@ def diagnostics(workload, schedule, *, options, opt_upper, use_cloud: bool = Tru
     from mlopt.families.edgecloud.checker import check_edgecloud
     from mlopt.families.edgecloud.online import a_online
 
-    opts = {k: v for k, v in options.items() if k in ("eps", "seed")}
+    opts = {k: v for k, v in options.items() if k in ("eps", "seed", "shift")}
     opts.setdefault("seed", schedule.meta.get("seed", 0))  # the harness passes seed apart
     run = a_online(workload, use_cloud=use_cloud, **opts)
     if not run.schedule.allocations.equals(schedule.allocations):
