@@ -65,7 +65,12 @@ FAMILY = Family(
                    doc="average over jobs of the intervals each needs alone at its fastest"),
              # a theorem too: exact Lagrangian dual of the pooled-capacity LP (.volume_bound)
              Bound("volume", f"{P}.volume_bound:volume_bound",
-                   doc="standalone intervals plus the waiting pooled capacity forces")],
+                   doc="standalone intervals plus the waiting pooled capacity forces"),
+             # a theorem too: the exclusive / shared-with-PS / shared-with-worker configuration
+             # LP's Lagrangian, exact rationals (.share_bound)
+             Bound("share", f"{P}.share_bound:share_bound",
+                   doc="runs priced by mode: whole servers alone, or shared at the mildest "
+                       "co-runner's slowdown")],
     trainers_={"policy": f"{P}.training:train_policy",
                "reward_model": f"{P}.reward_model:train_reward_model"},
     from_trace_=f"{P}.from_trace:harmony_from_trace",
