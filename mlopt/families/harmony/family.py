@@ -55,6 +55,13 @@ FAMILY = Family(
                                            doc="queued jobs (FIFO) per interval in the MILP"),
                       "time_limit": Param.float(10.0, low=0.0, low_open=True, high=86_400.0,
                                                 doc="HiGHS seconds per interval")}),
+        # offline hill climbing on a start schedule, never worse than it (.local_search)
+        Algorithm("local_search", f"{P}.local_search:run_local_search", role="reference",
+                  options={
+                      "start": Param.choice("harmony", ALGORITHMS,
+                                            doc="the algorithm whose schedule is improved"),
+                      "time_limit": Param.float(30.0, low=0.0, low_open=True, high=86_400.0,
+                                                doc="seconds of search (after the start)")}),
         *(Algorithm(name, f"{P}.baselines:BASELINES.{name}", role="baseline", options={})
           for name in ("lb", "tetris")),
         *(Algorithm(name, f"{P}.baselines:BASELINES.{name}", role="baseline",
