@@ -20,7 +20,7 @@ MAX_NEW = 1_000
 #: LIF profiling scenarios per model type (300 by default: ~0.04 s; 10,000: ~1.5 s)
 MAX_PROFILE = 10_000
 
-ALGORITHMS = ("harmony", "milp_greedy", "lb", "tetris", "lif_line", "lif_quad")
+ALGORITHMS = ("harmony", "milp_greedy", "lb", "tetris", "lif_line", "lif_quad", "local_search")
 LIF_OPTIONS = {"n_profile": Param.int(300, low=10, high=MAX_PROFILE,
                                       doc="profiling scenarios per model type for the fit")}
 
@@ -58,10 +58,13 @@ FAMILY = Family(
         # offline hill climbing on a start schedule, never worse than it (.local_search)
         Algorithm("local_search", f"{P}.local_search:run_local_search", role="reference",
                   options={
-                      "start": Param.choice("harmony", ALGORITHMS,
+                      "start": Param.choice("harmony", ALGORITHMS[:-1],
                                             doc="the algorithm whose schedule is improved"),
                       "time_limit": Param.float(30.0, low=0.0, low_open=True, high=86_400.0,
-                                                doc="seconds of search (after the start)")}),
+                                                doc="seconds of search (after the start)"),
+                      "kick": Param.int(3, low=0, high=1_000,
+                                        doc="jobs moved at random per perturbation (0: one "
+                                            "climb only)")}),
         *(Algorithm(name, f"{P}.baselines:BASELINES.{name}", role="baseline", options={})
           for name in ("lb", "tetris")),
         *(Algorithm(name, f"{P}.baselines:BASELINES.{name}", role="baseline",

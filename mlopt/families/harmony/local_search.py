@@ -9,7 +9,9 @@ on the sum of JCTs under the known speed model: for one job at a time it tries
   empty server, beginning at each server in turn) at each of those starts,
 
 and keeps the first change that lowers the total (first improvement), until a full pass over
-the jobs improves nothing or ``time_limit`` seconds have passed.  Moves are evaluated by a
+the jobs improves nothing.  Then, until ``time_limit`` seconds have passed, it iterates: ``kick``
+random jobs get a random start in [arrival, start + 2] and a random placement, the result is
+climbed again, and kept only if it beats the best so far (iterated local search).  Moves are evaluated by a
 vectorized replay of the intervals with the speed model (:meth:`SpeedModel.speeds`, the
 simulator's), rejecting any move that overfills a server in some interval.  The result is
 checked by the family's checker (:mod:`.checker`) and returned only when its checked objective
@@ -149,31 +151,16 @@ def _schedule(workload, s, x, meta):
                               dict(meta, producer="local_search"))
 
 
-def run_local_search(workload, *, seed: int = 0, start: str = "harmony", time_limit: float = 30.0):
-    """Hill-climb from ``start``'s schedule (module docstring); never worse than the start."""
-    from mlopt.families import get_family
-
-    if start == "local_search":
-        raise InputError("must be another algorithm", field="start", value=start)
-    fam = get_family("harmony")
-    base = fam.run(start, workload, seed=seed)
-    t0 = time.perf_counter()
-    base_check = fam.check(workload, base)
-    if not base_check.feasible or not workload.jobs:
-        return base
-    s, x = _table(workload, base)
-    rp = Replay(workload)
-    best = rp.total(s, x)
-    start_total = best
-    cands = [compact_placements(rp.jobs, rp.cap, n) for n in range(len(s))]
-    rng = np.random.default_rng(seed)
+def _climb(rp, s, x, best, cands, rng, deadline):
+    """First-improvement passes over the jobs until none improves or the deadline: (best,
+    moves, passes); s and x are changed in place."""
     moves = passes = 0
-    improved = np.isfinite(best)
-    while improved and time.perf_counter() - t0 < time_limit:
+    improved = True
+    while improved and time.perf_counter() < deadline:
         improved = False
         passes += 1
         for n in rng.permutation(len(s)):
-            if time.perf_counter() - t0 >= time_limit:
+            if time.perf_counter() >= deadline:
                 break
             own = x[:, n].copy()
             s0 = s[n]
@@ -197,8 +184,64 @@ def run_local_search(workload, *, seed: int = 0, start: str = "harmony", time_li
             else:
                 s[n] = s0
                 x[:, n] = own
+    return best, moves, passes
+
+
+def _kick(rp, s, x, cands, rng, size):
+    """Move ``size`` random jobs to a random start in [arrival, start + 2] with a random
+    feasible placement (the current one if none is): the perturbation of iterated local
+    search."""
+    for n in rng.choice(len(s), size=min(size, len(s)), replace=False):
+        own, s0 = x[:, n].copy(), s[n]
+        rp.total(s, x)
+        t = int(rng.integers(rp.jobs.arrival[n], min(int(s0) + 2, rp.T) + 1))
+        options = rp.fitted(s, x, n, t) + cands[n]
+        for k in rng.permutation(len(options)):
+            s[n], x[:, n] = t, options[k]
+            if np.isfinite(rp.total(s, x)):
+                break
+        else:
+            s[n], x[:, n] = s0, own
+
+
+def run_local_search(workload, *, seed: int = 0, start: str = "harmony", time_limit: float = 30.0,
+                     kick: int = 3):
+    """Iterated hill climbing from ``start``'s schedule (module docstring); never worse than
+    the start."""
+    from mlopt.families import get_family
+
+    if start == "local_search":
+        raise InputError("must be another algorithm", field="start", value=start)
+    fam = get_family("harmony")
+    base = fam.run(start, workload, seed=seed)
+    t0 = time.perf_counter()
+    deadline = t0 + float(time_limit)
+    base_check = fam.check(workload, base)
+    if not base_check.feasible or not workload.jobs:
+        return base
+    s, x = _table(workload, base)
+    rp = Replay(workload)
+    start_total = rp.total(s, x)
+    if not np.isfinite(start_total):
+        return base
+    cands = [compact_placements(rp.jobs, rp.cap, n) for n in range(len(s))]
+    rng = np.random.default_rng(seed)
+    best, moves, passes = _climb(rp, s, x, start_total, cands, rng, deadline)
+    kicks = 0
+    while time.perf_counter() < deadline and kick > 0:  # iterated: perturb, climb, keep best
+        ks, kx = s.copy(), x.copy()
+        _kick(rp, ks, kx, cands, rng, kick)
+        val = rp.total(ks, kx)
+        if not np.isfinite(val):
+            continue
+        val, m, p = _climb(rp, ks, kx, val, cands, rng, deadline)
+        kicks += 1
+        passes += p
+        if val < best - 1e-9:
+            s, x, best, moves = ks, kx, val, moves + m
     out = _schedule(workload, s, x, {"start": start, "moves": moves, "passes": passes,
-                                     "replay_start": start_total, "replay_end": best})
+                                     "kicks": kicks, "replay_start": start_total,
+                                     "replay_end": best})
     check = fam.check(workload, out)
     if check.feasible and check.objective <= base_check.objective:
         return out
