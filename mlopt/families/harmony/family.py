@@ -61,7 +61,9 @@ FAMILY = Family(
                       "start": Param.choice("harmony", ALGORITHMS[:-1],
                                             doc="the algorithm whose schedule is improved"),
                       "time_limit": Param.float(30.0, low=0.0, low_open=True, high=86_400.0,
-                                                doc="seconds of search (after the start)"),
+                                                doc="seconds of search (after the start), a cap"),
+                      "rounds": Param.int(100, low=0, high=1_000_000,
+                                          doc="perturbation rounds after the first climb"),
                       "kick": Param.int(3, low=0, high=1_000,
                                         doc="jobs moved at random per perturbation (0: one "
                                             "climb only)")}),

@@ -9,9 +9,11 @@ on the sum of JCTs under the known speed model: for one job at a time it tries
   empty server, beginning at each server in turn) at each of those starts,
 
 and keeps the first change that lowers the total (first improvement), until a full pass over
-the jobs improves nothing.  Then, until ``time_limit`` seconds have passed, it iterates: ``kick``
-random jobs get a random start in [arrival, start + 2] and a random placement, the result is
-climbed again, and kept only if it beats the best so far (iterated local search).  Moves are evaluated by a
+the jobs improves nothing.  Then, ``rounds`` times, it iterates: ``kick`` random jobs get a
+random start in [arrival, start + 2] and a random placement, the result is climbed again, and
+kept only if it beats the best so far (iterated local search).  ``time_limit`` seconds (after
+the start's run) cap the whole search: a run it stops depends on the machine's speed, one that
+ends by ``rounds`` is deterministic (same seed, same schedule).  Moves are evaluated by a
 vectorized replay of the intervals with the speed model (:meth:`SpeedModel.speeds`, the
 simulator's), rejecting any move that overfills a server in some interval.  The result is
 checked by the family's checker (:mod:`.checker`) and returned only when its checked objective
@@ -205,7 +207,7 @@ def _kick(rp, s, x, cands, rng, size):
 
 
 def run_local_search(workload, *, seed: int = 0, start: str = "harmony", time_limit: float = 30.0,
-                     kick: int = 3):
+                     rounds: int = 100, kick: int = 3):
     """Iterated hill climbing from ``start``'s schedule (module docstring); never worse than
     the start."""
     from mlopt.families import get_family
@@ -228,14 +230,14 @@ def run_local_search(workload, *, seed: int = 0, start: str = "harmony", time_li
     rng = np.random.default_rng(seed)
     best, moves, passes = _climb(rp, s, x, start_total, cands, rng, deadline)
     kicks = 0
-    while time.perf_counter() < deadline and kick > 0:  # iterated: perturb, climb, keep best
+    while kicks < rounds and time.perf_counter() < deadline and kick > 0:  # perturb, climb
         ks, kx = s.copy(), x.copy()
         _kick(rp, ks, kx, cands, rng, kick)
         val = rp.total(ks, kx)
+        kicks += 1
         if not np.isfinite(val):
             continue
         val, m, p = _climb(rp, ks, kx, val, cands, rng, deadline)
-        kicks += 1
         passes += p
         if val < best - 1e-9:
             s, x, best, moves = ks, kx, val, moves + m
