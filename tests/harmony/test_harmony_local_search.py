@@ -39,16 +39,30 @@ def test_hand_case_delays_one_job():
 
 @settings(max_examples=6, deadline=None, suppress_health_check=list(HealthCheck))
 @given(preset=st.sampled_from(["tiny", "small", "mini"]), seed=st.integers(0, 10_000),
-       start=st.sampled_from(["lb", "tetris", "harmony"]))
+       start=st.sampled_from(["lb", "tetris", "harmony", "insertion"]))
 def test_checked_never_worse_than_start_never_below_bound(preset, seed, start):
     w = FAM.generate(preset, seed=seed)
-    base = pipeline.run_algorithm(w, start, family="harmony")
     r = pipeline.run_algorithm(w, "local_search", family="harmony",
                                options={"start": start, "time_limit": 1.0})
     assert r.check.feasible
+    if start == "insertion":  # its own start: never worse than the search without rounds
+        base = pipeline.run_algorithm(w, "local_search", family="harmony",
+                                      options={"start": start, "rounds": 0, "time_limit": 1.0})
+    else:
+        base = pipeline.run_algorithm(w, start, family="harmony")
     if base.check.feasible:
         assert r.check.objective <= base.check.objective + 1e-9
     assert r.check.objective >= share_bound(w)["bound"] - 1e-9
+
+
+def test_insertion_start_on_the_hand_case():
+    # job 0 alone in interval 1 (total 1); job 1 beside it makes both take 2 intervals (total
+    # 4), after it in interval 2 the total is 1 + 2 = 3: insertion alone finds the optimum 1.5
+    w = two_that_fit_together()
+    r = pipeline.run_algorithm(w, "local_search", family="harmony",
+                               options={"start": "insertion", "rounds": 0, "time_limit": 5.0})
+    assert r.check.objective == pytest.approx(1.5)
+    assert r.schedule.meta["start"] == "insertion"
 
 
 def test_bad_inputs():

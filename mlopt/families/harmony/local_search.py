@@ -19,6 +19,10 @@ simulator's), rejecting any move that overfills a server in some interval.  The 
 checked by the family's checker (:mod:`.checker`) and returned only when its checked objective
 is not worse than the start's (else the start is returned): never worse than its start.
 
+``start="insertion"`` is a start of its own (:func:`insertion`): jobs in arrival order, each
+inserted where it least raises the replayed total of those inserted before (its time counts in
+``time_limit``).
+
 DECISIONS (the paper has no offline search; mlopt's): a replay's capacity test is stricter than
 the checker's (1e-7 instead of 1e-6 over capacity) so a summation order cannot make an accepted
 move infeasible; ties are not accepted (no cycling); the job order of a pass is drawn from
@@ -46,15 +50,16 @@ class Replay:
         self.T = int(workload.horizon)
 
     def total(self, s: np.ndarray, x: np.ndarray) -> float:
-        """Sum of JCTs, or inf when a server is overfilled or a job does not finish by T."""
+        """Sum of JCTs of the placed jobs (start <= T; a start past T marks a job not placed
+        yet), or inf when a server is overfilled or a placed job does not finish by T."""
         jobs = self.jobs
-        n = len(s)
+        placed = s <= self.T
         # per job and server, the demand of its tasks: n x m x r
         dem = x[0][:, :, None] * jobs.dw[:, None, :] + x[1][:, :, None] * jobs.dp[:, None, :]
-        progress = np.zeros(n)
-        done = np.zeros(n, int)
-        t = int(s.min()) if n else 1
-        while t <= self.T and (done == 0).any():
+        progress = np.zeros(len(s))
+        done = np.zeros(len(s), int)
+        t = int(s[placed].min()) if placed.any() else self.T + 1
+        while t <= self.T and (placed & (done == 0)).any():
             run = (s <= t) & (done == 0)
             if run.any():
                 used = np.tensordot(run.astype(float), dem, axes=(0, 0))  # m x r
@@ -66,10 +71,10 @@ class Replay:
                 fin = run & (progress >= jobs.epochs - EPS)
                 done[fin] = t
             t += 1
-        if (done == 0).any():
+        if (placed & (done == 0)).any():
             return float("inf")
         self.done = done
-        return float((done - jobs.arrival + 1).sum())
+        return float((done - jobs.arrival + 1)[placed].sum())
 
     def fitted(self, s, x, n, t) -> list[np.ndarray]:
         """Job n's tasks packed, at start t, into the room the other jobs running in t leave
@@ -206,6 +211,32 @@ def _kick(rp, s, x, cands, rng, size):
             s[n], x[:, n] = s0, own
 
 
+def insertion(workload, rp, cands, horizon: int = 4):
+    """A start of local_search's own: jobs in arrival order, each inserted at the (start within
+    ``horizon`` intervals of its arrival, placement: room-fitted or compact) that least raises
+    the replayed total of the jobs inserted so far (their slowdowns included).  (s, x), or None
+    when some job fits nowhere that way."""
+    n_jobs, m = len(workload.jobs), len(rp.cap)
+    s = np.full(n_jobs, rp.T + 1, int)
+    x = np.zeros((2, n_jobs, m), int)
+    for n in np.lexsort((np.arange(n_jobs), rp.jobs.arrival)):
+        best = None
+        rp.total(s, x)
+        for t in range(int(rp.jobs.arrival[n]), min(int(rp.jobs.arrival[n]) + horizon, rp.T) + 1):
+            for place in rp.fitted(s, x, n, t) + cands[n]:
+                s[n], x[:, n] = t, place
+                val = rp.total(s, x)
+                if np.isfinite(val) and (best is None or val < best[0] - 1e-9):
+                    best = (val, t, place)
+            s[n], x[:, n] = rp.T + 1, 0
+            if best is not None and best[1] < t:  # a later start than the best so far rarely wins
+                break
+        if best is None:
+            return None
+        s[n], x[:, n] = best[1], best[2]
+    return s, x
+
+
 def run_local_search(workload, *, seed: int = 0, start: str = "harmony", time_limit: float = 30.0,
                      rounds: int = 100, kick: int = 3):
     """Iterated hill climbing from ``start``'s schedule (module docstring); never worse than
@@ -215,18 +246,24 @@ def run_local_search(workload, *, seed: int = 0, start: str = "harmony", time_li
     if start == "local_search":
         raise InputError("must be another algorithm", field="start", value=start)
     fam = get_family("harmony")
-    base = fam.run(start, workload, seed=seed)
+    rp = Replay(workload)
+    cands = [compact_placements(rp.jobs, rp.cap, n) for n in range(len(workload.jobs))]
     t0 = time.perf_counter()
     deadline = t0 + float(time_limit)
+    made = insertion(workload, rp, cands) if start == "insertion" and workload.jobs else None
+    if made is not None:
+        base = _schedule(workload, *made, {"start": "insertion"})
+    else:  # an algorithm's schedule (insertion's fallback: the DRL policy's)
+        base = fam.run("harmony" if start == "insertion" else start, workload, seed=seed)
+        t0 = time.perf_counter()  # the algorithm's run is not the search's time
+        deadline = t0 + float(time_limit)
     base_check = fam.check(workload, base)
     if not base_check.feasible or not workload.jobs:
         return base
     s, x = _table(workload, base)
-    rp = Replay(workload)
     start_total = rp.total(s, x)
     if not np.isfinite(start_total):
         return base
-    cands = [compact_placements(rp.jobs, rp.cap, n) for n in range(len(s))]
     rng = np.random.default_rng(seed)
     best, moves, passes = _climb(rp, s, x, start_total, cands, rng, deadline)
     kicks = 0
