@@ -7,7 +7,8 @@ checker (its objective, not the producer's claim, goes into the table).  The sch
 outputs of the runs frontier.md lists (``mlopt run ALG u<seed>.json -o ...``), so the numbers
 rest on committed data and re-running this script reproduces the CSV.
 
-    python benchmarks/harmony/frontier.py --seeds 0 1 2 -o benchmarks/harmony/data/frontier_uniform.csv
+    python benchmarks/harmony/frontier.py --seeds 0 1 2 \
+        -o benchmarks/harmony/data/frontier_uniform.csv
 """
 from __future__ import annotations
 

@@ -1,10 +1,12 @@
 """``local_search``: an offline improvement heuristic for Harmony (seed 002) on checked schedules.
 
-Starts from the schedule of another family algorithm (``start``, default ``harmony``, the DRL policy) and hill-climbs
-on the sum of JCTs under the known speed model: for one job at a time it tries
+Starts from the schedule of another family algorithm (``start``, default ``harmony``, the DRL
+policy) and hill-climbs on the sum of JCTs under the known speed model: for one job at a time
+it tries
 
-* every start interval from its arrival up to its current start (earlier is never useless:
-  a job that waits may start once a co-runner has gone), keeping its placement, and
+* every start interval from its arrival up to one after its current start (a job that waits
+  may start once a co-runner has gone; one that starts later may spare a co-runner),
+  keeping its placement, and
 * every *compact* placement (workers first, then PSs, packed onto as few servers as fit an
   empty server, beginning at each server in turn) at each of those starts,
 
@@ -35,8 +37,7 @@ import time
 import numpy as np
 
 from mlopt.errors import InputError
-from mlopt.families.harmony.speed import RESOURCES
-from mlopt.families.harmony.state import EPS, ClusterState, JobArrays
+from mlopt.families.harmony.state import EPS, ClusterState
 
 CAP_TOL = 1e-7  # stricter than the checker's 1e-6 (module docstring)
 

@@ -61,8 +61,9 @@ DECISION (paper silent, mlopt's): the LP's column generation stops at ``max_roun
 60% of ``time_limit`` seconds (the rest for the exact evaluation); the bound is certified at the
 best prices seen (by float value), so a stopped run is still valid, only weaker.  Measured at
 ``uniform`` seeds 0-2 (frontier.md): 5-8 rounds converge (the Lagrangian meets the LP) in
-4-8 s; the bound gains 0.5-3.8% over ``volume`` there (most jobs' slack absorbs a mild
-co-runner's slowdown, so sharing is cheap in this relaxation).
+1-2 s (4-12 s on a machine loaded 10-fold); the bound gains 0.6-3.8% over ``volume`` there
+(most jobs' slack absorbs a mild co-runner's slowdown, so sharing is cheap in this
+relaxation).
 """
 from __future__ import annotations
 
