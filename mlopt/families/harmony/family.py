@@ -63,8 +63,9 @@ FAMILY = Family(
                                                 "insertion (the search's own greedy start)"),
                       "time_limit": Param.float(30.0, low=0.0, low_open=True, high=86_400.0,
                                                 doc="seconds of search (after the start), a cap"),
-                      "rounds": Param.int(100, low=0, high=1_000_000,
-                                          doc="perturbation rounds after the first climb"),
+                      "rounds": Param.int(20, low=0, high=1_000_000,
+                                          doc="stop after this many perturbation rounds in a "
+                                              "row without improvement"),
                       "kick": Param.int(3, low=0, high=1_000,
                                         doc="jobs moved at random per perturbation (0: one "
                                             "climb only)")}),

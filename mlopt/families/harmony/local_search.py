@@ -11,9 +11,10 @@ it tries
   empty server, beginning at each server in turn) at each of those starts,
 
 and keeps the first change that lowers the total (first improvement), until a full pass over
-the jobs improves nothing.  Then, ``rounds`` times, it iterates: ``kick`` random jobs get a
-random start in [arrival, start + 2] and a random placement, the result is climbed again, and
-kept only if it beats the best so far (iterated local search).  ``time_limit`` seconds (after
+the jobs improves nothing.  Then it iterates: ``kick`` random jobs get a random start in
+[arrival, start + 2] and a random placement, the result is climbed again, and kept only if it
+beats the best so far (iterated local search), until ``rounds`` rounds in a row improve nothing
+or the total reaches the standalone bound's (every job alone at its fastest: optimal).  ``time_limit`` seconds (after
 the start's run) cap the whole search: a run it stops depends on the machine's speed, one that
 ends by ``rounds`` is deterministic (same seed, same schedule).  Moves are evaluated by a
 vectorized replay of the intervals with the speed model (:meth:`SpeedModel.speeds`, the
@@ -37,6 +38,7 @@ import time
 import numpy as np
 
 from mlopt.errors import InputError
+from mlopt.families.harmony.bounds import standalone_bound
 from mlopt.families.harmony.state import EPS, ClusterState
 
 CAP_TOL = 1e-7  # stricter than the checker's 1e-6 (module docstring)
@@ -239,7 +241,7 @@ def insertion(workload, rp, cands, horizon: int = 4):
 
 
 def run_local_search(workload, *, seed: int = 0, start: str = "harmony", time_limit: float = 30.0,
-                     rounds: int = 100, kick: int = 3):
+                     rounds: int = 20, kick: int = 3):
     """Iterated hill climbing from ``start``'s schedule (module docstring); never worse than
     the start."""
     from mlopt.families import get_family
@@ -266,19 +268,22 @@ def run_local_search(workload, *, seed: int = 0, start: str = "harmony", time_li
     if not np.isfinite(start_total):
         return base
     rng = np.random.default_rng(seed)
+    # no schedule beats every job alone at its fastest (the standalone bound's sum): stop there
+    floor = float(sum(standalone_bound(workload)["per_job"]))
     best, moves, passes = _climb(rp, s, x, start_total, cands, rng, deadline)
-    kicks = 0
-    while kicks < rounds and time.perf_counter() < deadline and kick > 0:  # perturb, climb
-        ks, kx = s.copy(), x.copy()
+    kicks = idle = 0
+    while idle < rounds and best > floor + 1e-9 and time.perf_counter() < deadline and kick > 0:
+        ks, kx = s.copy(), x.copy()  # perturb, climb again, keep the better
         _kick(rp, ks, kx, cands, rng, kick)
         val = rp.total(ks, kx)
         kicks += 1
+        idle += 1
         if not np.isfinite(val):
             continue
         val, m, p = _climb(rp, ks, kx, val, cands, rng, deadline)
         passes += p
         if val < best - 1e-9:
-            s, x, best, moves = ks, kx, val, moves + m
+            s, x, best, moves, idle = ks, kx, val, moves + m, 0
     out = _schedule(workload, s, x, {"start": start, "moves": moves, "passes": passes,
                                      "kicks": kicks, "replay_start": start_total,
                                      "replay_end": best})
