@@ -408,3 +408,24 @@ CLAIMS += [
     Sentence(FRONTIER, "`harmony-open-0` (uniform seed 0) in `instances/solu.csv`: [{}, {}], "
              "width {}%", frontier_open0, what="frontier: harmony-open-0 (solu.csv)"),
 ]
+
+
+# benchmarks/harmony/data/small10/bracket_seed<S>.json: `mlopt bracket` on small, n_jobs=10
+
+
+def small10_rows():
+    import json
+    out = []
+    for s in range(3):
+        d = json.loads((DATA / "small10" / f"bracket_seed{s}.json").read_text())
+        src = {x["name"]: x for x in d["sources"]}
+        out.append([str(s), src["volume"]["value"], src["share"]["value"],
+                    src["placement_milp (highs)"]["bound"], src["local_search"]["value"],
+                    d["high"], 100 * d["gap"]])
+    return out
+
+
+CLAIMS += [
+    Table(FRONTIER, "| seed | volume | share | placement_milp bound | local_search | best "
+          "schedule | width % |", small10_rows, what="frontier: small, 10 jobs (bracket 150 s)"),
+]
