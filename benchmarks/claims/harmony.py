@@ -324,12 +324,14 @@ CLAIMS += [
 
 
 # --- frontier.md (issue 21): the numbers that rest on committed data ----------------------------
-# instances/solu.csv (proven optima; harmony-open-0 = uniform seed 0, its 60 s bracket) and the
-# committed harmony-tiny / harmony-small instances (standalone and volume bounds, < 1 s).
-# Not checked (one-off runs, nothing committed): uniform seeds 1-2, standalone at uniform,
-# milp_greedy and its widths.
+# instances/solu.csv (proven optima; harmony-open-0 = uniform seed 0, its bracket), the
+# committed harmony-tiny / harmony-small instances (standalone, volume and share bounds, < 1 s
+# each) and benchmarks/harmony/data/frontier_uniform.csv (benchmarks/harmony/frontier.py: the
+# bounds at uniform seeds 0-2 and the committed schedules re-checked).  Not checked: wall-clock
+# times (machine load).
 
 FRONTIER = "benchmarks/harmony/frontier.md"
+DATA = ROOT / "benchmarks" / "harmony" / "data"
 
 
 @cache
@@ -340,6 +342,7 @@ def _solu() -> dict:
 @cache
 def _small_bounds():
     from mlopt.families.harmony.bounds import standalone_bound
+    from mlopt.families.harmony.share_bound import share_bound
     from mlopt.families.harmony.volume_bound import volume_bound
     from mlopt.workload import Workload
     out = {}
@@ -347,7 +350,8 @@ def _small_bounds():
         w = Workload.load(p)
         opt, status, _ = _solu()[p.stem]
         assert status == "optimal", p.stem
-        out[p.stem] = (len(w.jobs), standalone_bound(w)["bound"], volume_bound(w)["bound"], opt)
+        out[p.stem] = (len(w.jobs), standalone_bound(w)["bound"], volume_bound(w)["bound"],
+                       share_bound(w)["bound"], opt)
     return out
 
 
@@ -357,49 +361,74 @@ def _g(x: float) -> str:  # 2.0, 2.2, 2.333 (the table's style)
 
 def frontier_small_rows():
     b = _small_bounds()
-    rows = [[k, str(v[0]), v[1], v[2], v[3]] for k, v in b.items() if "small" in k]
+    rows = [[k, str(v[0]), *v[1:]] for k, v in b.items() if "small" in k]
     tiny = [v for k, v in b.items() if "tiny" in k]
     st = {_g(v[1]) for v in tiny}
     rows.append([f"harmony-tiny-0..{len(tiny) - 1}", str(tiny[0][0]),
                  f"{st.pop()} each" if len(st) == 1 else ", ".join(_g(v[1]) for v in tiny),
-                 ", ".join(_g(v[2]) for v in tiny), ", ".join(_g(v[3]) for v in tiny)])
+                 *(", ".join(_g(v[i]) for v in tiny) for i in (2, 3, 4))])
     return rows
 
 
 def frontier_exact():
     b = _small_bounds().values()
-    tol = 1e-9
-    return [str(sum(abs(v[2] - v[3]) < tol for v in b)), str(len(b)),
-            str(sum(abs(v[1] - v[3]) < tol for v in b)), str(len(b))]
+
+    def hits(i):
+        return str(sum(abs(v[i] - v[4]) < 1e-9 for v in b))
+    return [hits(3), str(len(b)), hits(2), hits(1)]
 
 
-def frontier_uniform0():
+@cache
+def _uniform() -> pd.DataFrame:
+    return pd.read_csv(DATA / "frontier_uniform.csv").set_index("seed")
+
+
+UNIFORM_COLS = ("standalone", "volume", "share", "harmony", "milp_greedy", "local_search",
+                "width_pct")
+
+
+def frontier_uniform_rows():
+    return [[str(seed), str(int(r["jobs"])), *(float(r[c]) for c in UNIFORM_COLS)]
+            for seed, r in _uniform().iterrows()]
+
+
+def frontier_open0():
     hi, status, lo = _solu()["harmony-open-0"]
     assert status == "bound"
-    return ["0", None, None, lo, hi, None, None, 100 * (hi - lo) / hi, None]
+    return [f"{lo:.3f}", f"{hi:.3f}", f"{100 * (hi - lo) / hi:.1f}"]
 
 
 CLAIMS += [
-    Table(FRONTIER, "| instance | jobs | standalone | volume | OPT |", frontier_small_rows,
-          what="frontier: small instances"),
-    Sentence(FRONTIER, "`volume` is exact on {} of the {} (standalone: {} of {})", frontier_exact,
-             what="frontier: volume exact"),
-    Table(FRONTIER, "| seed | jobs | standalone | volume | bracket 60 s (best: `harmony`) | "
-          "milp_greedy (run alone) | width before | width 60 s bracket | width with milp_greedy |",
-          lambda: [frontier_uniform0()] + [[s] + [None] * 8 for s in ("1", "2")],
-          what="frontier: uniform seed 0 (solu.csv)"),
+    Table(FRONTIER, "| instance | jobs | standalone | volume | share | OPT |",
+          frontier_small_rows, what="frontier: small instances"),
+    Sentence(FRONTIER, "`share` is exact on {} of the {} (volume: {}, standalone: {})",
+             frontier_exact, what="frontier: share exact"),
+    Table(FRONTIER, "| seed | jobs | standalone | volume | share | harmony | milp_greedy | "
+          "local_search | width % |", frontier_uniform_rows,
+          what="frontier: uniform seeds 0-2 (frontier_uniform.csv)"),
+    Sentence(FRONTIER, "`harmony-open-0` (uniform seed 0) in `instances/solu.csv`: [{}, {}], "
+             "width {}%", frontier_open0, what="frontier: harmony-open-0 (solu.csv)"),
 ]
 
 
-def frontier_u0():
-    hi, _, lo = _solu()["harmony-open-0"]
-    return [_g(lo), _g(lo), f"{hi:.3f}"]
+# benchmarks/harmony/data/small10/bracket_seed<S>.json: `mlopt bracket` on small, n_jobs=10
+
+
+def small10_rows():
+    import json
+    out = []
+    for s in range(3):
+        d = json.loads((DATA / "small10" / f"bracket_seed{s}.json").read_text())
+        src = {x["name"]: x for x in d["sources"]}
+        out.append([str(s), src["volume"]["value"], src["share"]["value"],
+                    src["placement_milp (highs)"]["bound"], src["local_search"]["value"],
+                    d["high"], 100 * d["gap"]])
+    return out
 
 
 CLAIMS += [
-    Sentence(FRONTIER, "mlopt bound u0.json --bound volume --json # {} mlopt bracket u0.json "
-             "--time-limit 60 --json # [{}, {}]", frontier_u0,
-             what="frontier: uniform seed 0 commands (solu.csv)"),
+    Table(FRONTIER, "| seed | volume | share | placement_milp bound | local_search | best "
+          "schedule | width % |", small10_rows, what="frontier: small, 10 jobs (bracket 150 s)"),
 ]
 
 

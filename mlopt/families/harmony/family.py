@@ -20,7 +20,7 @@ MAX_NEW = 1_000
 #: LIF profiling scenarios per model type (300 by default: ~0.04 s; 10,000: ~1.5 s)
 MAX_PROFILE = 10_000
 
-ALGORITHMS = ("harmony", "milp_greedy", "lb", "tetris", "lif_line", "lif_quad")
+ALGORITHMS = ("harmony", "milp_greedy", "lb", "tetris", "lif_line", "lif_quad", "local_search")
 LIF_OPTIONS = {"n_profile": Param.int(300, low=10, high=MAX_PROFILE,
                                       doc="profiling scenarios per model type for the fit")}
 
@@ -55,6 +55,20 @@ FAMILY = Family(
                                            doc="queued jobs (FIFO) per interval in the MILP"),
                       "time_limit": Param.float(10.0, low=0.0, low_open=True, high=86_400.0,
                                                 doc="HiGHS seconds per interval")}),
+        # offline hill climbing on a start schedule, never worse than it (.local_search)
+        Algorithm("local_search", f"{P}.local_search:run_local_search", role="reference",
+                  options={
+                      "start": Param.choice("harmony", ALGORITHMS[:-1] + ("insertion",),
+                                            doc="the algorithm whose schedule is improved, or "
+                                                "insertion (the search's own greedy start)"),
+                      "time_limit": Param.float(30.0, low=0.0, low_open=True, high=86_400.0,
+                                                doc="seconds of search (after the start), a cap"),
+                      "rounds": Param.int(20, low=0, high=1_000_000,
+                                          doc="stop after this many perturbation rounds in a "
+                                              "row without improvement"),
+                      "kick": Param.int(3, low=0, high=1_000,
+                                        doc="jobs moved at random per perturbation (0: one "
+                                            "climb only)")}),
         *(Algorithm(name, f"{P}.baselines:BASELINES.{name}", role="baseline", options={})
           for name in ("lb", "tetris")),
         *(Algorithm(name, f"{P}.baselines:BASELINES.{name}", role="baseline",
@@ -65,7 +79,12 @@ FAMILY = Family(
                    doc="average over jobs of the intervals each needs alone at its fastest"),
              # a theorem too: exact Lagrangian dual of the pooled-capacity LP (.volume_bound)
              Bound("volume", f"{P}.volume_bound:volume_bound",
-                   doc="standalone intervals plus the waiting pooled capacity forces")],
+                   doc="standalone intervals plus the waiting pooled capacity forces"),
+             # a theorem too: the exclusive / shared-with-PS / shared-with-worker configuration
+             # LP's Lagrangian, exact rationals (.share_bound)
+             Bound("share", f"{P}.share_bound:share_bound",
+                   doc="runs priced by mode: whole servers alone, or shared at the mildest "
+                       "co-runner's slowdown")],
     trainers_={"policy": f"{P}.training:train_policy",
                "reward_model": f"{P}.reward_model:train_reward_model"},
     from_trace_=f"{P}.from_trace:harmony_from_trace",

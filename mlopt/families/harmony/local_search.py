@@ -1,0 +1,293 @@
+"""``local_search``: an offline improvement heuristic for Harmony (seed 002) on checked schedules.
+
+Starts from the schedule of another family algorithm (``start``, default ``harmony``, the DRL
+policy) and hill-climbs on the sum of JCTs under the known speed model: for one job at a time
+it tries
+
+* every start interval from its arrival up to one after its current start (a job that waits
+  may start once a co-runner has gone; one that starts later may spare a co-runner),
+  keeping its placement, and
+* every *compact* placement (workers first, then PSs, packed onto as few servers as fit an
+  empty server, beginning at each server in turn) at each of those starts,
+
+and keeps the first change that lowers the total (first improvement), until a full pass over
+the jobs improves nothing.  Then it iterates: ``kick`` random jobs get a random start in
+[arrival, start + 2] and a random placement, the result is climbed again, and kept only if it
+beats the best so far (iterated local search), until ``rounds`` rounds in a row improve nothing
+or the total reaches the standalone bound's (every job alone at its fastest: optimal).  ``time_limit`` seconds (after
+the start's run) cap the whole search: a run it stops depends on the machine's speed, one that
+ends by ``rounds`` is deterministic (same seed, same schedule).  Moves are evaluated by a
+vectorized replay of the intervals with the speed model (:meth:`SpeedModel.speeds`, the
+simulator's), rejecting any move that overfills a server in some interval.  The result is
+checked by the family's checker (:mod:`.checker`) and returned only when its checked objective
+is not worse than the start's (else the start is returned): never worse than its start.
+
+``start="insertion"`` is a start of its own (:func:`insertion`): jobs in arrival order, each
+inserted where it least raises the replayed total of those inserted before (its time counts in
+``time_limit``).
+
+DECISIONS (the paper has no offline search; mlopt's): a replay's capacity test is stricter than
+the checker's (1e-7 instead of 1e-6 over capacity) so a summation order cannot make an accepted
+move infeasible; ties are not accepted (no cycling); the job order of a pass is drawn from
+``seed``.
+"""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from mlopt.errors import InputError
+from mlopt.families.harmony.bounds import standalone_bound
+from mlopt.families.harmony.state import EPS, ClusterState
+
+CAP_TOL = 1e-7  # stricter than the checker's 1e-6 (module docstring)
+
+
+class Replay:
+    """Completion intervals of a placement table (start s[n], tasks x[role, n, m])."""
+
+    def __init__(self, workload):
+        st = ClusterState(workload)
+        self.sm, self.jobs, self.cap = st.sm, st.jobs, st.cap
+        self.T = int(workload.horizon)
+
+    def total(self, s: np.ndarray, x: np.ndarray) -> float:
+        """Sum of JCTs of the placed jobs (start <= T; a start past T marks a job not placed
+        yet), or inf when a server is overfilled or a placed job does not finish by T."""
+        jobs = self.jobs
+        placed = s <= self.T
+        # per job and server, the demand of its tasks: n x m x r
+        dem = x[0][:, :, None] * jobs.dw[:, None, :] + x[1][:, :, None] * jobs.dp[:, None, :]
+        progress = np.zeros(len(s))
+        done = np.zeros(len(s), int)
+        t = int(s[placed].min()) if placed.any() else self.T + 1
+        while t <= self.T and (placed & (done == 0)).any():
+            run = (s <= t) & (done == 0)
+            if run.any():
+                used = np.tensordot(run.astype(float), dem, axes=(0, 0))  # m x r
+                if (used > self.cap + CAP_TOL).any():
+                    return float("inf")
+                sp = self.sm.speeds(jobs.model, jobs.workers, x[0] * run[:, None],
+                                    x[1] * run[:, None])
+                progress += np.where(run, sp, 0.0)
+                fin = run & (progress >= jobs.epochs - EPS)
+                done[fin] = t
+            t += 1
+        if (placed & (done == 0)).any():
+            return float("inf")
+        self.done = done
+        return float((done - jobs.arrival + 1)[placed].sum())
+
+    def fitted(self, s, x, n, t) -> list[np.ndarray]:
+        """Job n's tasks packed, at start t, into the room the other jobs running in t leave
+        (their completions from the last replay), servers taken (a) emptiest first and (b)
+        least interfering with n first: 2 x m count arrays."""
+        jobs, sm = self.jobs, self.sm
+        run = (s <= t) & (self.done >= t)
+        run[n] = False
+        dem = x[0][run].T @ jobs.dw[run] + x[1][run].T @ jobs.dp[run]  # m x r
+        free = self.cap - dem
+        tasks = (x[0][run] + sm.ps_weight * x[1][run])  # k x m
+        felt = sm.alpha[jobs.model[n], jobs.model[run]] @ tasks if run.any() \
+            else np.zeros(len(self.cap))
+        out = []
+        for order in (np.lexsort((-free[:, 0], -free.sum(axis=1) / self.cap.sum(axis=1))),
+                      np.lexsort((-free[:, 0], felt))):
+            place, room = np.zeros((2, len(self.cap)), int), free.copy()
+            ok = True
+            for role, count, d in ((0, jobs.workers[n], jobs.dw[n]), (1, jobs.ps[n], jobs.dp[n])):
+                for _ in range(int(count)):
+                    hit = next((m for m in order if (room[m] >= d - EPS).all()), None)
+                    if hit is None:
+                        ok = False
+                        break
+                    place[role, hit] += 1
+                    room[hit] -= d
+            if ok:
+                out.append(place)
+        return out
+
+
+def compact_placements(jobs, cap: np.ndarray, n: int) -> list[np.ndarray]:
+    """Job n's tasks packed onto consecutive servers from each server in turn (workers first,
+    then PSs, as many as an empty server holds), as 2 x m count arrays (distinct ones)."""
+    m = len(cap)
+    out, seen = [], set()
+    for first in range(m):
+        x = np.zeros((2, m), int)
+        free = cap.copy()
+        ok = True
+        for role, count, d in ((0, jobs.workers[n], jobs.dw[n]), (1, jobs.ps[n], jobs.dp[n])):
+            for _ in range(int(count)):
+                for k in range(m):
+                    srv = (first + k) % m
+                    if (free[srv] >= d - EPS).all():
+                        x[role, srv] += 1
+                        free[srv] -= d
+                        break
+                else:
+                    ok = False
+        key = x.tobytes()
+        if ok and key not in seen:
+            seen.add(key)
+            out.append(x)
+    return out
+
+
+def _table(workload, schedule):
+    """(s, x) of a schedule: start interval and tasks per role/job/server."""
+    ids = {j.id: i for i, j in enumerate(workload.jobs)}
+    sids = {s.id: i for i, s in enumerate(workload.servers)}
+    s = np.zeros(len(ids), int)
+    x = np.zeros((2, len(ids), len(sids)), int)
+    for job, slot, server, role, count in schedule.allocations[
+            ["job", "slot", "server", "role", "count"]].itertuples(index=False):
+        s[ids[job]] = int(slot)
+        x[0 if role == "worker" else 1, ids[job], sids[server]] += int(count)
+    return s, x
+
+
+def _schedule(workload, s, x, meta):
+    from mlopt.schedule import Schedule
+
+    rows = []
+    sids = [sv.id for sv in workload.servers]
+    for n, job in enumerate(workload.jobs):
+        for role, name in ((0, "worker"), (1, "ps")):
+            for m in np.flatnonzero(x[role, n]):
+                rows.append((job.id, int(s[n]), sids[m], name, int(x[role, n, m])))
+    return Schedule.from_rows([j.id for j in workload.jobs], rows,
+                              dict(meta, producer="local_search"))
+
+
+def _climb(rp, s, x, best, cands, rng, deadline):
+    """First-improvement passes over the jobs until none improves or the deadline: (best,
+    moves, passes); s and x are changed in place."""
+    moves = passes = 0
+    improved = True
+    while improved and time.perf_counter() < deadline:
+        improved = False
+        passes += 1
+        for n in rng.permutation(len(s)):
+            if time.perf_counter() >= deadline:
+                break
+            own = x[:, n].copy()
+            s0 = s[n]
+            found = False
+            rp.total(s, x)  # completions of the current schedule, for fitted()
+            for t in range(int(rp.jobs.arrival[n]), min(int(s0) + 2, rp.T + 1)):
+                for place in [own] + rp.fitted(s, x, n, t) + cands[n]:
+                    if t == s0 and place is own:
+                        continue
+                    s[n] = t
+                    x[:, n] = place
+                    val = rp.total(s, x)
+                    if val < best - 1e-9:
+                        best, found = val, True
+                        break
+                if found:
+                    break
+            if found:
+                moves += 1
+                improved = True
+            else:
+                s[n] = s0
+                x[:, n] = own
+    return best, moves, passes
+
+
+def _kick(rp, s, x, cands, rng, size):
+    """Move ``size`` random jobs to a random start in [arrival, start + 2] with a random
+    feasible placement (the current one if none is): the perturbation of iterated local
+    search."""
+    for n in rng.choice(len(s), size=min(size, len(s)), replace=False):
+        own, s0 = x[:, n].copy(), s[n]
+        rp.total(s, x)
+        t = int(rng.integers(rp.jobs.arrival[n], min(int(s0) + 2, rp.T) + 1))
+        options = rp.fitted(s, x, n, t) + cands[n]
+        for k in rng.permutation(len(options)):
+            s[n], x[:, n] = t, options[k]
+            if np.isfinite(rp.total(s, x)):
+                break
+        else:
+            s[n], x[:, n] = s0, own
+
+
+def insertion(workload, rp, cands, horizon: int = 4):
+    """A start of local_search's own: jobs in arrival order, each inserted at the (start within
+    ``horizon`` intervals of its arrival, placement: room-fitted or compact) that least raises
+    the replayed total of the jobs inserted so far (their slowdowns included).  (s, x), or None
+    when some job fits nowhere that way."""
+    n_jobs, m = len(workload.jobs), len(rp.cap)
+    s = np.full(n_jobs, rp.T + 1, int)
+    x = np.zeros((2, n_jobs, m), int)
+    for n in np.lexsort((np.arange(n_jobs), rp.jobs.arrival)):
+        best = None
+        rp.total(s, x)
+        for t in range(int(rp.jobs.arrival[n]), min(int(rp.jobs.arrival[n]) + horizon, rp.T) + 1):
+            for place in rp.fitted(s, x, n, t) + cands[n]:
+                s[n], x[:, n] = t, place
+                val = rp.total(s, x)
+                if np.isfinite(val) and (best is None or val < best[0] - 1e-9):
+                    best = (val, t, place)
+            s[n], x[:, n] = rp.T + 1, 0
+            if best is not None and best[1] < t:  # a later start than the best so far rarely wins
+                break
+        if best is None:
+            return None
+        s[n], x[:, n] = best[1], best[2]
+    return s, x
+
+
+def run_local_search(workload, *, seed: int = 0, start: str = "harmony", time_limit: float = 30.0,
+                     rounds: int = 20, kick: int = 3):
+    """Iterated hill climbing from ``start``'s schedule (module docstring); never worse than
+    the start."""
+    from mlopt.families import get_family
+
+    if start == "local_search":
+        raise InputError("must be another algorithm", field="start", value=start)
+    fam = get_family("harmony")
+    rp = Replay(workload)
+    cands = [compact_placements(rp.jobs, rp.cap, n) for n in range(len(workload.jobs))]
+    t0 = time.perf_counter()
+    deadline = t0 + float(time_limit)
+    made = insertion(workload, rp, cands) if start == "insertion" and workload.jobs else None
+    if made is not None:
+        base = _schedule(workload, *made, {"start": "insertion"})
+    else:  # an algorithm's schedule (insertion's fallback: the DRL policy's)
+        base = fam.run("harmony" if start == "insertion" else start, workload, seed=seed)
+        t0 = time.perf_counter()  # the algorithm's run is not the search's time
+        deadline = t0 + float(time_limit)
+    base_check = fam.check(workload, base)
+    if not base_check.feasible or not workload.jobs:
+        return base
+    s, x = _table(workload, base)
+    start_total = rp.total(s, x)
+    if not np.isfinite(start_total):
+        return base
+    rng = np.random.default_rng(seed)
+    # no schedule beats every job alone at its fastest (the standalone bound's sum): stop there
+    floor = float(sum(standalone_bound(workload)["per_job"]))
+    best, moves, passes = _climb(rp, s, x, start_total, cands, rng, deadline)
+    kicks = idle = 0
+    while idle < rounds and best > floor + 1e-9 and time.perf_counter() < deadline and kick > 0:
+        ks, kx = s.copy(), x.copy()  # perturb, climb again, keep the better
+        _kick(rp, ks, kx, cands, rng, kick)
+        val = rp.total(ks, kx)
+        kicks += 1
+        idle += 1
+        if not np.isfinite(val):
+            continue
+        val, m, p = _climb(rp, ks, kx, val, cands, rng, deadline)
+        passes += p
+        if val < best - 1e-9:
+            s, x, best, moves, idle = ks, kx, val, moves + m, 0
+    out = _schedule(workload, s, x, {"start": start, "moves": moves, "passes": passes,
+                                     "kicks": kicks, "replay_start": start_total,
+                                     "replay_end": best})
+    check = fam.check(workload, out)
+    if check.feasible and check.objective <= base_check.objective:
+        return out
+    return base

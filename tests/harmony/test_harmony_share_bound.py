@@ -1,0 +1,119 @@
+"""Harmony's ``share`` bound (mlopt/families/harmony/share_bound.py): a hand-computed value
+where only interference forces waiting (``volume`` sees room for both jobs), never below
+``volume``, never above the proven optimum or any checked schedule (hypothesis), below the
+committed optima, registered as a theorem."""
+from __future__ import annotations
+
+import csv
+import json
+
+import pytest
+from conftest import ROOT
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from mlopt import pipeline
+from mlopt.errors import InputError
+from mlopt.families import get_family
+from mlopt.families.harmony.generator import make_workload
+from mlopt.families.harmony.share_bound import share_bound
+from mlopt.families.harmony.volume_bound import volume_bound
+from mlopt.solve import Status
+from mlopt.workload import Workload
+
+FAM = get_family("harmony")
+ALGS = ("harmony", "lb", "tetris", "lif_line", "lif_quad")
+
+
+def two_that_fit_together():
+    # one server (2 GPUs, 8 cores); two ResNet jobs of 1 worker + 1 PS, 4 epochs, both at 1.
+    # Together they fit (2 GPUs, 2 * (2 + 1) = 6 cores): volume sees no waiting.  Alone a job
+    # trains 4.0 * 1 ** 0.8 = 4 epochs per interval: k = 1 with no slack.
+    return make_workload([
+        {"model": "resnet", "workers": 1, "ps": 1, "epochs": 4, "arrival": 1},
+        {"model": "resnet", "workers": 1, "ps": 1, "epochs": 4, "arrival": 1}],
+        n_servers=1, horizon=4)
+
+
+def test_hand_value_interference_forces_waiting():
+    # share: a one-interval run must be exclusive (any co-runner's task slows a ResNet by
+    # >= alpha[resnet, resnet] * 0.5 > 0, so 4 epochs are not reached), and an exclusive job
+    # holds the one server (worker row: ceil(1 GPU / 2) = 1 = M).  So in interval 1 at most one
+    # job runs a one-interval run: the LP pays 1 + 2 = 3, average 1.5.  OPT is 1.5 too: sharing
+    # the server costs both (felt 0.133 + 0.5 * 0.133 = 0.2: 3.2 epochs per interval, JCT 2
+    # each, sum 4), running one after the other costs 1 + 2 = 3.
+    w = two_that_fit_together()
+    assert volume_bound(w)["bound"] == 1.0
+    out = share_bound(w)
+    assert out["bound"] == 1.5 and out["source"] == "share"
+    assert out["share_value"] == pytest.approx(1.5, abs=1e-5)
+    off = pipeline.solve_offline(w, family="harmony", time_limit=60)
+    assert off.solve.status == Status.OPTIMAL and off.objective == pytest.approx(1.5)
+
+
+def test_with_slack_sharing_is_free_and_the_bound_is_volume():
+    # 3 epochs instead of 4: sharing with a worker credits up to 4 * (1 - alpha[resnet, resnet])
+    # = 4 * 0.867 = 3.47 >= 3 epochs, so both may share interval 1 in the LP: the bound is 1
+    w = two_that_fit_together()
+    for j in w.jobs:
+        object.__setattr__(j, "epochs", 3)
+    out = share_bound(w)
+    assert out["bound"] == 1.0
+
+
+def test_cannot_finish_returns_volume():
+    w = make_workload([{"model": "ctc", "workers": 2, "ps": 1, "epochs": 100, "arrival": 1}],
+                      n_servers=1, horizon=4)
+    out = share_bound(w)
+    assert out["bound"] == volume_bound(w)["bound"] and "share_value" not in out
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=list(HealthCheck))
+@given(preset=st.sampled_from(["tiny", "small"]), seed=st.integers(0, 10_000))
+def test_between_volume_and_optimum_and_every_checked_schedule(preset, seed):
+    w = FAM.generate(preset, seed=seed)
+    bound = share_bound(w)["bound"]
+    assert bound >= volume_bound(w)["bound"]
+    off = pipeline.solve_offline(w, family="harmony", time_limit=60)
+    if off.solve.status == Status.OPTIMAL:
+        assert off.check.feasible and bound <= off.objective + 1e-9
+    for alg in ALGS:
+        r = pipeline.run_algorithm(w, alg, family="harmony")
+        if r.check.feasible:
+            assert bound <= r.check.objective + 1e-9, alg
+
+
+@settings(max_examples=3, deadline=None, suppress_health_check=list(HealthCheck))
+@given(seed=st.integers(0, 10_000))
+def test_below_every_checked_schedule_on_mini(seed):
+    w = FAM.generate("mini", seed=seed)
+    bound = share_bound(w)["bound"]
+    for alg in ALGS:
+        r = pipeline.run_algorithm(w, alg, family="harmony")
+        if r.check.feasible:
+            assert bound <= r.check.objective + 1e-9, alg
+
+
+def test_below_the_verified_optima_of_the_committed_instances():
+    optima = {r["instance"]: float(r["objective"])
+              for r in csv.DictReader((ROOT / "instances" / "solu.csv").open())
+              if r["family"] == "harmony" and r["status"] == "optimal"}
+    paths = [p for p in sorted((ROOT / "instances").glob("harmony-*/*.json"))
+             if not p.parent.name.endswith("-open")]
+    assert paths and all(p.stem in optima for p in paths)
+    for p in paths:
+        w = Workload.from_dict(json.loads(p.read_text()))
+        assert share_bound(w)["bound"] <= optima[p.stem] + 1e-9, p.stem
+
+
+def test_registered_as_a_theorem_bound():
+    assert FAM.bounds_["share"].solver is False
+    assert FAM.bound("share")(two_that_fit_together())["bound"] == 1.5
+
+
+def test_validates_the_workload():
+    w = two_that_fit_together()
+    w.jobs[0].extra["workers"] = 2.5
+    with pytest.raises(InputError) as err:
+        share_bound(w)
+    assert "workers" in str(err.value.field)
