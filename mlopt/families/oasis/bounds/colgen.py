@@ -444,7 +444,7 @@ def colgen_bound(workload: Workload, *, run: OasisRun | None = None, time_limit:
                  lazy_rows: bool = True, threads: int = 1, verbose: bool = False,
                  primal_time_limit: float | None = 60.0, local_search: bool = True,
                  price_lp_point: str = "when_needed", total_time_limit: float | None = None,
-                 seed: int = 0) -> BoundResult:
+                 seed: int = 0, dive_share: float = 0.25) -> BoundResult:
     """Column generation bound on OPT (LP(14)), plus the restricted-master ILP schedule.
 
     Returns a :class:`BoundResult` whose ``upper_bound`` is the best dual certificate seen
@@ -479,6 +479,8 @@ def colgen_bound(workload: Workload, *, run: OasisRun | None = None, time_limit:
     """
     if not 0.0 <= smoothing < 1.0:
         raise InputError("must be in [0, 1)", field="smoothing", value=smoothing)
+    if not 0.0 <= dive_share <= 1.0:
+        raise InputError("must be in [0, 1]", field="dive_share", value=dive_share)
     if ilp_columns not in ILP_COLUMNS:
         raise InputError(f"unknown ILP column set (known: {', '.join(ILP_COLUMNS)})",
                          field="ilp_columns", value=ilp_columns)
@@ -685,7 +687,7 @@ def colgen_bound(workload: Workload, *, run: OasisRun | None = None, time_limit:
             details["primal"] = master_primal(
                 workload, master, last_lp, time_limit=primal_limit, consider=consider,
                 incumbent=ilp_x, incumbent_source="restricted_master", rc_keep=ilp_rc_keep,
-                local_search=local_search, seed=seed)
+                local_search=local_search, seed=seed, dive_share=dive_share)
     return BoundResult("colgen", best_ub, method, best_obj, best_src,
                        time.perf_counter() - start, iterations=rounds,
                        columns=len(master.columns), lp_value=lp_value, schedule=best_sched,
