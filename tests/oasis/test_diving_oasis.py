@@ -74,13 +74,15 @@ def test_dive_out_of_time_still_returns_a_checked_schedule():
 @given(seed=st.integers(0, 10_000))
 def test_dive_is_feasible_and_below_the_optimum(seed):
     wl = generate("paper-fig5", seed=seed)
-    opt = mlopt.solve(build_utility_ilp(wl), time_limit=60)
-    assert opt.status == Status.OPTIMAL
+    opt = mlopt.solve(build_utility_ilp(wl), time_limit=30)
+    # OPT, or when a loaded machine stops the solver first, its proven bound (>= OPT)
+    top = opt.objective if opt.status == Status.OPTIMAL else opt.bound
+    assert top is not None
     master = _master(wl)
     n0 = len(master.columns)
     pk, log = dive(master, LocalSearch(wl, seed=seed), time_limit=20.0)
     value = _checked(wl, pk)
-    assert value <= opt.objective + 1e-6 * max(1.0, opt.objective)
+    assert value <= top + 1e-6 * max(1.0, top)
     assert log["new_columns"] == len(master.columns) - n0
     _bounds_restored(master)
     # the LP over the enlarged column set is still a valid restricted master: its value can

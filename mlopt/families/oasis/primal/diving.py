@@ -8,7 +8,7 @@ One dive on a :class:`~mlopt.families.oasis.bounds.colgen.MasterLP` repeats, dep
    at the LP duals (p, q), enters the master when its reduced cost f - cost(p, q) - mu_i is
    positive (the LP is re-solved and re-priced up to ``reprice_rounds`` times per depth), so
    the LP keeps finding schedules that fit next to what is fixed;
-3. fix every free column at x >= 1 - ``INTEGRAL_TOL``, then the one with the largest
+3. fix every free column at x >= ``fix_at`` (0.9) at once, else the one with the largest
    fractional x (ties: higher utility).  A candidate that does not fit the residual capacity
    (the LP mixes it with fractions of others) is banned, x <= 0 (the backtrack), and its job
    is fixed to its best schedule in the residual at the current duals instead (re-priced, it
@@ -25,7 +25,9 @@ DECISIONS (the paper has no dive):
   schedules of equal payoff at degenerate (zero) duals, the DP takes the one using the least
   capacity; reduced costs are computed at (p, q) alone, so only truly improving columns enter;
 * fixing all near-integral columns at once, and only then one fractional column, keeps the
-  depth near the number of fractional jobs rather than the number of admitted ones.
+  depth near the number of fractional jobs rather than the number of admitted ones;
+* LP re-solves after fixing start with dual simplex (the basis stays dual feasible under
+  tightened bounds), after pricing with primal simplex (new columns keep it primal feasible).
 """
 from __future__ import annotations
 
@@ -40,6 +42,8 @@ from mlopt.models.oasis.master import Column
 
 #: x within this of 1 counts as chosen, within this of 0 as not chosen
 INTEGRAL_TOL = 1e-6
+#: columns at x >= this are fixed together in one depth (each checked to fit)
+FIX_AT = 0.9
 #: a priced column enters when its reduced cost exceeds this * max(1, its utility)
 RC_RTOL = 1e-7
 
@@ -79,8 +83,8 @@ def _residual_column(master, ls: LocalSearch, pk: Packing, lp: dict[str, Any], j
     return next(n for n, c in enumerate(master.columns) if c.key == col.key)
 
 
-def dive(master, ls: LocalSearch, *, time_limit: float, reprice_rounds: int = 2
-         ) -> tuple[Packing, dict[str, Any]]:
+def dive(master, ls: LocalSearch, *, time_limit: float, reprice_rounds: int = 1,
+         fix_at: float = FIX_AT) -> tuple[Packing, dict[str, Any]]:
     """One dive (module docstring); returns the completed packing and a JSON-able log."""
     start = time.perf_counter()
     deadline = start + max(0.0, time_limit)
@@ -99,8 +103,10 @@ def dive(master, ls: LocalSearch, *, time_limit: float, reprice_rounds: int = 2
                 log["stop"] = "time"
                 break
             lp = None
+            strategy = 1  # dual simplex after the bound changes of the last depth
             for _ in range(max(1, reprice_rounds)):
-                lp = master.solve(time_limit=deadline - time.perf_counter())
+                lp = master.solve(time_limit=deadline - time.perf_counter(), strategy=strategy)
+                strategy = 4  # primal simplex after new columns
                 log["lp_solves"] += 1
                 if lp is None:
                     break
@@ -114,7 +120,7 @@ def dive(master, ls: LocalSearch, *, time_limit: float, reprice_rounds: int = 2
                     break
                 lp = None  # columns came in: the LP must be re-solved before it is read
             if lp is None:
-                lp = master.solve(time_limit=deadline - time.perf_counter())
+                lp = master.solve(time_limit=deadline - time.perf_counter(), strategy=strategy)
                 log["lp_solves"] += 1
             if lp is None:
                 log["stop"] = "lp_limit"
@@ -129,11 +135,11 @@ def dive(master, ls: LocalSearch, *, time_limit: float, reprice_rounds: int = 2
                 break  # the LP is integral on the free jobs: nothing left to fix
             log["depths"] += 1
             order = cand[np.lexsort((-util[cand], -x[cand]))]
-            # every near-integral column, else the largest fractional one (a misfit of that
+            # every column at x >= fix_at, else the largest fractional one (a misfit of that
             # one is banned: the backtrack, then the LP is re-solved without it)
             took = 0
             for c in order.tolist():
-                frac = bool(x[c] < 1 - INTEGRAL_TOL)
+                frac = bool(x[c] < fix_at)
                 if frac and took:
                     break  # re-solve first: the fixed columns changed the LP
                 col = master.columns[c]
