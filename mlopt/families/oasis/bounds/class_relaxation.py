@@ -91,7 +91,10 @@ def class_relaxation(workload: Workload, *, time_limit: float | None = None, thr
     t0 = time.perf_counter()
     m, merged, members = build_class_relaxation(workload)
     built = time.perf_counter() - t0
-    left = None if time_limit is None else max(0.5, float(time_limit) - built)
+    # the solver gets 90% of the budget minus the build: handing the model over and reading
+    # the result back take seconds on a loaded machine, and a caller that kills at its limit
+    # (mlopt bound, mlopt bracket) would otherwise lose the bound
+    left = None if time_limit is None else max(0.5, 0.9 * float(time_limit) - built)
     sol = solve(m, solver, time_limit=left, mip_gap=mip_gap, threads=threads)
     bound = sol.bound if sol.bound is not None and math.isfinite(sol.bound) else None
     return {"bound": bound, "status": sol.status.value, "relaxation_objective": sol.objective,
