@@ -23,8 +23,9 @@ its bound meets a checked schedule (``mlopt bracket``), and is registered as a s
 DECISION (issue 22, "a symmetry-aware exact MILP with identical servers aggregated"): the
 servers of the open instances are never exact copies (each draws its own NIC bandwidth), so
 exact aggregation does not apply; measured on oasis-open-1 (50 jobs / T = 50 / H = K = 20,
-HiGHS, one thread, loaded machine): this relaxation's bound 793.3 after 150 s against the utility
-ILP's 798.9 after 300 s, and the restricted master's Lagrangian bound 830 after 600 s.
+HiGHS, one thread, loaded machine): this relaxation's bound 793.3 after 150 s and 790.1 after
+600 s, against the utility ILP's 798.9 after 300 s and the restricted master's Lagrangian bound
+830-842 after 600 s (benchmarks/oasis/frontier.md).
 """
 from __future__ import annotations
 
