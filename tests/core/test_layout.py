@@ -95,7 +95,7 @@ def test_families_json_lists_oasis(capsys):
     assert oasis["algorithms"] == ["dorm", "drf", "fifo", "oasis", "rrh"]
     assert {"paper-default", "paper-fig5", "tiny"} <= set(oasis["presets"])
     # the family's registered bounds, then the LP relaxation every family has
-    assert oasis["bounds"] == ["colgen", "dual_certificate", "lp_relaxation"]
+    assert oasis["bounds"] == ["class_relaxation", "colgen", "dual_certificate", "lp_relaxation"]
     assert out["families"] == {n: {**f.describe(), "bounds": f.describe()["bounds"]
                                    + ["lp_relaxation"]}
                                for n, f in all_families().items()}

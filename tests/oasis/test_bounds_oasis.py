@@ -334,7 +334,7 @@ def test_colgen_at_an_iteration_limit_still_bounds_opt():
 def test_registry():
     """Bounds are found through the family only (one registry per concept)."""
     family = get_family("oasis")
-    assert set(family.bounds) == {"dual_certificate", "colgen"}
+    assert set(family.bounds) == {"dual_certificate", "colgen", "class_relaxation"}
     with pytest.raises(InputError, match="unknown bound"):
         family.bound("nope")
     res = dual_certificate(hand_workload())

@@ -161,3 +161,6 @@ def test_bracket_takes_the_colgen_schedule():
     assert names["colgen schedule"].value >= names["oasis"].value - 1e-9
     assert br.low >= names["colgen schedule"].value - 1e-9
     assert check_oasis(wl, br.schedule).feasible
+    # the class-aggregated relaxation is registered: bracket runs it, a bound above every schedule
+    rel = names["class_relaxation"]
+    assert rel.kind == "dual" and rel.status == "ok" and rel.value >= br.low - 1e-6

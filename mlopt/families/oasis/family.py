@@ -84,6 +84,8 @@ FAMILY = Family(
         Algorithm("dorm", f"{P}.baselines:BASELINES.dorm", options=DORM_OPTIONS,
                   role="baseline"),
     ],
-    bounds_=[Bound(name, f"{P}.bounds:REGISTRY.{name}") for name in ("dual_certificate", "colgen")],
+    bounds_=[Bound(name, f"{P}.bounds:REGISTRY.{name}") for name in ("dual_certificate", "colgen")]
+    # a MILP solver's dual bound of a relaxation: closes an interval only with a witness it meets
+    + [Bound("class_relaxation", f"{P}.bounds:REGISTRY.class_relaxation", solver=True)],
     from_trace_=f"{P}.trace:trace_to_workload",
 )

@@ -7,19 +7,22 @@ on OPT, how it was obtained, and the best checked feasible objective found on th
 * ``dual_certificate``: final OASiS prices + recomputed mu_i, a feasible point of the dual
   (19)-(20) of seed 000 (:mod:`.dual_certificate`);
 * ``colgen``: column generation on the LP relaxation of (14), the same DP as pricing oracle,
-  plus the restricted master solved as an ILP (:mod:`.colgen`).
+  plus the restricted master solved as an ILP (:mod:`.colgen`);
+* ``class_relaxation``: the utility ILP on the cluster with each server class merged into one
+  server, a MILP solver's dual bound (:mod:`.class_relaxation`).
 
 Per-run theory checks (Theorem 4's alpha, Lemma 2 along the run) live in
 :mod:`mlopt.families.oasis.theory`.
 """
 from __future__ import annotations
 
+from mlopt.families.oasis.bounds.class_relaxation import class_relaxation
 from mlopt.families.oasis.bounds.colgen import colgen_bound
 from mlopt.families.oasis.bounds.dual_certificate import dual_certificate, price_certificate
 from mlopt.families.oasis.bounds.result import METHODS, BoundResult
 
-__all__ = ["METHODS", "BoundResult", "colgen_budget", "colgen_bound", "dual_certificate",
-           "price_certificate"]
+__all__ = ["METHODS", "BoundResult", "class_relaxation", "colgen_budget", "colgen_bound",
+           "dual_certificate", "price_certificate"]
 
 
 #: budgets below this many seconds give the column generation loop a larger share
@@ -67,4 +70,5 @@ def _bound_adapter(name: str):
 
 
 #: the family registry's bounds (``Family.bounds_``)
-REGISTRY = {name: _bound_adapter(name) for name in ("dual_certificate", "colgen")}
+REGISTRY = {**{name: _bound_adapter(name) for name in ("dual_certificate", "colgen")},
+            "class_relaxation": class_relaxation}

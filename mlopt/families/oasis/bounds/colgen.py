@@ -220,15 +220,17 @@ class MasterLP:
         off = np.array(self.pid_row) < 0
         return np.flatnonzero(off & (act > cap + rtol * np.maximum(1.0, cap)))
 
-    def solve(self, time_limit: float | None = None) -> dict[str, Any] | None:
+    def solve(self, time_limit: float | None = None, strategy: int = 4
+              ) -> dict[str, Any] | None:
         """Solve the full restricted master LP (adding violated rows as needed); return value,
         x, mu (I,), p (T, H, R), q (T, K, R); None if HiGHS stopped without an optimal basis
-        (time limit): then there are no duals to price with."""
+        (time limit): then there are no duals to price with.  ``strategy``: HiGHS's
+        simplex_strategy of the first pass (4 primal: after new columns; 1 dual: after
+        tightened column bounds, as in a dive)."""
         start = time.perf_counter()
         # Primal simplex after new columns (the old basis stays primal feasible), dual simplex
         # after new rows (it stays dual feasible): measured 0.3-0.5 s vs ~3 s per re-solve
         # at ~2000 columns on the 100-job benchmark when primal simplex re-solved after rows.
-        strategy = 4
         while True:
             self.h.setOptionValue("simplex_strategy", strategy)
             if time_limit is not None:
@@ -444,7 +446,7 @@ def colgen_bound(workload: Workload, *, run: OasisRun | None = None, time_limit:
                  lazy_rows: bool = True, threads: int = 1, verbose: bool = False,
                  primal_time_limit: float | None = 60.0, local_search: bool = True,
                  price_lp_point: str = "when_needed", total_time_limit: float | None = None,
-                 seed: int = 0) -> BoundResult:
+                 seed: int = 0, dive_share: float = 0.25) -> BoundResult:
     """Column generation bound on OPT (LP(14)), plus the restricted-master ILP schedule.
 
     Returns a :class:`BoundResult` whose ``upper_bound`` is the best dual certificate seen
@@ -479,6 +481,8 @@ def colgen_bound(workload: Workload, *, run: OasisRun | None = None, time_limit:
     """
     if not 0.0 <= smoothing < 1.0:
         raise InputError("must be in [0, 1)", field="smoothing", value=smoothing)
+    if not 0.0 <= dive_share <= 1.0:
+        raise InputError("must be in [0, 1]", field="dive_share", value=dive_share)
     if ilp_columns not in ILP_COLUMNS:
         raise InputError(f"unknown ILP column set (known: {', '.join(ILP_COLUMNS)})",
                          field="ilp_columns", value=ilp_columns)
@@ -685,7 +689,7 @@ def colgen_bound(workload: Workload, *, run: OasisRun | None = None, time_limit:
             details["primal"] = master_primal(
                 workload, master, last_lp, time_limit=primal_limit, consider=consider,
                 incumbent=ilp_x, incumbent_source="restricted_master", rc_keep=ilp_rc_keep,
-                local_search=local_search, seed=seed)
+                local_search=local_search, seed=seed, dive_share=dive_share)
     return BoundResult("colgen", best_ub, method, best_obj, best_src,
                        time.perf_counter() - start, iterations=rounds,
                        columns=len(master.columns), lp_value=lp_value, schedule=best_sched,

@@ -5,6 +5,8 @@ master knows columns priced on the *empty* cluster; the best integer combination
 restricted-master ILP) is often far below the LP, because those schedules collide.  This
 phase alternates
 
+0. one dive with re-pricing (:mod:`.diving`) from the last LP, in the first ``dive_share`` of
+   the phase: its schedule (and every column it priced) seeds what follows;
 1. local search in the residual cluster (:mod:`.local_search`) from the incumbent: each new
    schedule it finds is a column added to the master (re-pricing in the residual cluster);
 2. the restricted-master MIP over the columns that matter (near-zero reduced cost at the last
@@ -19,8 +21,9 @@ OASiS's own schedule, the greedy rounding of the last LP and the caller's incumb
 schedule handed out goes through ``consider`` (the caller's checker); the incumbent here is
 only ever replaced by a strictly better one.
 
-DECISION (budget split, not in the paper): the first local search gets 20% of the phase, each
-MIP at most 40% of what is left (at least 1 s), each later local search at most 20%.
+DECISION (budget split, not in the paper): the dive gets at most ``dive_share`` (25%) of the
+phase, then the first local search 20% of what is left, each MIP at most 40% of what is left
+(at least 1 s), each later local search at most 20%.
 """
 from __future__ import annotations
 
@@ -29,6 +32,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from mlopt.families.oasis.primal.diving import dive
 from mlopt.families.oasis.primal.local_search import GAIN_RTOL, LocalSearch, Packing
 from mlopt.models.oasis.master import Column, schedule_from_columns
 from mlopt.workload import Workload
@@ -53,11 +57,16 @@ def _packing(workload: Workload, master, x: np.ndarray) -> Packing:
     return Packing.from_columns(workload, [c for c, v in zip(master.columns, x) if v > 0.5])
 
 
+def pad0(v: np.ndarray, n: int) -> np.ndarray:
+    """``v`` padded with zeros to length ``n`` (columns added since it was made)."""
+    return np.pad(np.asarray(v, dtype=float), (0, n - len(v)))
+
+
 def master_primal(workload: Workload, master, last_lp: dict[str, Any] | None, *,
                   time_limit: float, consider: Callable[[Any, str], Any],
                   incumbent: np.ndarray | None = None, incumbent_source: str = "given",
                   rc_keep: float = 1e-6, local_search: bool = True, seed: int = 0,
-                  max_rounds: int = 50) -> dict[str, Any]:
+                  max_rounds: int = 50, dive_share: float = 0.25) -> dict[str, Any]:
     """Run the phase on ``master`` (a :class:`~mlopt.families.oasis.bounds.colgen.MasterLP`);
     returns a JSON-able log.  ``consider(schedule, source)`` checks and keeps a schedule."""
     start = time.perf_counter()
@@ -81,10 +90,23 @@ def master_primal(workload: Workload, master, last_lp: dict[str, Any] | None, *,
         x_full[:len(x_lp)] = x_lp
         keep = (rc >= -rc_keep * np.maximum(1.0, util())) | (x_full > 1e-9) | is_oasis
     ls = None
-    if local_search:
+    if local_search or dive_share > 0:
         gw = None if last_lp is None else last_lp["p"]
         gp = None if last_lp is None else last_lp["q"]
         ls = LocalSearch(workload, gw, gp, seed=seed)
+    if dive_share > 0 and last_lp is not None:
+        pk, info = dive(master, ls, time_limit=dive_share * (deadline - time.perf_counter()))
+        for col in ls.found:  # the completion's columns (the dive's own are in already)
+            master.add(col)
+        ls.found.clear()
+        log["dive"] = info
+        now = float(util() @ pad0(inc, len(master.columns)))
+        if pk.utility > now + GAIN_RTOL * max(1.0, now):  # never below the incumbent
+            inc = _selection(master, pk)
+            consider(schedule_from_columns(workload, master.columns, inc > 0.5,
+                                           {"producer": f"{PRODUCER}.dive"}), "dive")
+    if not local_search:
+        ls = None
 
     def grow(mask: np.ndarray) -> np.ndarray:
         out = np.zeros(len(master.columns), dtype=bool)
@@ -93,9 +115,9 @@ def master_primal(workload: Workload, master, last_lp: dict[str, Any] | None, *,
         return out
 
     def pad(v: np.ndarray) -> np.ndarray:
-        return np.pad(np.asarray(v, dtype=float), (0, len(master.columns) - len(v)))
+        return pad0(v, len(master.columns))
 
-    best_val = float(util() @ inc)
+    best_val = float(util() @ pad(inc))
     stuck = 0  # rounds in a row in which neither side moved
     share_ls = 0.2
     for rnd in range(max_rounds):

@@ -1,0 +1,103 @@
+"""Class-aggregated relaxation of the OASiS utility ILP: servers of one type merged into one.
+
+The symmetry of the cluster: ``paper-default`` draws every server from a handful of EC2
+instance types, so the utility ILP (1)-(13) (:mod:`mlopt.models.oasis`) has H + K near-copies
+of a few servers, and its branch-and-bound explores equivalent assignments over and over.
+Here each class of servers (same role, same instance type; untyped servers by identical
+capacities, :func:`~mlopt.families.oasis.bounds.colgen.server_classes`) becomes ONE server
+whose capacity is the class's summed capacity, and the same ILP is solved on that smaller
+cluster, with one extra valid inequality per (job, class): y_ic(t) <= sum_{h in c} min(N_i,
+floor_r(c_h^r / w_i^r)) (z likewise), the most workers (PSs) of the job that fit the class's
+servers one by one.
+
+Why it is a relaxation (so its optimum, or the solver's dual bound of it, is >= OPT): any
+feasible schedule of the real cluster, with y_ic(t) = sum_{h in c} y_ih(t), is feasible here --
+the summed loads fit the summed capacities, (2)(3)(6)(7)(9)-(13) only see per-job totals, the
+per-(job, server) bounds add up to the extra inequality, and the earliest completion slot the
+linearization of (8) allows can only move earlier (more servers per class).  Its utility is
+unchanged.  It is NOT exact: servers of a type differ in NIC bandwidth here (bandwidth binds),
+and the merged server ignores how the loads split into bins, so its optimum may exceed OPT;
+a schedule of the merged cluster is not a schedule of the real one.  It proves OPT only when
+its bound meets a checked schedule (``mlopt bracket``), and is registered as a solver's bound.
+
+DECISION (issue 22, "a symmetry-aware exact MILP with identical servers aggregated"): the
+servers of the open instances are never exact copies (each draws its own NIC bandwidth), so
+exact aggregation does not apply; measured on oasis-open-1 (50 jobs / T = 50 / H = K = 20,
+HiGHS, one thread, loaded machine): this relaxation's bound 793.3 after 150 s and 790.1 after
+600 s, against the utility ILP's 798.9 after 300 s and the restricted master's Lagrangian bound
+830-842 after 600 s (benchmarks/oasis/frontier.md).
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+import time
+from collections import defaultdict
+from typing import Any
+
+from mlopt.families.oasis.bounds.colgen import server_classes
+from mlopt.models.oasis import _max_copies, build_utility_ilp
+from mlopt.solve import solve
+from mlopt.workload import Server, Workload
+
+
+def aggregate_servers(workload: Workload) -> tuple[Workload, dict[str, list[Server]]]:
+    """The workload on the merged cluster (one server per class, capacities summed) and, per
+    merged server id, the real servers it stands for."""
+    a = workload.arrays
+    cls_w, cls_p = server_classes(workload)
+    label: dict[int, tuple] = {}
+    for n, s in enumerate(a.worker_servers.tolist()):
+        label[s] = ("w", int(cls_w[n]))
+    for n, s in enumerate(a.ps_servers.tolist()):
+        # a co-located ("any") server is in both lists: it keeps one class, its worker one
+        label.setdefault(s, ("p", int(cls_p[n])))
+    groups: dict[tuple, list[Server]] = defaultdict(list)
+    for n, s in enumerate(workload.servers):
+        if n in label:  # servers hosting nothing are left out: no variable uses them
+            groups[(s.role,) + label[n]].append(s)
+    merged, members = [], {}
+    for key, ss in groups.items():
+        sid = f"{ss[0].id}+{len(ss) - 1}" if len(ss) > 1 else ss[0].id
+        cap = {r: float(sum(s.capacity[r] for s in ss)) for r in workload.resources}
+        merged.append(Server(sid, key[0], cap, ss[0].kind, ss[0].location))
+        members[sid] = ss
+    return dataclasses.replace(workload, name=f"{workload.name}/classes",
+                               servers=tuple(merged)), members
+
+
+def build_class_relaxation(workload: Workload):
+    """The utility ILP on the merged cluster with the per-(job, class) copy bounds (module
+    docstring); returns (Pyomo model, merged workload, members)."""
+    merged, members = aggregate_servers(workload)
+    m = build_utility_ilp(merged)
+    R = workload.resources
+    jobs = {j.id: j for j in workload.jobs}
+    for var, demand in ((m.y, "worker_demand"), (m.z, "ps_demand")):
+        most: dict[tuple[str, str], int] = {}
+        for (i, s, t) in var:
+            if (i, s) not in most:
+                j = jobs[i]
+                most[i, s] = sum(min(j.chunks, _max_copies(srv.capacity, getattr(j, demand), R)
+                                     or 0) for srv in members[s])
+            if most[i, s] < var[i, s, t].ub:
+                var[i, s, t].setub(most[i, s])
+    return m, merged, members
+
+
+def class_relaxation(workload: Workload, *, time_limit: float | None = None, threads: int = 1,
+                     solver: str = "highs", mip_gap: float = 0.0) -> dict[str, Any]:
+    """Upper bound on OPT: the solver's dual bound of the class-aggregated relaxation (its
+    optimum when solved).  ``bound`` is None when the solver ends without one."""
+    t0 = time.perf_counter()
+    m, merged, members = build_class_relaxation(workload)
+    built = time.perf_counter() - t0
+    # the solver gets 90% of the budget minus the build: handing the model over and reading
+    # the result back take seconds on a loaded machine, and a caller that kills at its limit
+    # (mlopt bound, mlopt bracket) would otherwise lose the bound
+    left = None if time_limit is None else max(0.5, 0.9 * float(time_limit) - built)
+    sol = solve(m, solver, time_limit=left, mip_gap=mip_gap, threads=threads)
+    bound = sol.bound if sol.bound is not None and math.isfinite(sol.bound) else None
+    return {"bound": bound, "status": sol.status.value, "relaxation_objective": sol.objective,
+            "classes": len(merged.servers), "servers": sum(len(v) for v in members.values()),
+            "solver": sol.solver, "build_s": built, "runtime_s": time.perf_counter() - t0}
