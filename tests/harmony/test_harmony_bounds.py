@@ -191,6 +191,6 @@ def test_cli_bound_and_bracket_give_a_finite_interval_on_uniform(tmp_path, capsy
                              "--json")
     assert code == 0, err
     res = json.loads(out)
-    assert res["low_source"] in ("standalone", "volume") and res["status"] == "interval"
+    assert res["low_source"] in ("standalone", "volume", "share") and res["status"] == "interval"
     assert res["low"] is not None and res["high"] is not None
     assert 0 < res["low"] <= res["high"]
