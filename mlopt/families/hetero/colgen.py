@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import math
 import time
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -62,12 +63,13 @@ RC_TOL = 1e-9
 SAFETY = 1e-9
 
 
-def job_columns(data: HeteroData, fits: KeyTest, j: int, classes: np.ndarray | None = None
-                ) -> tuple[np.ndarray, np.ndarray]:
+def job_columns(data: HeteroData, fits: KeyTest, j: int, classes: np.ndarray | None = None,
+                *, with_keys: bool = False) -> tuple[np.ndarray, ...]:
     """(d: K, u: K x G) of job j's non-dominated fitting configurations (module docstring 2);
     G = R (cluster rows), or R (1 + number of classes) with ``classes`` (class x R capacities
     of one server): a co-located configuration then becomes one column type per class whose
-    servers hold it, using the class's rows as well (module docstring, CLASS ROWS)."""
+    servers hold it, using the class's rows as well (module docstring, CLASS ROWS).
+    ``with_keys``: also the (m, p, q, n) row of each column's configuration (K x 4)."""
     a = job_config_arrays(data, j)
     a = a[fits(a)]
     m, p, q, n, d = (a[:, i] for i in range(5))
@@ -77,20 +79,22 @@ def job_columns(data: HeteroData, fits: KeyTest, j: int, classes: np.ndarray | N
                                         for mm in range(len(data.e))])[m])
         s = np.where(q == 1, 1, np.maximum(1, np.ceil((n - g) * data.b[m] / data.B[p] - 1e-9)))
         u = u + s[:, None] * data.z[p]
+    keys = a[:, :4]
     if classes is not None:
         R, nc = u.shape[1], len(classes)
         split = q == 0
         parts_u = [np.hstack([u[split], np.zeros((split.sum(), nc * R))])]
-        parts_d = [d[split]]
+        parts_d, parts_k = [d[split]], [keys[split]]
         for c in range(nc):
             one = (q == 1) & (u <= classes[c] * (1 + 1e-9) + 1e-9).all(axis=1)
             extra = np.zeros((one.sum(), nc * R))
             extra[:, c * R:(c + 1) * R] = u[one]
             parts_u.append(np.hstack([u[one], extra]))
             parts_d.append(d[one])
-        u, d = np.vstack(parts_u), np.concatenate(parts_d)
+            parts_k.append(keys[one])
+        u, d, keys = np.vstack(parts_u), np.concatenate(parts_d), np.vstack(parts_k)
     order = np.lexsort((u.sum(axis=1), d))
-    d, u = d[order], u[order]
+    d, u, keys = d[order], u[order], keys[order]
     # row b is dominated when an earlier row a (d_a <= d_b) uses no more of any resource;
     # blocks of rows keep the comparison matrix small
     keep = np.ones(len(d), dtype=bool)
@@ -99,6 +103,8 @@ def job_columns(data: HeteroData, fits: KeyTest, j: int, classes: np.ndarray | N
         le = (u[:, None, :] <= blk[None, :, :] + 1e-12).all(axis=2)  # le[a, b - lo]
         le &= np.arange(len(d))[:, None] < np.arange(lo, lo + len(blk))[None, :]
         keep[lo:lo + len(blk)] = ~le.any(axis=0)
+    if with_keys:
+        return d[keep].astype(np.int64), u[keep], keys[keep]
     return d[keep].astype(np.int64), u[keep]
 
 
@@ -186,6 +192,28 @@ def colgen_lb(workload: Workload, *, time_limit: float | None = 60.0, threads: i
               columns_per_job: int = 3, smoothing: float = 0.7, class_rows: bool = True
               ) -> dict:
     """The best Lagrangian bound of the column-generation LP within ``time_limit`` seconds."""
+    return run_colgen(workload, time_limit=time_limit, threads=threads, slots=slots,
+                      max_iterations=max_iterations, columns_per_job=columns_per_job,
+                      smoothing=smoothing, class_rows=class_rows)[0]
+
+
+@dataclass(frozen=True)
+class Columns:
+    """The columns a column-generation run priced in, for a primal heuristic
+    (:mod:`.price_and_branch`): per column its job, configuration key (m, p, q, n), duration,
+    start, and its value in the last master LP solved (0 where none was)."""
+    job: np.ndarray
+    key: np.ndarray  # n x 4
+    d: np.ndarray
+    start: np.ndarray
+    x: np.ndarray
+
+
+def run_colgen(workload: Workload, *, time_limit: float | None = 60.0, threads: int | None = 1,
+               slots: int | None = None, max_iterations: int = 10_000,
+               columns_per_job: int = 3, smoothing: float = 0.7, class_rows: bool = True
+               ) -> tuple[dict, Columns]:
+    """:func:`colgen_lb`'s result and the columns it generated (:class:`Columns`)."""
     import highspy
 
     from mlopt.solvers.quiet_highs import quiet_highs
@@ -205,7 +233,8 @@ def colgen_lb(workload: Workload, *, time_limit: float | None = 60.0, threads: i
     fits = KeyTest(data, lambda c: fits_alone(data, c))
     groups = server_classes(data)
     shapes = np.array([data.cap[g[0]] for g in groups]) if class_rows else None
-    cols = [job_columns(data, fits, j, shapes) for j in range(J)]
+    triples = [job_columns(data, fits, j, shapes, with_keys=True) for j in range(J)]
+    cols = [(d, u) for d, u, _ in triples]
     T = default_slots(data, cols) if slots is None else slots
     C = data.cap.sum(axis=0)
     if class_rows:  # per class: its servers' summed capacity
@@ -226,6 +255,7 @@ def colgen_lb(workload: Workload, *, time_limit: float | None = 60.0, threads: i
     highs.addRows(nrow, lower, upper, 0, np.zeros(nrow, dtype=np.int32),
                   np.zeros(0, dtype=np.int32), np.zeros(0))
     seen: set[tuple[int, int, int]] = set()
+    added: list[tuple[int, int, int]] = []  # master LP column order
 
     def add(columns):
         costs, starts, idx, val = [], [], [], []
@@ -233,6 +263,7 @@ def colgen_lb(workload: Workload, *, time_limit: float | None = 60.0, threads: i
             if (j, k, t) in seen:
                 continue
             seen.add((j, k, t))
+            added.append((j, k, t))
             d, u = cols[j]
             costs.append(float(data.weight[j]) * (t + int(d[k])))
             starts.append(len(idx))
@@ -296,6 +327,15 @@ def colgen_lb(workload: Workload, *, time_limit: float | None = 60.0, threads: i
         alpha = smoothing
         it += 1
     bound = best - SAFETY * abs(best)
+    x = np.zeros(len(added))
+    if status == "Optimal":
+        x = np.asarray(highs.getSolution().col_value)[:len(added)]
+    got = Columns(np.array([j for j, _, _ in added], dtype=np.int64),
+                  np.array([triples[j][2][k] for j, k, _ in added], dtype=np.int64
+                           ).reshape(-1, 4),
+                  np.array([int(cols[j][0][k]) for j, k, _ in added], dtype=np.int64),
+                  np.array([t for _, _, t in added], dtype=np.int64), x)
     return {"bound": float(bound), "lp": float(lp), "iterations": it, "converged": converged,
             "lp_status": status,
-            "columns": len(seen), "slots": T, "seconds": round(time.perf_counter() - t0, 3)}
+            "columns": len(seen), "slots": T, "seconds": round(time.perf_counter() - t0, 3)
+            }, got
