@@ -26,6 +26,12 @@ relaxes them).  These rows stop co-located jobs from sharing capacity that only 
 servers offer.  Dominance then compares use over all rows, so a split column never loses to a
 co-located one and co-located columns only compete within a class.
 
+TYPE ROWS (``type_rows``, default on): per worker type m and slot, the type-m workers running
+number at most W_m = sum_h floor(min_r C_h^r / e_m^r) (each server holds at most that many
+alone, whatever else it holds), a row (m, tau) with capacity W_m loaded by N_k for every
+column of type m.  Valid for every schedule; it adds what the pooled rows lose to rounding
+(a server's GPUs a type's CPU or memory demand leaves idle).
+
 CERTIFICATE.  For any prices pi_{r,tau} >= 0, relaxing the capacity rows gives
   L(pi) = sum_j min_{k, t >= a_j} [w_j (t + d_k) + sum_r u_k^r sum_{tau=t}^{min(t+d_k,T+1)-1}
           pi_{r,tau}] - sum_{r,tau} pi_{r,tau} C^r  <=  OPT
@@ -64,12 +70,14 @@ SAFETY = 1e-9
 
 
 def job_columns(data: HeteroData, fits: KeyTest, j: int, classes: np.ndarray | None = None,
-                *, with_keys: bool = False) -> tuple[np.ndarray, ...]:
+                *, with_keys: bool = False, type_rows: bool = False) -> tuple[np.ndarray, ...]:
     """(d: K, u: K x G) of job j's non-dominated fitting configurations (module docstring 2);
     G = R (cluster rows), or R (1 + number of classes) with ``classes`` (class x R capacities
     of one server): a co-located configuration then becomes one column type per class whose
     servers hold it, using the class's rows as well (module docstring, CLASS ROWS).
-    ``with_keys``: also the (m, p, q, n) row of each column's configuration (K x 4)."""
+    ``with_keys``: also the (m, p, q, n) row of each column's configuration (K x 4).
+    ``type_rows``: M more use entries, N at the column's worker type (module docstring, TYPE
+    ROWS)."""
     a = job_config_arrays(data, j)
     a = a[fits(a)]
     m, p, q, n, d = (a[:, i] for i in range(5))
@@ -93,6 +101,10 @@ def job_columns(data: HeteroData, fits: KeyTest, j: int, classes: np.ndarray | N
             parts_d.append(d[one])
             parts_k.append(keys[one])
         u, d, keys = np.vstack(parts_u), np.concatenate(parts_d), np.vstack(parts_k)
+    if type_rows:
+        count = np.zeros((len(d), len(data.e)))
+        count[np.arange(len(d)), keys[:, 0]] = keys[:, 3]
+        u = np.hstack([u, count])
     order = np.lexsort((u.sum(axis=1), d))
     d, u, keys = d[order], u[order], keys[order]
     # row b is dominated when an earlier row a (d_a <= d_b) uses no more of any resource;
@@ -189,12 +201,12 @@ class _Pricer:
 
 def colgen_lb(workload: Workload, *, time_limit: float | None = 60.0, threads: int | None = 1,
               slots: int | None = None, max_iterations: int = 10_000,
-              columns_per_job: int = 3, smoothing: float = 0.7, class_rows: bool = True
-              ) -> dict:
+              columns_per_job: int = 3, smoothing: float = 0.7, class_rows: bool = True,
+              type_rows: bool = True) -> dict:
     """The best Lagrangian bound of the column-generation LP within ``time_limit`` seconds."""
     return run_colgen(workload, time_limit=time_limit, threads=threads, slots=slots,
                       max_iterations=max_iterations, columns_per_job=columns_per_job,
-                      smoothing=smoothing, class_rows=class_rows)[0]
+                      smoothing=smoothing, class_rows=class_rows, type_rows=type_rows)[0]
 
 
 @dataclass(frozen=True)
@@ -211,8 +223,8 @@ class Columns:
 
 def run_colgen(workload: Workload, *, time_limit: float | None = 60.0, threads: int | None = 1,
                slots: int | None = None, max_iterations: int = 10_000,
-               columns_per_job: int = 3, smoothing: float = 0.7, class_rows: bool = True
-               ) -> tuple[dict, Columns]:
+               columns_per_job: int = 3, smoothing: float = 0.7, class_rows: bool = True,
+               type_rows: bool = True) -> tuple[dict, Columns]:
     """:func:`colgen_lb`'s result and the columns it generated (:class:`Columns`)."""
     import highspy
 
@@ -230,16 +242,22 @@ def run_colgen(workload: Workload, *, time_limit: float | None = 60.0, threads: 
         raise InputError("must be a number in [0, 1)", field="smoothing", value=smoothing)
     if not isinstance(class_rows, bool):
         raise InputError("must be true or false", field="class_rows", value=class_rows)
+    if not isinstance(type_rows, bool):
+        raise InputError("must be true or false", field="type_rows", value=type_rows)
     fits = KeyTest(data, lambda c: fits_alone(data, c))
     groups = server_classes(data)
     shapes = np.array([data.cap[g[0]] for g in groups]) if class_rows else None
-    triples = [job_columns(data, fits, j, shapes, with_keys=True) for j in range(J)]
+    triples = [job_columns(data, fits, j, shapes, with_keys=True, type_rows=type_rows)
+               for j in range(J)]
     cols = [(d, u) for d, u, _ in triples]
     T = default_slots(data, cols) if slots is None else slots
     C = data.cap.sum(axis=0)
     if class_rows:  # per class: its servers' summed capacity
         C = np.concatenate([C, *(data.cap[g].sum(axis=0) for g in groups)])
-    R = len(C)  # row groups: resources of the cluster, then of each class
+    if type_rows:  # per worker type: the most workers of it the servers hold, each alone
+        C = np.concatenate([C, [float(per_server_workers(data, m).sum())
+                                for m in range(len(data.e))]])
+    R = len(C)  # row groups: resources of the cluster, of each class, worker counts per type
     if R * T > MAX_ROWS:
         raise InputError(f"{R * T:,} capacity rows (> {MAX_ROWS:,}, mlopt.families.hetero."
                          "colgen.MAX_ROWS): pass a smaller slots", field="slots", value=T)

@@ -74,17 +74,25 @@ class Residual:
     def __init__(self, data: HeteroData, length: int = 256):
         self.data = data
         self.used = np.zeros((*data.cap.shape, length))
+        self._peak: dict[int, np.ndarray] = {}  # a -> running max of use from slot a on
 
     def _grow(self, length: int) -> None:
         while length > self.used.shape[2]:
             self.used = np.concatenate([self.used, np.zeros_like(self.used)], axis=2)
 
     def free(self, a: int, b: int) -> np.ndarray:
-        """H x R capacity free in every slot of [a, b) (1-based)."""
-        self._grow(b - 1)
-        return self.data.cap - self.used[:, :, a - 1:b - 1].max(axis=2)
+        """H x R capacity free in every slot of [a, b) (1-based).  One insertion asks for many
+        windows from the same a, so the running maximum from a is kept until the next change."""
+        peak = self._peak.get(a)
+        if peak is None or peak.shape[2] < b - a:
+            n = max(b - a, 2 * (0 if peak is None else peak.shape[2]), 16)
+            self._grow(a - 1 + n)
+            peak = np.maximum.accumulate(self.used[:, :, a - 1:a - 1 + n], axis=2)
+            self._peak[a] = peak
+        return self.data.cap - peak[:, :, b - a - 1]
 
     def add(self, pl: Placement, sign: float = 1.0) -> None:
+        self._peak.clear()
         self._grow(pl.start - 1 + pl.d)
         for h, vec in pl.usage(self.data).items():
             self.used[h, :, pl.start - 1:pl.start - 1 + pl.d] += sign * vec[:, None]
