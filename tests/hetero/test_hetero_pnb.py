@@ -39,8 +39,8 @@ def test_hand_instance_optimal(arch):
 def test_residual_add_remove_restores():
     w = hand()
     data = hetero_data(w)
-    r = Residual(data, length=4)
-    pl = Placement(0, 0, 0, 1, 2, 6, 3, {1: 2}, {1: 1})  # grows the profile past 4 slots
+    r = Residual(data)
+    pl = Placement(0, 0, 0, 1, 2, 6, 3, {1: 2}, {1: 1})  # slots 3..8 on s2
     r.add(pl)
     assert r.free(3, 9)[1, 0] == pytest.approx(0.0)  # 2 GPUs of s2 used by 2 w1 workers
     assert r.free(1, 3)[1, 0] == pytest.approx(2.0)

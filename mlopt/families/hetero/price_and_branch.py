@@ -68,34 +68,48 @@ STALL_ROUNDS = 5
 
 
 class Residual:
-    """Used capacity per (server, resource, slot) with removal (the baselines' Profile only
-    grows); :meth:`free` is what :func:`.baselines._list.place` reads."""
+    """Used capacity per (server, resource) as a step function of the slot, with removal (the
+    baselines' Profile is dense and only grows); :meth:`free` is what
+    :func:`.baselines._list.place` reads.  The use only changes where a placement starts or
+    ends, so it is kept per segment between those slots: a window's peak is the running maximum
+    over the few segments it meets instead of over every slot (at ``paper-default`` a job runs
+    hundreds of slots)."""
 
-    def __init__(self, data: HeteroData, length: int = 256):
+    def __init__(self, data: HeteroData):
         self.data = data
-        self.used = np.zeros((*data.cap.shape, length))
-        self._peak: dict[int, np.ndarray] = {}  # a -> running max of use from slot a on
-
-    def _grow(self, length: int) -> None:
-        while length > self.used.shape[2]:
-            self.used = np.concatenate([self.used, np.zeros_like(self.used)], axis=2)
-
-    def free(self, a: int, b: int) -> np.ndarray:
-        """H x R capacity free in every slot of [a, b) (1-based).  One insertion asks for many
-        windows from the same a, so the running maximum from a is kept until the next change."""
-        peak = self._peak.get(a)
-        if peak is None or peak.shape[2] < b - a:
-            n = max(b - a, 2 * (0 if peak is None else peak.shape[2]), 16)
-            self._grow(a - 1 + n)
-            peak = np.maximum.accumulate(self.used[:, :, a - 1:a - 1 + n], axis=2)
-            self._peak[a] = peak
-        return self.data.cap - peak[:, :, b - a - 1]
+        self.pls: dict[int, Placement] = {}
+        self._seg = None  # (breakpoints, S x H x R use per segment), rebuilt after a change
+        self._peak: dict[int, np.ndarray] = {}  # first segment -> running max from it on
 
     def add(self, pl: Placement, sign: float = 1.0) -> None:
-        self._peak.clear()
-        self._grow(pl.start - 1 + pl.d)
-        for h, vec in pl.usage(self.data).items():
-            self.used[h, :, pl.start - 1:pl.start - 1 + pl.d] += sign * vec[:, None]
+        """Add (sign 1) or remove (sign -1) job pl.job's placement."""
+        if sign > 0:
+            self.pls[pl.job] = pl
+        else:
+            del self.pls[pl.job]
+        self._seg, self._peak = None, {}
+
+    def _segments(self):
+        if self._seg is None:
+            bp = np.array(sorted({1, *(p.start for p in self.pls.values()),
+                                  *(p.completion for p in self.pls.values())}), dtype=np.int64)
+            use = np.zeros((len(bp), *self.data.cap.shape))
+            for p in self.pls.values():
+                lo, hi = np.searchsorted(bp, [p.start, p.completion])
+                for h, vec in p.usage(self.data).items():
+                    use[lo:hi, h] += vec
+            self._seg = (bp, use)
+        return self._seg
+
+    def free(self, a: int, b: int) -> np.ndarray:
+        """H x R capacity free in every slot of [a, b) (1-based)."""
+        bp, use = self._segments()
+        lo = int(np.searchsorted(bp, a, side="right")) - 1
+        hi = int(np.searchsorted(bp, b - 1, side="right")) - 1
+        peak = self._peak.get(lo)
+        if peak is None:
+            peak = self._peak[lo] = np.maximum.accumulate(use[lo:], axis=0)
+        return self.data.cap - peak[hi - lo]
 
 
 def candidate_keys(data: HeteroData, j: int, priced: set, cap: int) -> list[tuple]:
