@@ -202,11 +202,36 @@ class _Pricer:
 def colgen_lb(workload: Workload, *, time_limit: float | None = 60.0, threads: int | None = 1,
               slots: int | None = None, max_iterations: int = 10_000,
               columns_per_job: int = 3, smoothing: float = 0.7, class_rows: bool = True,
-              type_rows: bool = True) -> dict:
-    """The best Lagrangian bound of the column-generation LP within ``time_limit`` seconds."""
-    return run_colgen(workload, time_limit=time_limit, threads=threads, slots=slots,
-                      max_iterations=max_iterations, columns_per_job=columns_per_job,
-                      smoothing=smoothing, class_rows=class_rows, type_rows=type_rows)[0]
+              type_rows: bool = True, primal: bool = True, primal_share: float = 0.3) -> dict:
+    """The best Lagrangian bound of the column-generation LP within ``time_limit`` seconds.
+
+    With ``primal`` (PRIMAL SIDE): column generation gets ``1 - primal_share`` of the time (all
+    it needs if it converges sooner), then :func:`.price_and_branch.improve` builds schedules
+    on its columns from Tiresias's (the best algorithm at ``paper-default``) until 90% of
+    ``time_limit`` (the rest is for checking it) and the best checked one is returned as
+    ``schedule`` (``primal``: its objective), so ``mlopt bracket`` takes it as an upper end."""
+    t0 = time.perf_counter()
+    limit = 60.0 if time_limit is None else float(time_limit)
+    if not isinstance(primal, bool):
+        raise InputError("must be true or false", field="primal", value=primal)
+    if isinstance(primal_share, bool) or not isinstance(primal_share, (int, float)) or \
+            not 0 < primal_share < 1:
+        raise InputError("must be a number in (0, 1)", field="primal_share", value=primal_share)
+    out, cols = run_colgen(workload, time_limit=limit * (1 - primal_share) if primal else limit,
+                           threads=threads, slots=slots, max_iterations=max_iterations,
+                           columns_per_job=columns_per_job, smoothing=smoothing,
+                           class_rows=class_rows, type_rows=type_rows)
+    if primal:
+        from mlopt.families import get_family
+        from mlopt.families.hetero.price_and_branch import _warm_start, improve
+
+        sched = improve(workload, _warm_start(workload, "tiresias"), cols,
+                        deadline=t0 + 0.9 * limit, colgen=out)
+        res = get_family("hetero").check(workload, sched)
+        out["schedule"] = sched
+        out["primal"] = {"objective": float(res.objective),
+                         "start": sched.meta["pnb"].get("start", "warm")}
+    return out
 
 
 @dataclass(frozen=True)

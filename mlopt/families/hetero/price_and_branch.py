@@ -251,24 +251,38 @@ def _warm_start(workload: Workload, warm: str):
 def run_pnb(workload: Workload, *, seed: int = 0, time_limit: float = 60.0, warm: str = "tiresias",
             colgen_share: float = 0.3, configs_per_job: int = 48) -> Schedule:
     """Price-and-branch (module docstring): the best schedule found within ``time_limit``."""
-    from mlopt.families import get_family
     from mlopt.families.hetero.colgen import run_colgen
 
     t0 = time.perf_counter()
     deadline = t0 + float(time_limit)
+    start = _warm_start(workload, warm)
+    cols, info = None, None
+    share = colgen_share * max(0.0, deadline - time.perf_counter())
+    if share >= 0.5:
+        info, cols = run_colgen(workload, time_limit=share)
+    return improve(workload, start, cols, deadline=deadline, seed=seed,
+                   configs_per_job=configs_per_job, colgen=info)
+
+
+def improve(workload: Workload, start, cols, *, deadline: float, seed: int = 0,
+            configs_per_job: int = 48, colgen: dict | None = None) -> Schedule:
+    """Steps 2-4 of the module docstring until ``deadline`` (perf_counter seconds): from the
+    warm start ``start`` ((name, schedule, checked objective) or None) and the columns ``cols``
+    (:class:`.colgen.Columns` or None), the best checked schedule, never worse than ``start``.
+    The list schedules stop at the deadline (then only the warm start is left)."""
+    from mlopt.families import get_family
+
     data = hetero_data(workload)
     fam = get_family("hetero")
     J = len(data.job_ids)
     rng = np.random.default_rng(seed)
-    start = _warm_start(workload, warm)
     meta = {"warm": None if start is None else [start[0], start[2]]}
-
     priced: list[set] = [set() for _ in range(J)]
     lp_order = None
-    share = colgen_share * max(0.0, deadline - time.perf_counter())
-    if share >= 0.5:
-        info, cols = run_colgen(workload, time_limit=share)
-        meta["colgen"] = {k: info[k] for k in ("bound", "iterations", "converged", "columns")}
+    if cols is not None:
+        if colgen is not None:
+            meta["colgen"] = {k: colgen[k] for k in ("bound", "iterations", "converged",
+                                                     "columns")}
         for j, (m, p, _, n) in zip(cols.job.tolist(), cols.key.tolist()):
             priced[j].add((m, p, n))
         if cols.x.sum() > 0:  # mean start of the job's columns in the last master LP
@@ -294,10 +308,11 @@ def run_pnb(workload: Workload, *, seed: int = 0, time_limit: float = 60.0, warm
             continue
         s = fresh()
         for j in order:
+            if time.perf_counter() > deadline and start is not None:
+                break  # unfinished: the warm start stands
             s.insert(j)
-        cands.append((name, s))
-    if not cands:
-        raise InputError("no time left for any schedule", field="time_limit", value=time_limit)
+        if len(s.pl) == J:
+            cands.append((name, s))
     got, cur = min(cands, key=lambda c: c[1].value())
     meta["candidates"] = {n: s.value() for n, s in cands}
     moves = {"reinsert": 0, "ruin": 0}
