@@ -207,9 +207,9 @@ def colgen_lb(workload: Workload, *, time_limit: float | None = 60.0, threads: i
 
     With ``primal`` (PRIMAL SIDE): column generation gets ``1 - primal_share`` of the time (all
     it needs if it converges sooner), then :func:`.price_and_branch.improve` builds schedules
-    on its columns from Tiresias's (the best algorithm at ``paper-default``) until 90% of
-    ``time_limit`` (the rest is for checking it) and the best checked one is returned as
-    ``schedule`` (``primal``: its objective), so ``mlopt bracket`` takes it as an upper end."""
+    on its columns from Tiresias's (the best algorithm at ``paper-default``) and the best
+    checked one is returned as ``schedule`` (``primal``: its objective), so ``mlopt bracket``
+    takes it as an upper end (:func:`_primal_side`: its timing)."""
     t0 = time.perf_counter()
     limit = 60.0 if time_limit is None else float(time_limit)
     if not isinstance(primal, bool):
@@ -222,16 +222,30 @@ def colgen_lb(workload: Workload, *, time_limit: float | None = 60.0, threads: i
                            columns_per_job=columns_per_job, smoothing=smoothing,
                            class_rows=class_rows, type_rows=type_rows)
     if primal:
-        from mlopt.families import get_family
-        from mlopt.families.hetero.price_and_branch import _warm_start, improve
-
-        sched = improve(workload, _warm_start(workload, "tiresias"), cols,
-                        deadline=t0 + 0.9 * limit, colgen=out)
-        res = get_family("hetero").check(workload, sched)
-        out["schedule"] = sched
-        out["primal"] = {"objective": float(res.objective),
-                         "start": sched.meta["pnb"].get("start", "warm")}
+        out.update(_primal_side(workload, cols, out, t0, limit))
     return out
+
+
+def _primal_side(workload: Workload, cols, info: dict, t0: float, limit: float) -> dict:
+    """``schedule`` and ``primal`` of :func:`colgen_lb` (its docstring): the search plans to end
+    at 75% of ``limit`` and the warm start, search and check are stopped at 95% whatever they
+    do (a slow insertion or check on a loaded machine), so the bound is never lost to them."""
+    from mlopt.alarm import alarm
+    from mlopt.families import get_family
+    from mlopt.families.hetero.price_and_branch import _warm_start, improve
+
+    hard = t0 + 0.95 * limit - time.perf_counter()
+    if hard <= 0:
+        return {"primal": {"stopped": "no time left after column generation"}}
+    try:
+        with alarm(hard, lambda: TimeoutError("primal side stopped")):
+            sched = improve(workload, _warm_start(workload, "tiresias"), cols,
+                            deadline=t0 + 0.75 * limit, colgen=info)
+            res = get_family("hetero").check(workload, sched)
+    except TimeoutError:
+        return {"primal": {"stopped": "at 95% of the time limit"}}
+    return {"schedule": sched, "primal": {"objective": float(res.objective),
+                                          "start": sched.meta["pnb"].get("start", "warm")}}
 
 
 @dataclass(frozen=True)
