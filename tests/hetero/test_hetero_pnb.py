@@ -78,3 +78,16 @@ def test_bad_options_refused(field, value):
     with pytest.raises(InputError) as err:
         FAM.run("pnb", hand(), seed=0, **{field: value})
     assert err.value.field == field and err.value.value == value
+
+
+def test_colgen_lb_primal_side_returns_a_checked_schedule():
+    # hetero-small-0 style: 5 jobs on 2 servers; the bound's schedule lies between the bound
+    # and Tiresias's checked objective, and primal=False returns none
+    w = generate("small", seed=0)
+    from mlopt.families.hetero.colgen import colgen_lb
+    r = colgen_lb(w, time_limit=30)
+    res = FAM.check(w, r["schedule"])
+    tiresias = FAM.check(w, FAM.run("tiresias", w, seed=0)).objective
+    assert res.feasible and r["primal"]["objective"] == pytest.approx(res.objective)
+    assert r["bound"] <= res.objective <= tiresias * (1 + 1e-12)
+    assert "schedule" not in colgen_lb(w, time_limit=30, primal=False)
