@@ -796,6 +796,6 @@ def frontier_pnb_ps():
 CLAIMS += [
     Sentence(FRONTIER, "`pnb` reaches {} (its WSPT\nlist schedule; the LP-order one {}), {}% below "
              "Tiresias, and its column generation\n(not converged, {} iterations) certified {}, "
-             "above the bracket's bound: `pnb` / that\nbound = **{}**, Tiresias / it {}",
+             "above the first bracket's bound: `pnb` / that\nbound = **{}**, Tiresias / it {}",
              frontier_pnb_ps, what="frontier: pnb alone on hetero-open-0"),
 ]
