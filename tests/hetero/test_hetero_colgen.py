@@ -86,17 +86,23 @@ def test_class_rows_bind_on_mixed_servers():
             job["chunks"] = 1
             job["extra"]["minibatch_slots"] = [100.0, 1.0]  # w1 far slower: w2 it is
     w = hand(mutate=shape)
-    on = colgen_lb(w, time_limit=10)["bound"]
-    off = colgen_lb(w, time_limit=10, class_rows=False)["bound"]
+    on = colgen_lb(w, time_limit=10, type_rows=False)["bound"]
+    off = colgen_lb(w, time_limit=10, class_rows=False, type_rows=False)["bound"]
     m = build_placement_ti(w)
     opt = solve(m, time_limit=30).objective
     assert off < on <= opt * (1 + 1e-9)
+    # TYPE ROWS alone close it: s1 holds one w2 worker, s2 (1 GPU) none, so at most one w2
+    # worker runs per slot, A and B run one after the other, and the bound is OPT = 12
+    types = colgen_lb(w, time_limit=10, class_rows=False)["bound"]
+    assert types == pytest.approx(12.0, rel=1e-8) and types <= opt * (1 + 1e-9)
+    assert opt == pytest.approx(12.0)
 
 
 @pytest.mark.parametrize("field, value", [
     ("slots", 0), ("slots", -3), ("slots", True), ("slots", 10 ** 9), ("slots", 3.5),
     ("smoothing", 1.0), ("smoothing", -0.1), ("smoothing", "0.5"), ("columns_per_job", 0),
-    ("max_iterations", -1), ("class_rows", 1), ("class_rows", "yes")])
+    ("max_iterations", -1), ("class_rows", 1), ("class_rows", "yes"), ("type_rows", 0),
+    ("primal", 1), ("primal_share", 1.0), ("primal_share", 0)])
 def test_bad_options_refused(field, value):
     with pytest.raises(InputError) as err:
         colgen_lb(hand(), **{field: value})

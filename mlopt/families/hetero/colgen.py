@@ -26,6 +26,12 @@ relaxes them).  These rows stop co-located jobs from sharing capacity that only 
 servers offer.  Dominance then compares use over all rows, so a split column never loses to a
 co-located one and co-located columns only compete within a class.
 
+TYPE ROWS (``type_rows``, default on): per worker type m and slot, the type-m workers running
+number at most W_m = sum_h floor(min_r C_h^r / e_m^r) (each server holds at most that many
+alone, whatever else it holds), a row (m, tau) with capacity W_m loaded by N_k for every
+column of type m.  Valid for every schedule; it adds what the pooled rows lose to rounding
+(a server's GPUs a type's CPU or memory demand leaves idle).
+
 CERTIFICATE.  For any prices pi_{r,tau} >= 0, relaxing the capacity rows gives
   L(pi) = sum_j min_{k, t >= a_j} [w_j (t + d_k) + sum_r u_k^r sum_{tau=t}^{min(t+d_k,T+1)-1}
           pi_{r,tau}] - sum_{r,tau} pi_{r,tau} C^r  <=  OPT
@@ -46,6 +52,7 @@ from __future__ import annotations
 
 import math
 import time
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -62,12 +69,15 @@ RC_TOL = 1e-9
 SAFETY = 1e-9
 
 
-def job_columns(data: HeteroData, fits: KeyTest, j: int, classes: np.ndarray | None = None
-                ) -> tuple[np.ndarray, np.ndarray]:
+def job_columns(data: HeteroData, fits: KeyTest, j: int, classes: np.ndarray | None = None,
+                *, with_keys: bool = False, type_rows: bool = False) -> tuple[np.ndarray, ...]:
     """(d: K, u: K x G) of job j's non-dominated fitting configurations (module docstring 2);
     G = R (cluster rows), or R (1 + number of classes) with ``classes`` (class x R capacities
     of one server): a co-located configuration then becomes one column type per class whose
-    servers hold it, using the class's rows as well (module docstring, CLASS ROWS)."""
+    servers hold it, using the class's rows as well (module docstring, CLASS ROWS).
+    ``with_keys``: also the (m, p, q, n) row of each column's configuration (K x 4).
+    ``type_rows``: M more use entries, N at the column's worker type (module docstring, TYPE
+    ROWS)."""
     a = job_config_arrays(data, j)
     a = a[fits(a)]
     m, p, q, n, d = (a[:, i] for i in range(5))
@@ -77,20 +87,26 @@ def job_columns(data: HeteroData, fits: KeyTest, j: int, classes: np.ndarray | N
                                         for mm in range(len(data.e))])[m])
         s = np.where(q == 1, 1, np.maximum(1, np.ceil((n - g) * data.b[m] / data.B[p] - 1e-9)))
         u = u + s[:, None] * data.z[p]
+    keys = a[:, :4]
     if classes is not None:
         R, nc = u.shape[1], len(classes)
         split = q == 0
         parts_u = [np.hstack([u[split], np.zeros((split.sum(), nc * R))])]
-        parts_d = [d[split]]
+        parts_d, parts_k = [d[split]], [keys[split]]
         for c in range(nc):
             one = (q == 1) & (u <= classes[c] * (1 + 1e-9) + 1e-9).all(axis=1)
             extra = np.zeros((one.sum(), nc * R))
             extra[:, c * R:(c + 1) * R] = u[one]
             parts_u.append(np.hstack([u[one], extra]))
             parts_d.append(d[one])
-        u, d = np.vstack(parts_u), np.concatenate(parts_d)
+            parts_k.append(keys[one])
+        u, d, keys = np.vstack(parts_u), np.concatenate(parts_d), np.vstack(parts_k)
+    if type_rows:
+        count = np.zeros((len(d), len(data.e)))
+        count[np.arange(len(d)), keys[:, 0]] = keys[:, 3]
+        u = np.hstack([u, count])
     order = np.lexsort((u.sum(axis=1), d))
-    d, u = d[order], u[order]
+    d, u, keys = d[order], u[order], keys[order]
     # row b is dominated when an earlier row a (d_a <= d_b) uses no more of any resource;
     # blocks of rows keep the comparison matrix small
     keep = np.ones(len(d), dtype=bool)
@@ -99,6 +115,8 @@ def job_columns(data: HeteroData, fits: KeyTest, j: int, classes: np.ndarray | N
         le = (u[:, None, :] <= blk[None, :, :] + 1e-12).all(axis=2)  # le[a, b - lo]
         le &= np.arange(len(d))[:, None] < np.arange(lo, lo + len(blk))[None, :]
         keep[lo:lo + len(blk)] = ~le.any(axis=0)
+    if with_keys:
+        return d[keep].astype(np.int64), u[keep], keys[keep]
     return d[keep].astype(np.int64), u[keep]
 
 
@@ -183,9 +201,70 @@ class _Pricer:
 
 def colgen_lb(workload: Workload, *, time_limit: float | None = 60.0, threads: int | None = 1,
               slots: int | None = None, max_iterations: int = 10_000,
-              columns_per_job: int = 3, smoothing: float = 0.7, class_rows: bool = True
-              ) -> dict:
-    """The best Lagrangian bound of the column-generation LP within ``time_limit`` seconds."""
+              columns_per_job: int = 3, smoothing: float = 0.7, class_rows: bool = True,
+              type_rows: bool = True, primal: bool = True, primal_share: float = 0.3) -> dict:
+    """The best Lagrangian bound of the column-generation LP within ``time_limit`` seconds.
+
+    With ``primal`` (PRIMAL SIDE): column generation gets ``1 - primal_share`` of the time (all
+    it needs if it converges sooner), then :func:`.price_and_branch.improve` builds schedules
+    on its columns from Tiresias's (the best algorithm at ``paper-default``) and the best
+    checked one is returned as ``schedule`` (``primal``: its objective), so ``mlopt bracket``
+    takes it as an upper end (:func:`_primal_side`: its timing)."""
+    t0 = time.perf_counter()
+    limit = 60.0 if time_limit is None else float(time_limit)
+    if not isinstance(primal, bool):
+        raise InputError("must be true or false", field="primal", value=primal)
+    if isinstance(primal_share, bool) or not isinstance(primal_share, (int, float)) or \
+            not 0 < primal_share < 1:
+        raise InputError("must be a number in (0, 1)", field="primal_share", value=primal_share)
+    out, cols = run_colgen(workload, time_limit=limit * (1 - primal_share) if primal else limit,
+                           threads=threads, slots=slots, max_iterations=max_iterations,
+                           columns_per_job=columns_per_job, smoothing=smoothing,
+                           class_rows=class_rows, type_rows=type_rows)
+    if primal:
+        out.update(_primal_side(workload, cols, out, t0, limit))
+    return out
+
+
+def _primal_side(workload: Workload, cols, info: dict, t0: float, limit: float) -> dict:
+    """``schedule`` and ``primal`` of :func:`colgen_lb` (its docstring): the search plans to end
+    at 75% of ``limit`` and the warm start, search and check are stopped at 95% whatever they
+    do (a slow insertion or check on a loaded machine), so the bound is never lost to them."""
+    from mlopt.alarm import alarm
+    from mlopt.families import get_family
+    from mlopt.families.hetero.price_and_branch import _warm_start, improve
+
+    hard = t0 + 0.95 * limit - time.perf_counter()
+    if hard <= 0:
+        return {"primal": {"stopped": "no time left after column generation"}}
+    try:
+        with alarm(hard, lambda: TimeoutError("primal side stopped")):
+            sched = improve(workload, _warm_start(workload, "tiresias"), cols,
+                            deadline=t0 + 0.75 * limit, colgen=info)
+            res = get_family("hetero").check(workload, sched)
+    except TimeoutError:
+        return {"primal": {"stopped": "at 95% of the time limit"}}
+    return {"schedule": sched, "primal": {"objective": float(res.objective),
+                                          "start": sched.meta["pnb"].get("start", "warm")}}
+
+
+@dataclass(frozen=True)
+class Columns:
+    """The columns a column-generation run priced in, for a primal heuristic
+    (:mod:`.price_and_branch`): per column its job, configuration key (m, p, q, n), duration,
+    start, and its value in the last master LP solved (0 where none was)."""
+    job: np.ndarray
+    key: np.ndarray  # n x 4
+    d: np.ndarray
+    start: np.ndarray
+    x: np.ndarray
+
+
+def run_colgen(workload: Workload, *, time_limit: float | None = 60.0, threads: int | None = 1,
+               slots: int | None = None, max_iterations: int = 10_000,
+               columns_per_job: int = 3, smoothing: float = 0.7, class_rows: bool = True,
+               type_rows: bool = True) -> tuple[dict, Columns]:
+    """:func:`colgen_lb`'s result and the columns it generated (:class:`Columns`)."""
     import highspy
 
     from mlopt.solvers.quiet_highs import quiet_highs
@@ -202,15 +281,22 @@ def colgen_lb(workload: Workload, *, time_limit: float | None = 60.0, threads: i
         raise InputError("must be a number in [0, 1)", field="smoothing", value=smoothing)
     if not isinstance(class_rows, bool):
         raise InputError("must be true or false", field="class_rows", value=class_rows)
+    if not isinstance(type_rows, bool):
+        raise InputError("must be true or false", field="type_rows", value=type_rows)
     fits = KeyTest(data, lambda c: fits_alone(data, c))
     groups = server_classes(data)
     shapes = np.array([data.cap[g[0]] for g in groups]) if class_rows else None
-    cols = [job_columns(data, fits, j, shapes) for j in range(J)]
+    triples = [job_columns(data, fits, j, shapes, with_keys=True, type_rows=type_rows)
+               for j in range(J)]
+    cols = [(d, u) for d, u, _ in triples]
     T = default_slots(data, cols) if slots is None else slots
     C = data.cap.sum(axis=0)
     if class_rows:  # per class: its servers' summed capacity
         C = np.concatenate([C, *(data.cap[g].sum(axis=0) for g in groups)])
-    R = len(C)  # row groups: resources of the cluster, then of each class
+    if type_rows:  # per worker type: the most workers of it the servers hold, each alone
+        C = np.concatenate([C, [float(per_server_workers(data, m).sum())
+                                for m in range(len(data.e))]])
+    R = len(C)  # row groups: resources of the cluster, of each class, worker counts per type
     if R * T > MAX_ROWS:
         raise InputError(f"{R * T:,} capacity rows (> {MAX_ROWS:,}, mlopt.families.hetero."
                          "colgen.MAX_ROWS): pass a smaller slots", field="slots", value=T)
@@ -226,6 +312,7 @@ def colgen_lb(workload: Workload, *, time_limit: float | None = 60.0, threads: i
     highs.addRows(nrow, lower, upper, 0, np.zeros(nrow, dtype=np.int32),
                   np.zeros(0, dtype=np.int32), np.zeros(0))
     seen: set[tuple[int, int, int]] = set()
+    added: list[tuple[int, int, int]] = []  # master LP column order
 
     def add(columns):
         costs, starts, idx, val = [], [], [], []
@@ -233,6 +320,7 @@ def colgen_lb(workload: Workload, *, time_limit: float | None = 60.0, threads: i
             if (j, k, t) in seen:
                 continue
             seen.add((j, k, t))
+            added.append((j, k, t))
             d, u = cols[j]
             costs.append(float(data.weight[j]) * (t + int(d[k])))
             starts.append(len(idx))
@@ -296,6 +384,15 @@ def colgen_lb(workload: Workload, *, time_limit: float | None = 60.0, threads: i
         alpha = smoothing
         it += 1
     bound = best - SAFETY * abs(best)
+    x = np.zeros(len(added))
+    if status == "Optimal":
+        x = np.asarray(highs.getSolution().col_value)[:len(added)]
+    got = Columns(np.array([j for j, _, _ in added], dtype=np.int64),
+                  np.array([triples[j][2][k] for j, k, _ in added], dtype=np.int64
+                           ).reshape(-1, 4),
+                  np.array([int(cols[j][0][k]) for j, k, _ in added], dtype=np.int64),
+                  np.array([t for _, _, t in added], dtype=np.int64), x)
     return {"bound": float(bound), "lp": float(lp), "iterations": it, "converged": converged,
             "lp_status": status,
-            "columns": len(seen), "slots": T, "seconds": round(time.perf_counter() - t0, 3)}
+            "columns": len(seen), "slots": T, "seconds": round(time.perf_counter() - t0, 3)
+            }, got

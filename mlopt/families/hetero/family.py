@@ -13,7 +13,8 @@ The registration only: generator presets (:mod:`.generator`), the checker (:mod:
 A_online with A_dual / A_maxweight / A_mincost (:mod:`.online`, :mod:`.maxweight`,
 :mod:`.mincost`), baselines (:mod:`.baselines`), bounds (:mod:`.bounds`), theory checks
 (:mod:`.theory`); formulations ``wct_milp`` and ``placement_ti`` (:mod:`mlopt.models.hetero`),
-the bound ``colgen_lb`` (:mod:`.colgen`).
+the bound ``colgen_lb`` (:mod:`.colgen`) and the reference heuristic ``pnb`` over its columns
+(:mod:`.price_and_branch`).
 """
 from __future__ import annotations
 
@@ -43,6 +44,9 @@ FAMILY = Family(
         *(Algorithm(name, f"{P}.baselines:BASELINES.{name}",
                     options=f"{P}.baselines:OPTIONS.{name}", role="baseline")
           for name in ("fifo", "drf", "antman", "tiresias")),
+        Algorithm("pnb", f"{P}.price_and_branch:run_pnb",
+                  options=f"{P}.price_and_branch:OPTIONS", role="reference",
+                  doc="price-and-branch: colgen_lb's columns, list schedules, local search"),
     ],
     bounds_=[Bound("lower_bound", f"{P}.bounds:lower_bound"),
              Bound("colgen_lb", f"{P}.colgen:colgen_lb",
