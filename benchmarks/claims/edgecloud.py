@@ -80,7 +80,7 @@ def makespan_rate():
 def _ratios() -> pd.DataFrame:
     d = pd.concat([pd.read_csv(DATA / f / "ratios.csv")
                    for f in ("fig12_ratio_jobs", "fig13_ratio_servers")])
-    return d.drop_duplicates(["instance", "algorithm"])
+    return d.drop_duplicates(["instance", "algorithm"]).reset_index(drop=True)
 
 
 def _cell(d: pd.DataFrame, col: str) -> str:
