@@ -2,20 +2,17 @@
 ladder CSV by the ladder's own summary (`benchmarks/bracket/ladder.py --summary`)."""
 from __future__ import annotations
 
-import importlib.util
+from functools import cache
 
-from claims.core import ROOT, Table
+from claims.core import ROOT, Table, load_script
 
 README = "benchmarks/bracket/README.md"
 LADDER_60 = ROOT / "benchmarks" / "bracket" / "data" / "ladder-60s-2026-11-28.csv"
 
 
+@cache
 def _ladder():
-    spec = importlib.util.spec_from_file_location(
-        "bracket_ladder", ROOT / "benchmarks" / "bracket" / "ladder.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script("benchmarks/bracket/ladder.py", "bracket_ladder")
 
 
 def ladder_rows(path=LADDER_60):

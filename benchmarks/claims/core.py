@@ -34,6 +34,17 @@ def solu(family: str) -> dict[str, tuple]:
     return {name: (r["objective"], r["status"], r["bound"])
             for name, r in read_solu(ROOT / "instances" / "solu.csv").items()
             if r["family"] == family}
+def load_script(relpath: str, name: str):
+    """A benchmark script (``benchmarks/<dir>/<file>.py``, not a package module) loaded by
+    path, so a claim recomputes a table with the script's own code."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(name, ROOT / relpath)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
 _NUM = re.compile(r"-?\d[\d,]*(?:\.\d+)?(?:e[+-]?\d+)?", re.I)
 
 

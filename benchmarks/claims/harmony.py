@@ -3,13 +3,12 @@
 `benchmarks/harmony/tables.py` itself (the script that printed them), parsed back into cells."""
 from __future__ import annotations
 
-import importlib.util
 from functools import cache
 
 import numpy as np
 import pandas as pd
 
-from .core import ROOT, solu, Sentence, Table, f2
+from .core import ROOT, Sentence, Table, f2, load_script, solu
 
 README = "benchmarks/harmony/README.md"
 RES = ROOT / "benchmarks" / "harmony" / "results"
@@ -18,11 +17,7 @@ BASELINES = ["lb", "tetris", "lif_line", "lif_quad"]
 
 @cache
 def _tables():
-    spec = importlib.util.spec_from_file_location("harmony_tables",
-                                                  ROOT / "benchmarks" / "harmony" / "tables.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script("benchmarks/harmony/tables.py", "harmony_tables")
 
 
 def _cells(md: str) -> list[list[str]]:

@@ -6,23 +6,15 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_harmony_share_bound import two_that_fit_together
 
 from mlopt import pipeline
 from mlopt.errors import InputError
 from mlopt.families import get_family
-from mlopt.families.harmony.generator import make_workload
 from mlopt.families.harmony.local_search import run_local_search
 from mlopt.families.harmony.share_bound import share_bound
 
 FAM = get_family("harmony")
-
-
-def two_that_fit_together():
-    # one server; two ResNet jobs of 1 worker + 1 PS, 4 epochs (4 per interval alone: k = 1)
-    return make_workload([
-        {"model": "resnet", "workers": 1, "ps": 1, "epochs": 4, "arrival": 1},
-        {"model": "resnet", "workers": 1, "ps": 1, "epochs": 4, "arrival": 1}],
-        n_servers=1, horizon=4)
 
 
 def test_hand_case_delays_one_job():
