@@ -148,6 +148,12 @@ class _State:
         if self.on_update is not None:
             self.on_update(self)
 
+    def stamp(self, first: int, started: float) -> None:
+        """Record ``started`` (a ``perf_counter`` time) on the sources added from index
+        ``first`` on, in seconds after the bracket began."""
+        for source in self.sources[first:]:
+            source.started_s = round(started - self.t0, 3)
+
     def closed(self) -> bool:
         if self.primal is None or self.dual is None:
             return False
@@ -448,8 +454,7 @@ class _Step:
         before = len(st.sources)
         (_finish_algorithm if self.kind == "primal" else _finish_bound)(
             st, self.name, kind, out, dt)
-        for source in st.sources[before:]:
-            source.started_s = round(self.t0 - st.t0, 3)
+        st.stamp(before, self.t0)
 
 
 def _algorithm_work(fam, workload, name: str) -> Callable[[], Any]:
@@ -614,8 +619,7 @@ def _warm_start(fam, workload, model, cap: float):
 def _finish_exact(st: _State, fam, handle: "Boxed", solver: str, t0: float):
     before = len(st.sources)
     out = _exact_sources(st, fam, handle, solver, t0)
-    for source in st.sources[before:]:
-        source.started_s = round(t0 - st.t0, 3)
+    st.stamp(before, t0)
     return out
 
 
