@@ -36,9 +36,11 @@ def alarm(seconds: float | None, expired: Callable[[], BaseException]) -> Iterat
     def _stop(signum, frame):
         # the timer repeats (a first raise can be swallowed: it may land in a finalizer run by
         # the garbage collector, whose exceptions Python ignores); once the block is unwinding
-        # into this context manager's own code, stay quiet
+        # into this context manager's own code, stay quiet; inside an import, wait for the next
+        # tick: an import stopped halfway leaves a broken module in sys.modules for the rest
+        # of the process (seen: pandas, then every later test that used it failed)
         while frame is not None:
-            if frame.f_code in _OWN_CODE:
+            if frame.f_code in _OWN_CODE or _importing(frame.f_code):
                 return
             frame = frame.f_back
         raise _Expired()
@@ -57,6 +59,13 @@ def alarm(seconds: float | None, expired: Callable[[], BaseException]) -> Iterat
         if outer_left:  # the enclosing alarm's remaining time (at least a tick, if overdue)
             signal.setitimer(signal.ITIMER_REAL,
                              max(1e-6, outer_left - (time.monotonic() - start)), outer_every)
+
+
+def _importing(code) -> bool:
+    """A frame of the import machinery (module code runs beneath it)."""
+    name = code.co_filename
+    return name.startswith("<frozen importlib") or name.endswith(
+        ("importlib/_bootstrap.py", "importlib/_bootstrap_external.py"))
 
 
 # frames in which a repeated signal must not raise again: this context manager's generator and

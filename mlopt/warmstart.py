@@ -216,7 +216,9 @@ def _highs_once(form, x, given, full_ok, time_limit, mip_gap, threads, options):
 
     if log_stream() is not None:  # --log-solver
         attach_highs_log(h, log_stream())
-    h.run()
+    from mlopt.solvers.quiet_highs import run_highs
+
+    run_highs(h)
     status = h.getModelStatus()
     name = h.modelStatusToString(status)
     info = h.getInfo()

@@ -98,6 +98,9 @@ class HighsBackend(SolverBackend):
 
         if log_stream() is not None:  # --log-solver: HiGHS's log to that stream, not stdout
             kwargs["tee"] = [log_stream()]
+        from mlopt.solvers.quiet_highs import pool_for
+
+        pool_for(threads)  # HiGHS fails a run asking for another pool size than the last one
         start = time.perf_counter()
         try:
             res = opt.solve(model, **kwargs)

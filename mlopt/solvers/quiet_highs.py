@@ -26,13 +26,41 @@ def quiet_highs():
     return highs
 
 
-def run_highs(highs):
-    """``highs.run()``, once more after resetting HiGHS's thread pool if the first run is
-    refused: HiGHS keeps one pool per process and refuses a thread count other than its first
-    run's (runs here are sequential, so a fresh pool with the caller's count is safe).  Without
-    the retry a bound that needs an LP silently fell back to a weaker value."""
+#: the thread count HiGHS's worker pool was started for in this process (0: HiGHS's own
+#: choice); empty before the first run
+_pool: list[int] = []
+
+
+def pool_for(threads: int | None) -> None:
+    """Call before a HiGHS run asking for ``threads`` (None or 0: HiGHS's own choice).
+
+    HiGHS keeps one pool of worker threads per process, sized by its first run, and fails any
+    later run that asks for another count (status kError, no message).  Which count came first
+    then decides which later solves fail: with HiGHS's own choice at half the machine's cores,
+    a machine with more than two cores failed every later one-thread solve (seen in CI).  The
+    pool is restarted when the count changes; runs in one process are sequential here
+    (``bracket``'s sources are processes), so no solve is running on the pool it replaces."""
     import highspy
 
+    key = int(threads or 0)
+    if _pool and _pool[0] != key:
+        highspy.Highs.resetGlobalScheduler(True)
+    _pool[:] = [key]
+
+
+def _threads_of(highs) -> int:
+    value = highs.getOptionValue("threads")
+    return int(value[1] if isinstance(value, tuple) else value)
+
+
+def run_highs(highs):
+    """``highs.run()`` on a pool of the thread count ``highs`` asks for (:func:`pool_for`);
+    once more on a fresh pool if HiGHS still refuses the run (a pool started by code that
+    did not come through here).  Without the retry a bound that needs an LP silently fell
+    back to a weaker value."""
+    import highspy
+
+    pool_for(_threads_of(highs))
     status = highs.run()
     if status == highspy.HighsStatus.kError:
         highspy.Highs.resetGlobalScheduler(True)

@@ -40,3 +40,24 @@ def test_alarm_quiet_after_the_block_and_nested_deadlines_kept():
         pass
     time.sleep(0.4)  # no signal after the block has ended
 
+
+
+def test_an_import_is_never_stopped_halfway(tmp_path, monkeypatch):
+    # the module takes 0.6 s to import and the limit is 0.1 s: the block stops at the first
+    # tick after the import has finished, and the module is whole (a module stopped halfway
+    # would stay broken in sys.modules for the rest of the process)
+    import sys
+
+    (tmp_path / "slow_to_import_mod.py").write_text(
+        "import time\nt0 = time.perf_counter()\nwhile time.perf_counter() - t0 < 0.6:\n"
+        "    pass\nCOMPLETE = True\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    t0 = time.perf_counter()
+    with pytest.raises(Stop):
+        with alarm(0.1, Stop):
+            import slow_to_import_mod  # noqa: F401
+            while time.perf_counter() - t0 < 10:
+                pass
+    assert 0.6 <= time.perf_counter() - t0 < 3
+    assert sys.modules["slow_to_import_mod"].COMPLETE
+    del sys.modules["slow_to_import_mod"]

@@ -267,7 +267,7 @@ def run_colgen(workload: Workload, *, time_limit: float | None = 60.0, threads: 
     """:func:`colgen_lb`'s result and the columns it generated (:class:`Columns`)."""
     import highspy
 
-    from mlopt.solvers.quiet_highs import quiet_highs
+    from mlopt.solvers.quiet_highs import quiet_highs, run_highs
 
     t0 = time.perf_counter()
     limit = 60.0 if time_limit is None else float(time_limit)
@@ -370,10 +370,10 @@ def run_colgen(workload: Workload, *, time_limit: float | None = 60.0, threads: 
         if it >= max_iterations or time.perf_counter() - t0 > limit:
             break
         add(new)
-        highs.run()
+        run_highs(highs)
         if highs.getModelStatus() != highspy.HighsModelStatus.kOptimal:
             highs.clearSolver()  # a warm re-solve can stall on numerics: once more from scratch
-            highs.run()
+            run_highs(highs)
         status = highs.modelStatusToString(highs.getModelStatus())
         if highs.getModelStatus() != highspy.HighsModelStatus.kOptimal:
             break  # no duals to price at; the best bound so far stands

@@ -85,6 +85,7 @@ from mlopt.families.pdors.oracle import ExternalLP, SlotOracle, SlotPlan, new_hi
 from mlopt.families.pdors.prices import schedulable
 from mlopt.families.pdors.theory import job_sum_bound
 from mlopt.workload import Workload
+from mlopt.solvers.quiet_highs import run_highs
 
 INF = highspy.kHighsInf
 SAFETY = 1e-9
@@ -249,7 +250,7 @@ class _Master:
 
     def solve(self, time_limit: float) -> dict[str, Any] | None:
         self.h.setOptionValue("time_limit", self.h.getRunTime() + max(0.05, time_limit))
-        self.h.run()
+        run_highs(self.h)
         if self.h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
             return None
         sol = self.h.getSolution()

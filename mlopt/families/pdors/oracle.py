@@ -57,6 +57,7 @@ import numpy as np
 
 from mlopt.errors import InputError
 from mlopt.families.pdors.fields import EPS, min_ps
+from mlopt.solvers.quiet_highs import run_highs
 
 INF = highspy.kHighsInf
 ORACLES = ("rounding", "exact")
@@ -245,7 +246,7 @@ class ExternalLP:
         """Solve for the given demand; return (cost, workers, PSs) or None if not optimal."""
         h = self._build() if self.rebuild else self.h
         h.changeRowBounds(self.cover_row, float(demand), INF)
-        h.run()
+        run_highs(h)
         if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
             return None
         x = np.array(h.getSolution().col_value)

@@ -17,7 +17,7 @@ import highspy
 import numpy as np
 
 from mlopt.families.pdors.columns import ColumnPool
-from mlopt.solvers.quiet_highs import quiet_highs
+from mlopt.solvers.quiet_highs import quiet_highs, run_highs
 
 INF = highspy.kHighsInf
 
@@ -96,7 +96,7 @@ def solve_restricted_mip(pool: ColumnPool, *, time_limit: float, warm: list[int]
         ws = highspy.HighsSolution()
         ws.col_value = [float(v) for v in x0]
         h.setSolution(ws)
-    h.run()
+    run_highs(h)
     info, status = h.getInfo(), h.getModelStatus()
     has = info.primal_solution_status == 2  # kSolutionStatusFeasible
     out = {"rows": int(nr), "seconds": time.perf_counter() - t0, "x": None, "chosen": None,

@@ -54,7 +54,7 @@ from typing import Any
 
 import highspy
 
-from mlopt.solvers.quiet_highs import quiet_highs
+from mlopt.solvers.quiet_highs import quiet_highs, run_highs
 import numpy as np
 
 from mlopt.families.oasis.online import OasisRun, oasis_online
@@ -238,7 +238,7 @@ class MasterLP:
                 # HiGHS compares time_limit with the object's cumulative run time
                 self.h.setOptionValue("time_limit",
                                       self.h.getRunTime() + max(0.1, float(left)))
-            self.h.run()
+            run_highs(self.h)
             status = self.h.getModelStatus()
             if status != highspy.HighsModelStatus.kOptimal:
                 self.last_status = self.h.modelStatusToString(status)
@@ -363,7 +363,7 @@ class MasterLP:
             ws = highspy.HighsSolution()
             ws.col_value = [float(v) for v in np.asarray(warm_start, dtype=float)[kept]]
             mip.setSolution(ws)
-        mip.run()
+        run_highs(mip)
         info = mip.getInfo()
         status = mip.getModelStatus()
         has = info.primal_solution_status == 2  # kSolutionStatusFeasible
