@@ -419,13 +419,10 @@ def _import_sources(fam, names: list[str], until: float) -> None:
 
 
 def _cores() -> int:
-    """CPU cores this process may use."""
-    import os
+    """CPU cores this process may use (:func:`mlopt.machine.cores`; tests replace this)."""
+    from mlopt.machine import cores
 
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
+    return cores()
 
 
 class _Step:

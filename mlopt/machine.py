@@ -1,6 +1,7 @@
 """What machine a measurement ran on: every report and benchmark summary is stamped with it."""
 from __future__ import annotations
 
+import os
 import platform
 from functools import lru_cache
 from pathlib import Path
@@ -16,3 +17,11 @@ def cpu_model() -> str:
     except OSError:
         pass
     return platform.processor() or "unknown CPU"
+
+
+def cores() -> int:
+    """CPU cores this process may use (its affinity mask; the machine may have more)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1

@@ -92,8 +92,12 @@ class HighsBackend(SolverBackend):
                       rel_gap=mip_gap, solver_options=dict(options))
         if time_limit is not None:
             kwargs["time_limit"] = float(time_limit)
-        if threads is not None:
-            kwargs["threads"] = int(threads)
+        if threads is None:  # HiGHS's own rule (half the cores), on the cores this process
+            # may use: HiGHS itself counts the machine's, however few this process has
+            from mlopt.machine import cores
+
+            threads = max(1, (cores() + 1) // 2)
+        kwargs["threads"] = int(threads)
         from mlopt.solvers.log import log_stream
 
         if log_stream() is not None:  # --log-solver: HiGHS's log to that stream, not stdout

@@ -23,6 +23,10 @@ def quiet_highs():
         os.close(saved)
         os.close(null)
     highs.setOptionValue("output_flag", False)
+    # one thread unless the caller says otherwise: HiGHS's own choice counts the machine's
+    # cores, not the ones this process may use (a CI container on a large host got a pool of
+    # many threads on two cores)
+    highs.setOptionValue("threads", 1)
     return highs
 
 
@@ -32,7 +36,8 @@ _pool: list[int] = []
 
 
 def pool_for(threads: int | None) -> None:
-    """Call before a HiGHS run asking for ``threads`` (None or 0: HiGHS's own choice).
+    """Call before a HiGHS run asking for ``threads`` (None or 0: HiGHS's own choice, which
+    mlopt's own calls never leave to HiGHS).
 
     HiGHS keeps one pool of worker threads per process, sized by its first run, and fails any
     later run that asks for another count (status kError, no message).  Which count came first
