@@ -147,6 +147,7 @@ def test_quickstart_runs_the_quick_spec_with_every_schedule_checked(tmp_path, ca
                            str(tmp_path / "out"), "--workers", "0")
     assert code == 0
     assert "paper-fig5#1" in out and "()#" not in out
+    assert out.count("optimal (verified)") == 2  # every optimum re-solved by a second solver
     for alg in ("oasis", "fifo", "drf", "rrh", "dorm"):
         assert f"`{alg}` | 2 | 2/2 |" in out  # two runs, both checked feasible
     assert (tmp_path / "out" / "report.md").is_file()

@@ -44,8 +44,9 @@ def test_drf_share_that_fits_is_not_shrunk():
 
 @pytest.mark.parametrize("alg", ["fifo", "drf"])
 def test_shrunk_count_deterministic_and_bounded(alg):
-    w = generate("bench", seed=0, n_jobs=20, n_servers=20)
+    # 10 jobs on 10 bench servers: fifo shrinks 4, drf 2 (20 / 20 took 5 s per run)
+    w = generate("bench", seed=0, n_jobs=10, n_servers=10)
     a, b = FAM.run(alg, w, seed=0), FAM.run(alg, w, seed=0)
     assert a.meta["shrunk_jobs"] == b.meta["shrunk_jobs"]
-    assert 0 <= a.meta["shrunk_jobs"] <= len(hetero_data(w).job_ids)
+    assert 0 < a.meta["shrunk_jobs"] <= len(hetero_data(w).job_ids)
     assert a.allocations.equals(b.allocations) and FAM.check(w, a).feasible
