@@ -182,9 +182,11 @@ def test_cli_progress_shows_solver_updates(tmp_path, nodes_instance):
 def test_bracket_skips_the_exact_model_and_its_relaxation_by_estimate(paper_default):
     from mlopt.workload import Workload
 
+    # 60 s: the estimate's share (ESTIMATE_SHARE, 3 s) must not be what a loaded machine
+    # misses (at 6 s it was 0.3 s); nothing else runs, so the call ends when the skip is known
     t0 = time.perf_counter()
-    res = bracket(Workload.load(paper_default), time_limit=6, algorithms=[], bounds=[])
-    assert time.perf_counter() - t0 < 6 + 2
+    res = bracket(Workload.load(paper_default), time_limit=60, algorithms=[], bounds=[])
+    assert time.perf_counter() - t0 < 20
     by_name = {s.name: s for s in res.sources}
     exact = by_name["utility_ilp (highs)"]
     assert exact.status == "skipped" and "nonzeros" in exact.note and "time limit" in exact.note
