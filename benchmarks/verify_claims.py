@@ -25,6 +25,13 @@ the `frontier.md` files that rest on committed data (`instances/solu.csv`, bound
 on the committed tiny / small instances, `data/*.csv`; each registry lists what it leaves
 out); a number in a write-up that no claim names (older prose, "before the fix"
 values, timings copied from logs that are not committed) is not checked until registered.
+
+What is not data: a line whose numbers are settings (sizes, seeds, budgets, commands), one-off
+measurements no committed file holds, or the paper's own figures carries an HTML comment
+``<!-- unchecked: setting -->`` (kinds ``setting``, ``one-off``, ``paper``), or sits between
+``<!-- unchecked-begin: KIND -->`` and ``<!-- unchecked-end -->`` lines; ``--uncovered``
+(default: the top-level README, every `benchmarks/*/README.md` and `frontier.md`) lists every
+other numeric line no claim covers.  See `benchmarks/claims/uncovered.py`.
 """
 from __future__ import annotations
 

@@ -1,14 +1,26 @@
 """Which lines of the write-ups quote numbers that no registered claim re-checks: the to-do list
 of issue 23's "every number from committed data" (``python benchmarks/verify_claims.py
---uncovered [README ...]``).
+--uncovered [README ...]``; default: the top-level README, every `benchmarks/*/README.md` and
+`benchmarks/*/frontier.md`).
 
 A heuristic, line by line: a line counts as covered when it is a row of a registered table, or
 when every number on it occurs in the filled-in text of registered sentences that share a
 stretch of 30 characters with the line (a sentence often starts or ends mid-line); code blocks
 are skipped, and a line is listed when it has a number with a decimal point, two or more
-digits, or a percent.
-Setup constants (seeds, sizes, ranges) are listed too: reading the list is the human part.
-`frontier.md` files are left out (their registries list what they leave out).
+digits, or a percent.  Not numbers for this scan: inline code (commands, options, file names)
+and references (``Fig. 12-13``, ``Alg. 4``, ``Theorem 5``, ``issue 23``, ``INFOCOM'18``).
+
+Numbers that no committed data file holds are marked in the write-up itself, with an HTML
+comment (invisible on the rendered page) naming why they are not checked:
+
+* ``<!-- unchecked: KIND -->`` anywhere on a line marks that line;
+* ``<!-- unchecked-begin: KIND -->`` ... ``<!-- unchecked-end -->`` (each on its own line)
+  marks the lines between, e.g. a table of settings.
+
+KIND is one of :data:`KINDS`.  A marker with another kind, or a begin without an end, is
+listed as a problem (a typo must not hide a line).  A marker never hides a registered claim:
+the markers are removed before sentences are matched (`claims.core._flat`), and a number that
+rests on committed data belongs in a claim, not under a marker.
 """
 from __future__ import annotations
 
@@ -17,7 +29,21 @@ import re
 
 from .core import ROOT, Sentence, _flat, _read
 
+KINDS = {
+    "setting": "an input of the run: instance size, seed, budget, limit, option, command",
+    "one-off": "a measurement (timing, count from a log) that no committed data file holds",
+    "paper": "a number quoted from the paper being reproduced, not measured here",
+}
+
 _NUMBER = re.compile(r"\d+\.\d+|\d{2,}|\d+ ?%")
+_CODE = re.compile(r"`[^`]*`")
+_REF = re.compile(r"\b(?:Figs?|Tables?|Algs?|Algorithm|Theorems?|Lemmas?|Eqs?|Sections?|"
+                  r"issues?|PR)\.?\s*\d+(?:\s*[-–,/]\s*\d+)*|§\s*\d+(?:\.\d+)*|"
+                  r"(?:INFOCOM|JSAC|TCC|OSDI|NSDI|EuroSys|SoCC)'\d\d")
+_LINK = re.compile(r"\]\([^)]*\)")
+_LINE = re.compile(r"<!--\s*unchecked:\s*([\w-]+)\s*-->")
+_BEGIN = re.compile(r"^\s*<!--\s*unchecked-begin:\s*([\w-]+)\s*-->\s*$")
+_END = re.compile(r"^\s*<!--\s*unchecked-end\s*-->\s*$")
 
 
 def _registered(modules) -> tuple[dict, dict]:
@@ -36,19 +62,49 @@ def _registered(modules) -> tuple[dict, dict]:
     return sentences, tables
 
 
+def write_ups() -> list[str]:
+    """Every write-up the scan reads by default, most-read first."""
+    bench = ROOT / "benchmarks"
+    return ["README.md"] + [str(p.relative_to(ROOT)) for name in ("README.md", "frontier.md")
+                            for p in sorted(bench.glob(f"*/{name}"))]
+
+
+def numbers(line: str) -> list[str]:
+    """The numbers of a write-up line this scan asks a claim (or a marker) for."""
+    for pat in (_CODE, _LINK, _REF):
+        line = pat.sub(" ", line)
+    return _NUMBER.findall(line)
+
+
 def uncovered(modules, readmes=None) -> dict[str, list[str]]:
-    """README path -> its numeric lines ("LINE: text") that no registered claim covers."""
+    """README path -> its numeric lines ("LINE: text") that no registered claim covers and no
+    marker exempts, plus one line per malformed marker."""
     sentences, tables = _registered(modules)
-    paths = readmes or sorted(str(p.relative_to(ROOT))
-                              for p in (ROOT / "benchmarks").glob("*/README.md"))
     out = {}
-    for readme in paths:
-        lines, in_table, in_code = [], False, False
+    for readme in readmes or write_ups():
+        lines, in_table, in_code, block = [], False, False, None
         for i, line in enumerate(_read(readme).splitlines(), 1):
             if line.startswith("```"):
                 in_code = not in_code
                 continue
             if in_code:
+                continue
+            m = _BEGIN.match(line)
+            if m:
+                if m.group(1) not in KINDS:
+                    lines.append(f"{i}: unknown marker kind {m.group(1)!r}: {line.strip()}")
+                block = i
+                continue
+            if _END.match(line):
+                if block is None:
+                    lines.append(f"{i}: unchecked-end without a begin")
+                block = None
+                continue
+            marks = _LINE.findall(line)
+            bad = [k for k in marks if k not in KINDS]
+            if bad:
+                lines.append(f"{i}: unknown marker kind {bad[0]!r}: {line.strip()}")
+            if block is not None or marks:
                 continue
             if line.strip() in tables.get(readme, ()):
                 in_table = True
@@ -56,9 +112,10 @@ def uncovered(modules, readmes=None) -> dict[str, list[str]]:
             if in_table and line.startswith("|"):
                 continue
             in_table = False
-            if _NUMBER.search(line) and not _covered(_flat(line).strip(),
-                                                     sentences.get(readme, ())):
+            if numbers(line) and not _covered(_flat(line).strip(), sentences.get(readme, ())):
                 lines.append(f"{i}: {line.strip()}")
+        if block is not None:
+            lines.append(f"{block}: unchecked-begin without an unchecked-end")
         out[readme] = lines
     return out
 
@@ -69,5 +126,5 @@ def _covered(line: str, sentences) -> bool:
     k = 30
     chunks = {line[i:i + k] for i in range(0, max(1, len(line) - k + 1), 5)}
     near = [s for s in sentences if any(c in s for c in chunks)]
-    nums = _NUMBER.findall(line)
+    nums = numbers(line)
     return bool(near) and all(any(n in s for s in near) for n in nums)
