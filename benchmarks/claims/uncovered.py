@@ -3,11 +3,10 @@ of issue 23's "every number from committed data" (``python benchmarks/verify_cla
 --uncovered [README ...]``; default: the top-level README, every `benchmarks/*/README.md` and
 `benchmarks/*/frontier.md`).
 
-A heuristic, line by line: a line counts as covered when it is a row of a registered table, or
-when every number on it occurs in the filled-in text of registered sentences that share a
-stretch of 30 characters with the line (a sentence often starts or ends mid-line); code blocks
-are skipped, and a line is listed when it has a number with a decimal point, two or more
-digits, or a percent.  Not numbers for this scan: inline code (commands, options, file names)
+Line by line: a line counts as covered when it is a row of a registered table, or when no
+number is left on it once the text of registered sentences (filled in from the data) is cut
+out of it (a sentence often starts or ends mid-line and wraps); code blocks are skipped, and a
+line is listed when it has a number with a decimal point, two or more digits, or a percent.  Not numbers for this scan: inline code (commands, options, file names)
 and references (``Fig. 12-13``, ``Alg. 4``, ``Theorem 5``, ``issue 23``, ``INFOCOM'18``).
 
 Numbers that no committed data file holds are marked in the write-up itself, with an HTML
@@ -121,10 +120,28 @@ def uncovered(modules, readmes=None) -> dict[str, list[str]]:
 
 
 def _covered(line: str, sentences) -> bool:
-    if any(line in s for s in sentences):
-        return True
-    k = 30
-    chunks = {line[i:i + k] for i in range(0, max(1, len(line) - k + 1), 5)}
-    near = [s for s in sentences if any(c in s for c in chunks)]
-    nums = numbers(line)
-    return bool(near) and all(any(n in s for s in near) for n in nums)
+    """True when no number is left on the line once the parts that registered sentences fill
+    in are cut out: a whole sentence inside the line, the line inside a sentence, or a sentence
+    that starts (ends) on this line and wraps onto the next (from the previous) one."""
+    rest = line
+    for s in sentences:
+        if rest in s:
+            return True
+        if s in rest:
+            rest = rest.replace(s, " ")
+            continue
+        n = _overlap(rest, s)  # the line's tail starts the sentence
+        if n:
+            rest = rest[:-n]
+        n = _overlap(s, rest)  # the sentence's tail starts the line
+        if n:
+            rest = rest[n:]
+    return not numbers(rest)
+
+
+def _overlap(a: str, b: str, least: int = 12) -> int:
+    """Length of the longest suffix of ``a`` that is a prefix of ``b`` (0 below ``least``)."""
+    for n in range(min(len(a), len(b)), least - 1, -1):
+        if a.endswith(b[:n]):
+            return n
+    return 0

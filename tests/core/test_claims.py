@@ -158,3 +158,11 @@ def test_a_marker_does_not_split_a_registered_sentence(tmp_path):
     # the sentence wraps over a marked line: the marker is removed before matching
     r = _readme(tmp_path, "wins on 3 of 4 <!-- unchecked: setting -->\nseeds (75%)\n")
     assert Sentence(r, "wins on {} of 4 seeds ({})", lambda: ["3", "75%"]).check() == []
+
+
+def test_a_wrapped_sentence_covers_only_its_own_numbers(tmp_path):
+    from claims.uncovered import _covered
+    s = ["A_online is 0-22% above the optimum where it is proven"]
+    assert _covered("* **Edge-cloud**: A_online is 0-22% above the", s)
+    assert _covered("optimum where it is proven, on 18 instances", s) is False
+    assert _covered("optimum where it is proven.", s)
