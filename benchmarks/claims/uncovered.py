@@ -7,7 +7,8 @@ Line by line: a line counts as covered when it is a row of a registered table, o
 number is left on it once the text of registered sentences (filled in from the data) is cut
 out of it (a sentence often starts or ends mid-line and wraps); code blocks are skipped, and a
 line is listed when it has a number with a decimal point, two or more digits, or a percent.  Not numbers for this scan: inline code (commands, options, file names)
-and references (``Fig. 12-13``, ``Alg. 4``, ``Theorem 5``, ``issue 23``, ``INFOCOM'18``).
+and references (``Fig. 12-13``, ``Alg. 4``, ``Theorem 5``, ``issue 23``, ``INFOCOM'18``, an
+equation ``LP(14)``, a seed directory ``002``).
 
 Numbers that no committed data file holds are marked in the write-up itself, with an HTML
 comment (invisible on the rendered page) naming why they are not checked:
@@ -16,7 +17,7 @@ comment (invisible on the rendered page) naming why they are not checked:
 * ``<!-- unchecked-begin: KIND -->`` ... ``<!-- unchecked-end -->`` (each on its own line)
   marks the lines between, e.g. a table of settings.
 
-KIND is one of :data:`KINDS`.  A marker with another kind, or a begin without an end, is
+KIND is one of :data:`KINDS`, or several separated by commas (``setting, paper``).  A marker with another kind, or a begin without an end, is
 listed as a problem (a typo must not hide a line).  A marker never hides a registered claim:
 the markers are removed before sentences are matched (`claims.core._flat`), and a number that
 rests on committed data belongs in a claim, not under a marker.
@@ -38,10 +39,14 @@ _NUMBER = re.compile(r"\d+\.\d+|\d{2,}|\d+ ?%")
 _CODE = re.compile(r"`[^`]*`")
 _REF = re.compile(r"\b(?:Figs?|Tables?|Algs?|Algorithm|Theorems?|Lemmas?|Eqs?|Sections?|"
                   r"issues?|PR)\.?\s*\d+(?:\s*[-–,/]\s*\d+)*|§\s*\d+(?:\.\d+)*|"
-                  r"(?:INFOCOM|JSAC|TCC|OSDI|NSDI|EuroSys|SoCC)'\d\d")
+                  r"(?:INFOCOM|JSAC|TCC|OSDI|NSDI|EuroSys|SoCC)'\d\d|"
+                  # a paper's equation: "dual (19)-(20)", "LP(14)", "a MILP of (13)"
+                  r"\b(?:LP|ILP|MILP|dual|of|constraints?|function|problem)\s*\(\d{1,2}\)"
+                  r"(?:\s*[-–]\s*\(\d{1,2}\))?|"
+                  r"(?<![\d.,])0\d\d(?!\d|\.\d)")  # a seed directory: "seed 002", "(000)"
 _LINK = re.compile(r"\]\([^)]*\)")
-_LINE = re.compile(r"<!--\s*unchecked:\s*([\w-]+)\s*-->")
-_BEGIN = re.compile(r"^\s*<!--\s*unchecked-begin:\s*([\w-]+)\s*-->\s*$")
+_LINE = re.compile(r"<!--\s*unchecked:\s*([\w, -]+?)\s*-->")
+_BEGIN = re.compile(r"^\s*<!--\s*unchecked-begin:\s*([\w, -]+?)\s*-->\s*$")
 _END = re.compile(r"^\s*<!--\s*unchecked-end\s*-->\s*$")
 
 
@@ -90,8 +95,9 @@ def uncovered(modules, readmes=None) -> dict[str, list[str]]:
                 continue
             m = _BEGIN.match(line)
             if m:
-                if m.group(1) not in KINDS:
-                    lines.append(f"{i}: unknown marker kind {m.group(1)!r}: {line.strip()}")
+                bad = [k for k in _kinds(m.group(1)) if k not in KINDS]
+                if bad:
+                    lines.append(f"{i}: unknown marker kind {bad[0]!r}: {line.strip()}")
                 block = i
                 continue
             if _END.match(line):
@@ -99,7 +105,7 @@ def uncovered(modules, readmes=None) -> dict[str, list[str]]:
                     lines.append(f"{i}: unchecked-end without a begin")
                 block = None
                 continue
-            marks = _LINE.findall(line)
+            marks = [k for m in _LINE.findall(line) for k in _kinds(m)]
             bad = [k for k in marks if k not in KINDS]
             if bad:
                 lines.append(f"{i}: unknown marker kind {bad[0]!r}: {line.strip()}")
@@ -117,6 +123,10 @@ def uncovered(modules, readmes=None) -> dict[str, list[str]]:
             lines.append(f"{block}: unchecked-begin without an unchecked-end")
         out[readme] = lines
     return out
+
+
+def _kinds(text: str) -> list[str]:
+    return [k.strip() for k in text.split(",")]
 
 
 def _covered(line: str, sentences) -> bool:

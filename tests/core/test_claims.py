@@ -132,7 +132,7 @@ The paper reports 62% fewer slots. <!-- unchecked: paper -->
 |---|---|
 | 12 | 60 |
 <!-- unchecked-end -->
-Took 3.5 s once. <!-- unchecked: oneoff -->
+Took 3.5 s once. <!-- unchecked: setting, oneoff -->
 See Fig. 12-13 and `mlopt solve --time-limit 600` (issue 23, JSAC'22).
 """
 
