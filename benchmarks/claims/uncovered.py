@@ -86,9 +86,14 @@ def uncovered(modules, readmes=None) -> dict[str, list[str]]:
     sentences, tables = _registered(modules)
     out = {}
     for readme in readmes or write_ups():
-        lines, in_table, in_code, block = [], False, False, None
+        lines, in_table, in_code, block, in_span = [], False, False, None, False
         for i, line in enumerate(_read(readme).splitlines(), 1):
+            # an inline code span may wrap onto the next line: close it here, reopen there
+            scan = ("`" if in_span else "") + line
+            in_span = line.strip() != "" and scan.count("`") % 2 == 1
+            scan += "`" if in_span else ""
             if line.startswith("```"):
+                in_span = False
                 in_code = not in_code
                 continue
             if in_code:
@@ -117,7 +122,7 @@ def uncovered(modules, readmes=None) -> dict[str, list[str]]:
             if in_table and line.startswith("|"):
                 continue
             in_table = False
-            if numbers(line) and not _covered(_flat(line).strip(), sentences.get(readme, ())):
+            if numbers(scan) and not _covered(_flat(line).strip(), sentences.get(readme, ())):
                 lines.append(f"{i}: {line.strip()}")
         if block is not None:
             lines.append(f"{block}: unchecked-begin without an unchecked-end")

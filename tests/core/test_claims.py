@@ -166,3 +166,9 @@ def test_a_wrapped_sentence_covers_only_its_own_numbers(tmp_path):
     assert _covered("* **Edge-cloud**: A_online is 0-22% above the", s)
     assert _covered("optimum where it is proven, on 18 instances", s) is False
     assert _covered("optimum where it is proven.", s)
+
+
+def test_inline_code_wrapping_onto_the_next_line_is_not_a_number(tmp_path):
+    from claims.uncovered import uncovered
+    r = _readme(tmp_path, "costs `a + 2 * 8 / (1000 *\nb)` seconds; 42 jobs\n")
+    assert uncovered([], [r])[r] == ["2: b)` seconds; 42 jobs"]
