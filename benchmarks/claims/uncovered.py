@@ -38,10 +38,11 @@ KINDS = {
 _NUMBER = re.compile(r"\d+\.\d+|\d{2,}|\d+ ?%")
 _CODE = re.compile(r"`[^`]*`")
 _REF = re.compile(r"\b(?:Figs?|Tables?|Algs?|Algorithm|Theorems?|Lemmas?|Eqs?|Sections?|"
-                  r"issues?|PR)\.?\s*\d+(?:\s*[-–,/]\s*\d+)*|§\s*\d+(?:\.\d+)*|"
+                  r"[Ii]ssues?|PR)\.?\s*\d+(?:\s*[-–,/]\s*\d+)*|§\s*\d+(?:\.\d+)*|"
                   r"(?:INFOCOM|JSAC|TCC|OSDI|NSDI|EuroSys|SoCC)'\d\d|"
                   # a paper's equation: "dual (19)-(20)", "LP(14)", "a MILP of (13)"
-                  r"\b(?:LP|ILP|MILP|dual|of|constraints?|function|problem)\s*\(\d{1,2}\)"
+                  r"\b(?:LP|ILP|MILP|dual|of|constraints?|function|problem|exact|packing|or)"
+                  r"\s*\(\d{1,2}\)"
                   r"(?:\s*[-–]\s*\(\d{1,2}\))?|"
                   r"(?<![\d.,])0\d\d(?!\d|\.\d)")  # a seed directory: "seed 002", "(000)"
 _LINK = re.compile(r"\]\([^)]*\)")
