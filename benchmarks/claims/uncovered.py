@@ -33,12 +33,13 @@ KINDS = {
     "setting": "an input of the run: instance size, seed, budget, limit, option, command",
     "one-off": "a measurement (timing, count from a log) that no committed data file holds",
     "paper": "a number quoted from the paper being reproduced, not measured here",
+    "reference": "a label, not a quantity: an equation or section number, a commit, a date",
 }
 
 _NUMBER = re.compile(r"\d+\.\d+|\d{2,}|\d+ ?%")
 _CODE = re.compile(r"`[^`]*`")
 _REF = re.compile(r"\b(?:Figs?|Tables?|Algs?|Algorithm|Theorems?|Lemmas?|Eqs?|Sections?|"
-                  r"[Ii]ssues?|PR)\.?\s*\d+(?:\s*[-–,/]\s*\d+)*|§\s*\d+(?:\.\d+)*|"
+                  r"[Ii]ssues?|PR|Sec)\.?\s*\d+(?:\s*[-–,/]\s*\d+)*|§\s*\d+(?:\.\d+)*|"
                   r"(?:INFOCOM|JSAC|TCC|OSDI|NSDI|EuroSys|SoCC)'\d\d|"
                   # a paper's equation: "dual (19)-(20)", "LP(14)", "a MILP of (13)"
                   r"\b(?:LP|ILP|MILP|dual|of|constraints?|function|problem|exact|packing|or)"
