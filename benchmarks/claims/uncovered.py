@@ -156,7 +156,7 @@ def _covered(line: str, sentences) -> bool:
     return not numbers(rest)
 
 
-def _overlap(a: str, b: str, least: int = 12) -> int:
+def _overlap(a: str, b: str, least: int = 8) -> int:
     """Length of the longest suffix of ``a`` that is a prefix of ``b`` (0 below ``least``)."""
     for n in range(min(len(a), len(b)), least - 1, -1):
         if a.endswith(b[:n]):
