@@ -11,7 +11,7 @@ from functools import cache
 
 import pandas as pd
 
-from .core import ROOT, Sentence, Table, f2, half_up
+from .core import ROOT, Sentence, Table, f2, half_up, solu
 
 README = "benchmarks/oasis/README.md"
 RES = ROOT / "benchmarks" / "oasis" / "results"
@@ -451,4 +451,21 @@ CLAIMS += [
              "ln(U/L) by {} to {} against a value of about {}", fig6_no_effect,
              what="Fig. 6 no effect"),
     Sentence(README, "The Fig. 4 class counts are {}/{}", fig4_counts, what="Fig. 4 class counts"),
+]
+
+
+def frontier_solu():
+    """The three oasis-open intervals in `instances/solu.csv`, width relative to the high end."""
+    s = solu("oasis")
+    out = []
+    for name in ("oasis-open-0", "oasis-open-1", "oasis-open-2"):
+        lo, _, hi = s[name]
+        out += [f"{lo:.2f}", f"{hi:.2f}", f"{100 * (hi - lo) / hi:.1f}%"]
+    return out
+
+
+CLAIMS += [
+    Sentence(FRONTIER, "oasis-open-0: [{}, {}], {}. oasis-open-1: [{}, {}], **{}**: the utility "
+             "ILP's HiGHS incumbent, warm-started by the bracket, against `class_relaxation`. "
+             "oasis-open-2: [{}, {}], {}.", frontier_solu, what="frontier: solu.csv intervals"),
 ]
