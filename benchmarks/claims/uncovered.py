@@ -124,7 +124,8 @@ def uncovered(modules, readmes=None) -> dict[str, list[str]]:
             if in_table and line.startswith("|"):
                 continue
             in_table = False
-            if numbers(scan) and not _covered(_flat(line).strip(), sentences.get(readme, ())):
+            if numbers(scan) and not _covered(_flat(line).strip(), sentences.get(readme, ()),
+                                              scan.startswith("`") and not line.startswith("`")):
                 lines.append(f"{i}: {line.strip()}")
         if block is not None:
             lines.append(f"{block}: unchecked-begin without an unchecked-end")
@@ -136,10 +137,11 @@ def _kinds(text: str) -> list[str]:
     return [k.strip() for k in text.split(",")]
 
 
-def _covered(line: str, sentences) -> bool:
+def _covered(line: str, sentences, opens_in_code: bool = False) -> bool:
     """True when no number is left on the line once the parts that registered sentences fill
     in are cut out: a whole sentence inside the line, the line inside a sentence, or a sentence
-    that starts (ends) on this line and wraps onto the next (from the previous) one."""
+    that starts (ends) on this line and wraps onto the next (from the previous) one.  Inline
+    code left over is not a number (``opens_in_code``: the line starts inside a wrapped span)."""
     rest = line
     for s in sentences:
         if rest in s:
@@ -153,7 +155,8 @@ def _covered(line: str, sentences) -> bool:
         n = _overlap(s, rest)  # the sentence's tail starts the line
         if n:
             rest = rest[n:]
-    return not numbers(rest)
+    rest = ("`" if opens_in_code else "") + rest
+    return not numbers(rest + ("`" if rest.count("`") % 2 else ""))
 
 
 def _overlap(a: str, b: str, least: int = 8) -> int:
