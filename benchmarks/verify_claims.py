@@ -28,7 +28,8 @@ values, timings copied from logs that are not committed) is not checked until re
 
 What is not data: a line whose numbers are settings (sizes, seeds, budgets, commands), one-off
 measurements no committed file holds, or the paper's own figures carries an HTML comment
-``<!-- unchecked: setting -->`` (kinds ``setting``, ``one-off``, ``paper``), or sits between
+``<!-- unchecked: setting -->`` (kinds ``setting``, ``one-off``, ``paper``, ``reference``;
+several separated by commas), or sits between
 ``<!-- unchecked-begin: KIND -->`` and ``<!-- unchecked-end -->`` lines; ``--uncovered``
 (default: the top-level README, every `benchmarks/*/README.md` and `frontier.md`) lists every
 other numeric line no claim covers.  See `benchmarks/claims/uncovered.py`.
