@@ -19,7 +19,9 @@ a module with ``CLAIMS`` and its name in ``claims.MODULES``.
 Rewording a registered sentence means editing its template too (the old text is reported as
 "not found").  What is covered: every table of the hetero, pdors, edgecloud and harmony
 write-ups that is computed from committed data, OASiS's Fig. 3 table and Fig. 5 counts, and
-the prose numbers the registries list, the "Baselines: what the paper says, what mlopt
+the prose numbers the registries list (the top-level README's summaries in ``summary``; the
+bracket write-up's ladder, build estimates and solu.csv intervals in ``bracket``), the
+"Baselines: what the paper says, what mlopt
 does, and why" sections (edgecloud, pdors, hetero: `fair_baselines*.csv`), and the numbers of
 the `frontier.md` files that rest on committed data (`instances/solu.csv`, bounds recomputed
 on the committed tiny / small instances, `data/*.csv`; each registry lists what it leaves

@@ -180,3 +180,9 @@ def test_top_level_readme_has_no_unchecked_numbers():
     import claims
     from claims.uncovered import uncovered
     assert uncovered(claims.MODULES, ["README.md"])["README.md"] == []
+
+
+def test_a_marker_quoted_in_inline_code_marks_nothing(tmp_path):
+    from claims.uncovered import uncovered
+    r = _readme(tmp_path, "write `<!-- unchecked: setting -->` after 42 servers\n")
+    assert uncovered([], [r])[r] == ["1: write `<!-- unchecked: setting -->` after 42 servers"]
