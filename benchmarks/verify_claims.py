@@ -19,12 +19,22 @@ a module with ``CLAIMS`` and its name in ``claims.MODULES``.
 Rewording a registered sentence means editing its template too (the old text is reported as
 "not found").  What is covered: every table of the hetero, pdors, edgecloud and harmony
 write-ups that is computed from committed data, OASiS's Fig. 3 table and Fig. 5 counts, and
-the prose numbers the registries list, the "Baselines: what the paper says, what mlopt
+the prose numbers the registries list (the top-level README's summaries in ``summary``; the
+bracket write-up's ladder, build estimates and solu.csv intervals in ``bracket``), the
+"Baselines: what the paper says, what mlopt
 does, and why" sections (edgecloud, pdors, hetero: `fair_baselines*.csv`), and the numbers of
 the `frontier.md` files that rest on committed data (`instances/solu.csv`, bounds recomputed
 on the committed tiny / small instances, `data/*.csv`; each registry lists what it leaves
 out); a number in a write-up that no claim names (older prose, "before the fix"
 values, timings copied from logs that are not committed) is not checked until registered.
+
+What is not data: a line whose numbers are settings (sizes, seeds, budgets, commands), one-off
+measurements no committed file holds, or the paper's own figures carries an HTML comment
+``<!-- unchecked: setting -->`` (kinds ``setting``, ``one-off``, ``paper``, ``reference``;
+several separated by commas), or sits between
+``<!-- unchecked-begin: KIND -->`` and ``<!-- unchecked-end -->`` lines; ``--uncovered``
+(default: the top-level README, every `benchmarks/*/README.md` and `frontier.md`) lists every
+other numeric line no claim covers.  See `benchmarks/claims/uncovered.py`.
 """
 from __future__ import annotations
 

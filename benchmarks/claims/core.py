@@ -116,9 +116,14 @@ def _read(rel: str) -> str:
     return (ROOT / rel).read_text()
 
 
+_MARKER = re.compile(r"[ \t]*<!--\s*unchecked(?:-begin|-end)?\b[^>]*-->")
+
+
 def _flat(text: str) -> str:
-    """Prose with line breaks and runs of spaces made single spaces (sentences wrap)."""
-    return re.sub(r"\s+", " ", text)
+    """Prose with line breaks and runs of spaces made single spaces (sentences wrap), without
+    the ``<!-- unchecked: ... -->`` markers of `claims.uncovered` (a marker never splits a
+    registered sentence)."""
+    return re.sub(r"\s+", " ", _MARKER.sub("", text))
 
 
 def _plain(cell: str) -> str:

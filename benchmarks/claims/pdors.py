@@ -8,7 +8,7 @@ from functools import cache
 
 import pandas as pd
 
-from .core import ROOT, solu, Sentence, Table, f1
+from .core import ROOT, solu, Sentence, Table, f1, half_up
 
 README = "benchmarks/pdors/README.md"
 RES = ROOT / "benchmarks" / "pdors" / "results"
@@ -427,4 +427,33 @@ CLAIMS += [
     Sentence(README, "gives {} (best pooled\nmean there). On the test seeds, 12 gives +{}% (60 jobs) "
              "and +{}% (80 jobs) over the literal\nprices and +{}% / +{}% over RRH",
              price_scale_choice, what="OASiS price scale, choice on past seeds"),
+]
+
+
+def open0_closed():
+    """pdors-open-0's interval in `instances/solu.csv`: closed at PD-ORS's own value."""
+    obj, _, bound = _solu()["pdors-open-0"]
+    assert abs(obj - bound) <= 1e-6 * abs(bound)
+    return [half_up(bound, 3)] * 2
+
+
+CLAIMS += [
+    Sentence(README, "this takes the bound from 529.6 to {}, PD-ORS's own value, so the\n"
+             "interval closes ({}: `instances/solu.csv`, pdors-open-0", open0_closed,
+             what="relaxed pricing closes pdors-open-0"),
+]
+
+
+def price_scale_test_optimum():
+    """The best price scale per job count on the test seeds (means), both on the plateau."""
+    rows = [r for r in price_scale_oasis_rows() if r[0] == "test"]
+    scales = (5, 8, 10, 12, 14, 20, 40)
+    best = [scales[max(range(len(scales)), key=lambda i: r[3 + i])] for r in rows]
+    assert all(10 <= b <= 14 for b in best)
+    return [str(b) for b in best]
+
+
+CLAIMS += [
+    Sentence(README, "the optimum on the test set ({} and {}) is on the same plateau",
+             price_scale_test_optimum, what="OASiS price scale, test optimum"),
 ]

@@ -117,3 +117,72 @@ def test_editing_a_number_in_a_real_write_up_fails(monkeypatch):
     assert len(bad) == 1, bad
     assert bad[0].startswith("benchmarks/hetero/README.md: claim 'Theorem 5 alpha'")
     assert "'40', '63'" in bad[0] and "'40', '62'" in bad[0]
+
+
+MARKED = """# write-up
+| budget | value |
+|---|---|
+| 60 s | x |
+
+It runs 60 s per seed on 12 servers. <!-- unchecked: setting -->
+A_online is 1.23x the optimum on 17 of 18 instances.
+The paper reports 62% fewer slots. <!-- unchecked: paper -->
+<!-- unchecked-begin: setting -->
+| servers | jobs |
+|---|---|
+| 12 | 60 |
+<!-- unchecked-end -->
+Took 3.5 s once. <!-- unchecked: setting, oneoff -->
+See Fig. 12-13 and `mlopt solve --time-limit 600` (issue 23, JSAC'22).
+"""
+
+
+def test_uncovered_honours_markers_and_lists_unmarked_results(tmp_path):
+    from claims.uncovered import uncovered
+    r = _readme(tmp_path, MARKED)
+    lines = uncovered([], [r])[r]
+    # line 4: an unregistered table row; 7: a result line with no marker; 14: a typo in the
+    # kind (oneoff) hides nothing; marked lines 6, 8 and the block 9-13 are not listed, nor is
+    # line 15 (references and inline code only)
+    assert [int(x.split(":")[0]) for x in lines] == [4, 7, 14], lines
+    assert "17 of 18" in lines[1] and "unknown marker kind 'oneoff'" in lines[2]
+
+
+def test_unclosed_marker_block_is_a_problem(tmp_path):
+    from claims.uncovered import uncovered
+    r = _readme(tmp_path, "<!-- unchecked-begin: setting -->\n12 servers\n")
+    assert uncovered([], [r])[r] == ["1: unchecked-begin without an unchecked-end"]
+
+
+def test_a_marker_does_not_split_a_registered_sentence(tmp_path):
+    # the sentence wraps over a marked line: the marker is removed before matching
+    r = _readme(tmp_path, "wins on 3 of 4 <!-- unchecked: setting -->\nseeds (75%)\n")
+    assert Sentence(r, "wins on {} of 4 seeds ({})", lambda: ["3", "75%"]).check() == []
+
+
+def test_a_wrapped_sentence_covers_only_its_own_numbers(tmp_path):
+    from claims.uncovered import _covered
+    s = ["A_online is 0-22% above the optimum where it is proven"]
+    assert _covered("* **Edge-cloud**: A_online is 0-22% above the", s)
+    assert _covered("optimum where it is proven, on 18 instances", s) is False
+    assert _covered("optimum where it is proven.", s)
+
+
+def test_inline_code_wrapping_onto_the_next_line_is_not_a_number(tmp_path):
+    from claims.uncovered import uncovered
+    r = _readme(tmp_path, "costs `a + 2 * 8 / (1000 *\nb)` seconds; 42 jobs\n")
+    assert uncovered([], [r])[r] == ["2: b)` seconds; 42 jobs"]
+
+
+def test_top_level_readme_has_no_unchecked_numbers():
+    """Every number of the top-level README is a registered claim or marked as a setting,
+    one-off, paper figure or reference: a new number there needs one or the other."""
+    import claims
+    from claims.uncovered import uncovered
+    assert uncovered(claims.MODULES, ["README.md"])["README.md"] == []
+
+
+def test_a_marker_quoted_in_inline_code_marks_nothing(tmp_path):
+    from claims.uncovered import uncovered
+    r = _readme(tmp_path, "write `<!-- unchecked: setting -->` after 42 servers\n")
+    assert uncovered([], [r])[r] == ["1: write `<!-- unchecked: setting -->` after 42 servers"]
