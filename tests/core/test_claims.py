@@ -174,12 +174,18 @@ def test_inline_code_wrapping_onto_the_next_line_is_not_a_number(tmp_path):
     assert uncovered([], [r])[r] == ["2: b)` seconds; 42 jobs"]
 
 
-def test_top_level_readme_has_no_unchecked_numbers():
-    """Every number of the top-level README is a registered claim or marked as a setting,
-    one-off, paper figure or reference: a new number there needs one or the other."""
+#: write-ups whose every number is covered (hetero's and Harmony's are not yet)
+COVERED = ["README.md", "benchmarks/oasis/README.md", "benchmarks/pdors/README.md",
+           "benchmarks/edgecloud/README.md"]
+
+
+def test_covered_write_ups_have_no_unchecked_numbers():
+    """Every number of these write-ups is a registered claim or marked as a setting, one-off,
+    paper figure or reference: a new number there needs one or the other."""
     import claims
     from claims.uncovered import uncovered
-    assert uncovered(claims.MODULES, ["README.md"])["README.md"] == []
+    found = uncovered(claims.MODULES, COVERED)
+    assert {f: lines for f, lines in found.items() if lines} == {}
 
 
 def test_a_marker_quoted_in_inline_code_marks_nothing(tmp_path):
