@@ -61,6 +61,10 @@ OPTIONS = {
                                     "generation may use (0: no columns, WSPT order only)"),
     "configs_per_job": Param.int(48, low=1, high=100_000,
                                  doc="configurations tried per job when it is inserted"),
+    "master_share": Param.float(0.5, low=0.0, high=0.95,
+                                doc="share of the time left after the list schedules that the "
+                                    "restricted master MIP over concrete placements may use "
+                                    "(0: local search only)"),
 }
 _EPS = 1e-9
 #: local-search rounds in a row without an improvement after which the search stops early
@@ -249,7 +253,8 @@ def _warm_start(workload: Workload, warm: str):
 
 
 def run_pnb(workload: Workload, *, seed: int = 0, time_limit: float = 60.0, warm: str = "tiresias",
-            colgen_share: float = 0.3, configs_per_job: int = 48) -> Schedule:
+            colgen_share: float = 0.3, configs_per_job: int = 48,
+            master_share: float = 0.5) -> Schedule:
     """Price-and-branch (module docstring): the best schedule found within ``time_limit``."""
     from mlopt.families.hetero.colgen import run_colgen
 
@@ -261,11 +266,12 @@ def run_pnb(workload: Workload, *, seed: int = 0, time_limit: float = 60.0, warm
     if share >= 0.5:
         info, cols = run_colgen(workload, time_limit=share)
     return improve(workload, start, cols, deadline=deadline, seed=seed,
-                   configs_per_job=configs_per_job, colgen=info)
+                   configs_per_job=configs_per_job, colgen=info, master_share=master_share)
 
 
 def improve(workload: Workload, start, cols, *, deadline: float, seed: int = 0,
-            configs_per_job: int = 48, colgen: dict | None = None) -> Schedule:
+            configs_per_job: int = 48, colgen: dict | None = None,
+            master_share: float = 0.5) -> Schedule:
     """Steps 2-4 of the module docstring until ``deadline`` (perf_counter seconds): from the
     warm start ``start`` ((name, schedule, checked objective) or None) and the columns ``cols``
     (:class:`.colgen.Columns` or None), the best checked schedule, never worse than ``start``.
@@ -278,6 +284,7 @@ def improve(workload: Workload, start, cols, *, deadline: float, seed: int = 0,
     rng = np.random.default_rng(seed)
     meta = {"warm": None if start is None else [start[0], start[2]]}
     priced: list[set] = [set() for _ in range(J)]
+    lp_keys: list[list[tuple]] = [[] for _ in range(J)]  # keys with LP value, largest first
     lp_order = None
     if cols is not None:
         if colgen is not None:
@@ -285,6 +292,10 @@ def improve(workload: Workload, start, cols, *, deadline: float, seed: int = 0,
                                                      "columns")}
         for j, (m, p, _, n) in zip(cols.job.tolist(), cols.key.tolist()):
             priced[j].add((m, p, n))
+        for i in np.argsort(-cols.x, kind="stable").tolist():
+            if cols.x[i] > _EPS:
+                m, p, _, n = cols.key[i].tolist()
+                lp_keys[int(cols.job[i])].append((m, p, n))
         if cols.x.sum() > 0:  # mean start of the job's columns in the last master LP
             num = np.bincount(cols.job, cols.x * cols.start, minlength=J)
             den = np.bincount(cols.job, cols.x, minlength=J)
@@ -317,10 +328,12 @@ def improve(workload: Workload, start, cols, *, deadline: float, seed: int = 0,
     meta["candidates"] = {n: s.value() for n, s in cands}
     moves = {"reinsert": 0, "ruin": 0}
     idle = 0  # rounds in a row without an improvement
-    while time.perf_counter() < deadline and idle < STALL_ROUNDS:
+    search_end = time.perf_counter() + (1 - master_share) * max(
+        0.0, deadline - time.perf_counter())
+    while time.perf_counter() < search_end and idle < STALL_ROUNDS:
         improved = False
         for j in sorted(cur.pl, key=lambda j: -data.weight[j] * cur.pl[j].completion):
-            if time.perf_counter() > deadline:
+            if time.perf_counter() > search_end:
                 break
             old = cur.take(j)
             new = cur.best_insertion(j, before=old.completion)
@@ -328,10 +341,10 @@ def improve(workload: Workload, start, cols, *, deadline: float, seed: int = 0,
             if new is not None:
                 moves["reinsert"] += 1
                 improved = True
-        if time.perf_counter() > deadline:
+        if time.perf_counter() > search_end:
             break
         for _ in range(max(1, J // 4)):  # ruin and recreate
-            if time.perf_counter() > deadline:
+            if time.perf_counter() > search_end:
                 break
             by_start = sorted(cur.pl, key=lambda j: (cur.pl[j].start, j))
             k = int(rng.integers(2, min(8, J) + 1)) if J >= 2 else 1
@@ -350,6 +363,8 @@ def improve(workload: Workload, start, cols, *, deadline: float, seed: int = 0,
                 for pl in olds:
                     cur.put(pl)
         idle = 0 if improved else idle + 1
+    if master_share > 0 and time.perf_counter() < deadline:
+        cur = _master_phase(workload, data, cur, fresh, lp_keys, keys, deadline, meta)
     meta.update(moves=moves, start=got)  # no timings: two runs must give the same bytes
     sched = encode(data, cur.pl.values())
     res = fam.check(workload, sched)
@@ -362,6 +377,33 @@ def improve(workload: Workload, start, cols, *, deadline: float, seed: int = 0,
                          + res.summary(limit=2), field="jobs", value=J)
     sched.meta.update({"algorithm": "pnb", "pnb": meta})
     return sched
+
+
+def _master_phase(workload, data, cur, fresh, lp_keys, keys, deadline, meta):
+    """The restricted master rounds (:mod:`.master`) from ``cur`` until ``deadline``; a
+    round's schedule replaces the incumbent only if the family's checker accepts it."""
+    from mlopt.families import get_family
+    from mlopt.families.hetero.master import master_rounds
+
+    fam = get_family("hetero")
+
+    def residual(pls):
+        r = Residual(data)
+        for pl in pls:
+            r.add(pl)
+        return r
+
+    def accept(pls) -> bool:
+        return fam.check(workload, encode(data, pls.values())).feasible
+
+    pls = dict(cur.pl)
+    log = master_rounds(data, pls, lp_keys, keys, residual, accept, deadline=deadline)
+    meta["master"] = {k: log[k] for k in ("rounds", "improved")}
+    if log["improved"]:
+        cur = fresh()
+        for pl in pls.values():
+            cur.put(pl)
+    return cur
 
 
 def cands_fast(data: HeteroData, keys, j: int) -> int:
