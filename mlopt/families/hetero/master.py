@@ -18,8 +18,8 @@ freed job j gets, for each start t in S_j and each configuration (m, p, n) in K_
 plus j's current placement shifted to t.  S_j: a_j, j's current start, and the incumbent's
 completions in (a_j, start] (the latest ``STARTS_BEFORE``) and after it (the next
 ``STARTS_AFTER``) -- capacity is freed only at completions.  K_j: the incumbent's configuration,
-the ones the last master LP of column generation used (largest value first), then the fastest
-of ``pnb``'s candidates, at most ``KEYS_PER_JOB``.
+the two the last master LP of column generation used most, then ``pnb``'s candidates spread
+over their list (fastest to smallest), at most ``KEYS_PER_JOB``.
 
 ROWS: per (server, resource, slot) as in ``placement_ti`` (its :func:`capacity_rows`), only at
 the columns' start slots -- exact for these columns (see there).  The solution is converted to
@@ -43,9 +43,9 @@ from mlopt.families.hetero.fields import HeteroData
 from mlopt.families.hetero.mincost import Placement
 
 #: jobs freed per round (the others keep their placement)
-WINDOW_JOBS = 16
+WINDOW_JOBS = 20
 #: configurations per freed job
-KEYS_PER_JOB = 5
+KEYS_PER_JOB = 6
 #: candidate starts per freed job at or before its current start / after it
 STARTS_BEFORE = 10
 STARTS_AFTER = 2
@@ -58,8 +58,12 @@ def _key(pl: Placement) -> tuple:
 
 
 def job_keys(pl: Placement, lp_keys: list[tuple], keys: list[tuple]) -> list[tuple]:
-    """K_j (module docstring): current configuration, the LP's, then the fastest others."""
-    return list(dict.fromkeys([_key(pl), *lp_keys, *keys]))[:KEYS_PER_JOB]
+    """K_j (module docstring): current configuration, the LP's, then ``pnb``'s candidates
+    (fastest first) spread evenly over their list -- the fast ones need room, the small
+    ones fit a busy cluster."""
+    spread = [keys[i] for i in np.linspace(0, len(keys) - 1, KEYS_PER_JOB).round().astype(int)
+              ] if keys else []
+    return list(dict.fromkeys([_key(pl), *lp_keys[:2], *spread]))[:KEYS_PER_JOB]
 
 
 def job_starts(arrival: int, pl: Placement, events: np.ndarray) -> list[int]:
@@ -154,6 +158,11 @@ def solve_round(data: HeteroData, cur: dict[int, Placement], cols: list[Placemen
     lp.integrality_ = [highspy.HighsVarType.kInteger] * n
     mip = quiet_highs()
     mip.setOptionValue("time_limit", max(0.1, float(time_limit)))
+    # HiGHS 1.16 with presolve on and a start given by setSolution reported a better MIP
+    # objective than the start while getSolution() still returned the start's values (seen at
+    # paper-default in most improving rounds); without presolve the two agree
+    mip.setOptionValue("presolve", "off")
+    mip.setOptionValue("mip_rel_gap", 1e-6)  # rounds are small; HiGHS's 1e-4 leaves gains
     mip.passModel(lp)
     warm = np.zeros(n)
     for i, c in enumerate(cols):
@@ -169,6 +178,7 @@ def solve_round(data: HeteroData, cur: dict[int, Placement], cols: list[Placemen
     if info.primal_solution_status != 2:  # no feasible solution
         return None, out
     x = np.asarray(mip.getSolution().col_value)
+    out["objective_gap"] = float(lp.col_cost_ @ x - info.objective_function_value)
     chosen = {}
     for i in np.flatnonzero(x > 0.5).tolist():
         chosen[cols[i].job] = cols[i]

@@ -312,14 +312,17 @@ def improve(workload: Workload, start, cols, *, deadline: float, seed: int = 0,
         for pl in decode(data, start[1]):
             s.put(pl)
         cands.append(("warm", s))
+    # the list schedules and the local search end here; the restricted master gets the rest
+    search_end = time.perf_counter() + (1 - master_share) * max(
+        0.0, deadline - time.perf_counter())
     wspt = sorted(range(J), key=lambda j: (-data.weight[j] / max(1, cands_fast(data, keys, j)),
                                            j))
     for name, order in (("lp order", lp_order), ("wspt", wspt)):
-        if order is None or time.perf_counter() > deadline:
+        if order is None or time.perf_counter() > search_end:
             continue
         s = fresh()
         for j in order:
-            if time.perf_counter() > deadline and start is not None:
+            if time.perf_counter() > search_end and start is not None:
                 break  # unfinished: the warm start stands
             s.insert(j)
         if len(s.pl) == J:
@@ -328,8 +331,6 @@ def improve(workload: Workload, start, cols, *, deadline: float, seed: int = 0,
     meta["candidates"] = {n: s.value() for n, s in cands}
     moves = {"reinsert": 0, "ruin": 0}
     idle = 0  # rounds in a row without an improvement
-    search_end = time.perf_counter() + (1 - master_share) * max(
-        0.0, deadline - time.perf_counter())
     while time.perf_counter() < search_end and idle < STALL_ROUNDS:
         improved = False
         for j in sorted(cur.pl, key=lambda j: -data.weight[j] * cur.pl[j].completion):
