@@ -23,15 +23,20 @@
    so nothing else moves; (b) ruin and recreate: take out a few jobs starting close together
    (a random window of the start order) and re-insert them in WSPT order; kept only when the
    total weighted completion drops.
+   The list schedules and the search end at a share ``1 - master_share`` of the time left.
+5. RESTRICTED MASTER (:mod:`.master`) for the rest: MIPs over concrete (job, placement, start)
+   columns around the incumbent (windows of jobs re-placed at once, per-server capacity rows
+   of ``placement_ti``), warm-started from it; a round is kept only if the checker accepts it.
 Every accepted candidate is the profile's own bookkeeping; the returned schedule is checked by
 the family's checker, and if it were rejected or worse than the warm start the warm start is
 returned (so ``pnb`` is never worse than its warm start).
 
 DECISIONS (the paper has no such heuristic):
-* the restricted master is not solved as a MIP over concrete placements: at ``paper-default``
+* the restricted master is not solved over every concrete placement: at ``paper-default``
   (150 servers) the per-server placements of one configuration are far too many to enumerate
   (:data:`.placements.MAX_PLACEMENTS`); the LP's columns choose the configurations and the
-  order instead, and the concrete placement is the greedy one above;
+  order, the concrete placements are the greedy ones above, and step 5's MIPs choose among a
+  few of them per job (:mod:`.master`);
 * the local search and ruin window sizes (2-8 jobs) and the random choices are seeded by
   ``seed`` (deterministic for a given budget only up to timing: the search stops on the clock).
 """
