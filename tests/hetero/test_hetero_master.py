@@ -55,7 +55,7 @@ def test_solve_round_keeps_capacity():
     b1 = Placement(1, 1, 0, 1, 1, 3, 1, {0: 1}, {0: 1})  # B on s1, slots 1-3, 2 GPUs
     b2 = Placement(1, 1, 0, 1, 1, 3, 2, {0: 1}, {0: 1})  # B on s1, slots 2-4
     cur = {0: a1, 1: b2}  # 2 * 2 + 1 * 5 = 9
-    got, info = solve_round(data, cur, [a1, b1, b2], time_limit=10)
+    got, info = solve_round(data, cur, [a1, b1, b2], deadline=float("inf"))
     # b1 overlaps a1 at slot 1 on s1's GPUs: infeasible together, so b2 stays (value 9)
     assert got is not None and got[1] == b2 and got[0] == a1
 
@@ -78,7 +78,9 @@ def test_rows_at_starts_only():
 def test_master_never_worse_than_warm_never_below_opt(seed, preset, warm):
     w = generate(preset, seed=seed, **({"n_jobs": 4} if preset == "small" else {}))
     start = FAM.check(w, FAM.run(warm, w, seed=0))
-    s = run_pnb(w, time_limit=3, warm=warm, seed=seed, colgen_share=0.2, master_share=0.9)
+    # a generous budget: the search stops when it stalls and the master after a pass without
+    # an improvement, so the phase runs on any machine and the test stays fast
+    s = run_pnb(w, time_limit=60, warm=warm, seed=seed, colgen_share=0.05, master_share=0.9)
     res = FAM.check(w, s)
     assert res.feasible and "master" in s.meta["pnb"]
     assert res.objective <= start.objective * (1 + 1e-12)

@@ -110,10 +110,11 @@ def neighborhood(data: HeteroData, cur: dict[int, Placement], free: list[int],
 
 
 def solve_round(data: HeteroData, cur: dict[int, Placement], cols: list[Placement],
-                time_limit: float) -> tuple[dict[int, Placement] | None, dict]:
+                deadline: float) -> tuple[dict[int, Placement] | None, dict]:
     """The MIP over ``cols`` (one column per job chosen, per-server capacity at the columns'
-    starts), warm-started from ``cur`` (whose placements are among ``cols``); the chosen
-    placements if HiGHS has a solution, and what it reported."""
+    starts), warm-started from ``cur`` (whose placements are among ``cols``) and stopped at
+    ``deadline`` (perf_counter); the chosen placements if HiGHS has a solution, and what it
+    reported."""
     import highspy
 
     from mlopt.models.hetero.placement_ti import capacity_rows
@@ -157,7 +158,7 @@ def solve_round(data: HeteroData, cur: dict[int, Placement], cols: list[Placemen
     lp.a_matrix_.value_ = vv
     lp.integrality_ = [highspy.HighsVarType.kInteger] * n
     mip = quiet_highs()
-    mip.setOptionValue("time_limit", max(0.1, float(time_limit)))
+    mip.setOptionValue("time_limit", max(0.1, deadline - time.perf_counter()))
     # HiGHS 1.16 with presolve on and a start given by setSolution reported a better MIP
     # objective than the start while getSolution() still returned the start's values (seen at
     # paper-default in most improving rounds); without presolve the two agree
@@ -204,10 +205,9 @@ def master_rounds(data: HeteroData, cur: dict[int, Placement], lp_keys: list[lis
         free = [order[(pos + i) % J] for i in range(width)]
         kj = {j: job_keys(cur[j], lp_keys[j], keys[j]) for j in free}
         cols = neighborhood(data, cur, free, kj, residual)
-        left = deadline - time.perf_counter()
-        if left < MIN_ROUND_SECONDS:
+        if deadline - time.perf_counter() < MIN_ROUND_SECONDS:
             break
-        got, info = solve_round(data, cur, cols, left)
+        got, info = solve_round(data, cur, cols, deadline)
         log["rounds"] += 1
         log["columns"] = max(log["columns"], info["columns"])
         new = None if got is None else sum(float(data.weight[j]) * pl.completion
