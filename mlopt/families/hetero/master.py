@@ -9,12 +9,13 @@ servers and starts (one job's re-insertion only completes it earlier if room is 
 
 A ROUND frees a window of ``WINDOW_JOBS`` consecutive jobs in the incumbent's start order
 (rounds slide the window by half its size, wrapping around); every other job keeps its one
-column (its current placement), and HiGHS's presolve turns those into reduced capacities.  A
-freed job j gets, for each start t in S_j and each configuration (m, p, n) in K_j:
+column (its current placement; its once row fixes it).  A freed job j gets, for each start
+t in S_j and each configuration (m, p, n) in K_j:
 * the concrete placement :func:`.baselines._list.place` finds at t in the residual capacity
   of every other job (what fits without moving anyone), and
 * the one it finds in the residual of the other jobs starting before t only (what fits if the
-  later jobs move -- the MIP decides whether they can), for t <= j's current start;
+  later jobs move -- the MIP decides whether they can), for t <= j's current start; for a
+  later t, in the residual of the jobs kept in this round (what fits if the freed ones move);
 plus j's current placement shifted to t.  S_j: a_j, j's current start, and the incumbent's
 completions in (a_j, start] (the latest ``STARTS_BEFORE``) and after it (the next
 ``STARTS_AFTER``) -- capacity is freed only at completions.  K_j: the incumbent's configuration,
