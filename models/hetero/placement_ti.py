@@ -77,33 +77,47 @@ def build_placement_ti(workload: Workload) -> pyo.ConcreteModel:
     m_.X = pyo.Set(initialize=idx, dimen=3)
     m_.x = pyo.Var(m_.X, domain=pyo.Binary)
     by_job = defaultdict(list)
-    rows = defaultdict(list)  # (h, r, tau) -> [(coef, var)]
     for (j, l, t) in idx:
         by_job[j].append(m_.x[j, l, t])
-        use, d = pls[j].use[l], int(pls[j].d[l])
-        for h, r in zip(*np.nonzero(use > 0)):
-            coef = float(use[h, r])
-            for tau in range(t, t + d):
-                rows[int(h), int(r), tau].append((coef, m_.x[j, l, t]))
+    rows = capacity_rows(data.cap, ((i, j, pls[j].use[l], t, int(pls[j].d[l]))
+                                    for i, (j, l, t) in enumerate(idx)))
     m_.obj = pyo.Objective(expr=sum(float(data.weight[j]) * (t + int(pls[j].d[l])) * m_.x[j, l, t]
                                     for (j, l, t) in idx), sense=pyo.minimize)
     m_.once = pyo.Constraint(J, rule=lambda m, j: sum(by_job[j]) == 1)
-    # a row whose columns cannot exceed C_h^r together is always satisfied: omitted
-    keys = sorted(k for k, terms in rows.items()
-                  if binds(_most(terms), float(data.cap[k[0], k[1]])))
-    m_.capacity = pyo.Constraint(keys, rule=lambda m, h, r, tau: sum(
-        c * v for c, v in rows[h, r, tau]) <= float(data.cap[h, r]))
+    m_.capacity = pyo.Constraint(list(rows), rule=lambda m, h, r, tau: sum(
+        c * m.x[idx[i]] for c, i in rows[h, r, tau]) <= float(data.cap[h, r]))
     m_._hetero = {"model": "placement_ti", "placements": pls, "jobs": J, "sym": sym,
                   "classes": server_classes(data)}
     return m_
 
 
-def _most(terms) -> float:
+def capacity_rows(cap: np.ndarray, cols, at: np.ndarray | None = None) -> dict:
+    """The per-server capacity rows (h, r, tau) -> [(coef, column id)], sorted by key, of
+    columns given as (id, job, use H x R, start t, duration d), each loading use[h, r] on
+    server h in slots t .. t + d - 1.  Rows whose columns cannot exceed C_h^r together
+    (:func:`binds`, :func:`_most`) are omitted.  ``at`` (sorted slots): rows only at those
+    slots; callers pass every column start, which is EXACT -- the columns running at a slot
+    tau all run at the latest start among them, so that slot's row is at least as tight."""
+    rows = defaultdict(list)
+    job_of = {}
+    for i, j, use, t, d in cols:
+        job_of[i] = j
+        taus = range(t, t + d) if at is None else \
+            at[np.searchsorted(at, t):np.searchsorted(at, t + d)].tolist()
+        for h, r in zip(*np.nonzero(use > 0)):
+            coef = float(use[h, r])
+            for tau in taus:
+                rows[int(h), int(r), tau].append((coef, i))
+    return {k: rows[k] for k in sorted(rows)
+            if binds(_most(rows[k], job_of), float(cap[k[0], k[1]]))}
+
+
+def _most(terms, job_of) -> float:
     """The largest sum the row's left side reaches: per job, its largest coefficient (a job
     runs one column)."""
-    per_job: dict[tuple, float] = {}
-    for coef, var in terms:
-        j = var.index()[0]
+    per_job: dict[int, float] = {}
+    for coef, i in terms:
+        j = job_of[i]
         per_job[j] = max(per_job.get(j, 0.0), coef)
     return sum(per_job.values())
 

@@ -23,15 +23,20 @@
    so nothing else moves; (b) ruin and recreate: take out a few jobs starting close together
    (a random window of the start order) and re-insert them in WSPT order; kept only when the
    total weighted completion drops.
+   The list schedules and the search end at a share ``1 - master_share`` of the time left.
+5. RESTRICTED MASTER (:mod:`.master`) for the rest: MIPs over concrete (job, placement, start)
+   columns around the incumbent (windows of jobs re-placed at once, per-server capacity rows
+   of ``placement_ti``), warm-started from it; a round is kept only if the checker accepts it.
 Every accepted candidate is the profile's own bookkeeping; the returned schedule is checked by
 the family's checker, and if it were rejected or worse than the warm start the warm start is
 returned (so ``pnb`` is never worse than its warm start).
 
 DECISIONS (the paper has no such heuristic):
-* the restricted master is not solved as a MIP over concrete placements: at ``paper-default``
+* the restricted master is not solved over every concrete placement: at ``paper-default``
   (150 servers) the per-server placements of one configuration are far too many to enumerate
   (:data:`.placements.MAX_PLACEMENTS`); the LP's columns choose the configurations and the
-  order instead, and the concrete placement is the greedy one above;
+  order, the concrete placements are the greedy ones above, and step 5's MIPs choose among a
+  few of them per job (:mod:`.master`);
 * the local search and ruin window sizes (2-8 jobs) and the random choices are seeded by
   ``seed`` (deterministic for a given budget only up to timing: the search stops on the clock).
 """
@@ -61,6 +66,10 @@ OPTIONS = {
                                     "generation may use (0: no columns, WSPT order only)"),
     "configs_per_job": Param.int(48, low=1, high=100_000,
                                  doc="configurations tried per job when it is inserted"),
+    "master_share": Param.float(0.5, low=0.0, high=0.95,
+                                doc="share of the time left after the list schedules that the "
+                                    "restricted master MIP over concrete placements may use "
+                                    "(0: local search only)"),
 }
 _EPS = 1e-9
 #: local-search rounds in a row without an improvement after which the search stops early
@@ -249,7 +258,8 @@ def _warm_start(workload: Workload, warm: str):
 
 
 def run_pnb(workload: Workload, *, seed: int = 0, time_limit: float = 60.0, warm: str = "tiresias",
-            colgen_share: float = 0.3, configs_per_job: int = 48) -> Schedule:
+            colgen_share: float = 0.3, configs_per_job: int = 48,
+            master_share: float = 0.5) -> Schedule:
     """Price-and-branch (module docstring): the best schedule found within ``time_limit``."""
     from mlopt.families.hetero.colgen import run_colgen
 
@@ -261,11 +271,12 @@ def run_pnb(workload: Workload, *, seed: int = 0, time_limit: float = 60.0, warm
     if share >= 0.5:
         info, cols = run_colgen(workload, time_limit=share)
     return improve(workload, start, cols, deadline=deadline, seed=seed,
-                   configs_per_job=configs_per_job, colgen=info)
+                   configs_per_job=configs_per_job, colgen=info, master_share=master_share)
 
 
 def improve(workload: Workload, start, cols, *, deadline: float, seed: int = 0,
-            configs_per_job: int = 48, colgen: dict | None = None) -> Schedule:
+            configs_per_job: int = 48, colgen: dict | None = None,
+            master_share: float = 0.5) -> Schedule:
     """Steps 2-4 of the module docstring until ``deadline`` (perf_counter seconds): from the
     warm start ``start`` ((name, schedule, checked objective) or None) and the columns ``cols``
     (:class:`.colgen.Columns` or None), the best checked schedule, never worse than ``start``.
@@ -278,6 +289,7 @@ def improve(workload: Workload, start, cols, *, deadline: float, seed: int = 0,
     rng = np.random.default_rng(seed)
     meta = {"warm": None if start is None else [start[0], start[2]]}
     priced: list[set] = [set() for _ in range(J)]
+    lp_keys: list[list[tuple]] = [[] for _ in range(J)]  # keys with LP value, largest first
     lp_order = None
     if cols is not None:
         if colgen is not None:
@@ -285,6 +297,10 @@ def improve(workload: Workload, start, cols, *, deadline: float, seed: int = 0,
                                                      "columns")}
         for j, (m, p, _, n) in zip(cols.job.tolist(), cols.key.tolist()):
             priced[j].add((m, p, n))
+        for i in np.argsort(-cols.x, kind="stable").tolist():
+            if cols.x[i] > _EPS:
+                m, p, _, n = cols.key[i].tolist()
+                lp_keys[int(cols.job[i])].append((m, p, n))
         if cols.x.sum() > 0:  # mean start of the job's columns in the last master LP
             num = np.bincount(cols.job, cols.x * cols.start, minlength=J)
             den = np.bincount(cols.job, cols.x, minlength=J)
@@ -301,14 +317,17 @@ def improve(workload: Workload, start, cols, *, deadline: float, seed: int = 0,
         for pl in decode(data, start[1]):
             s.put(pl)
         cands.append(("warm", s))
+    # the list schedules and the local search end here; the restricted master gets the rest
+    search_end = time.perf_counter() + (1 - master_share) * max(
+        0.0, deadline - time.perf_counter())
     wspt = sorted(range(J), key=lambda j: (-data.weight[j] / max(1, cands_fast(data, keys, j)),
                                            j))
     for name, order in (("lp order", lp_order), ("wspt", wspt)):
-        if order is None or time.perf_counter() > deadline:
+        if order is None or time.perf_counter() > search_end:
             continue
         s = fresh()
         for j in order:
-            if time.perf_counter() > deadline and start is not None:
+            if time.perf_counter() > search_end and start is not None:
                 break  # unfinished: the warm start stands
             s.insert(j)
         if len(s.pl) == J:
@@ -317,10 +336,10 @@ def improve(workload: Workload, start, cols, *, deadline: float, seed: int = 0,
     meta["candidates"] = {n: s.value() for n, s in cands}
     moves = {"reinsert": 0, "ruin": 0}
     idle = 0  # rounds in a row without an improvement
-    while time.perf_counter() < deadline and idle < STALL_ROUNDS:
+    while time.perf_counter() < search_end and idle < STALL_ROUNDS:
         improved = False
         for j in sorted(cur.pl, key=lambda j: -data.weight[j] * cur.pl[j].completion):
-            if time.perf_counter() > deadline:
+            if time.perf_counter() > search_end:
                 break
             old = cur.take(j)
             new = cur.best_insertion(j, before=old.completion)
@@ -328,10 +347,10 @@ def improve(workload: Workload, start, cols, *, deadline: float, seed: int = 0,
             if new is not None:
                 moves["reinsert"] += 1
                 improved = True
-        if time.perf_counter() > deadline:
+        if time.perf_counter() > search_end:
             break
         for _ in range(max(1, J // 4)):  # ruin and recreate
-            if time.perf_counter() > deadline:
+            if time.perf_counter() > search_end:
                 break
             by_start = sorted(cur.pl, key=lambda j: (cur.pl[j].start, j))
             k = int(rng.integers(2, min(8, J) + 1)) if J >= 2 else 1
@@ -350,6 +369,8 @@ def improve(workload: Workload, start, cols, *, deadline: float, seed: int = 0,
                 for pl in olds:
                     cur.put(pl)
         idle = 0 if improved else idle + 1
+    if master_share > 0 and time.perf_counter() < deadline:
+        cur = _master_phase(workload, data, cur, fresh, lp_keys, keys, deadline, meta)
     meta.update(moves=moves, start=got)  # no timings: two runs must give the same bytes
     sched = encode(data, cur.pl.values())
     res = fam.check(workload, sched)
@@ -362,6 +383,33 @@ def improve(workload: Workload, start, cols, *, deadline: float, seed: int = 0,
                          + res.summary(limit=2), field="jobs", value=J)
     sched.meta.update({"algorithm": "pnb", "pnb": meta})
     return sched
+
+
+def _master_phase(workload, data, cur, fresh, lp_keys, keys, deadline, meta):
+    """The restricted master rounds (:mod:`.master`) from ``cur`` until ``deadline``; a
+    round's schedule replaces the incumbent only if the family's checker accepts it."""
+    from mlopt.families import get_family
+    from mlopt.families.hetero.master import master_rounds
+
+    fam = get_family("hetero")
+
+    def residual(pls):
+        r = Residual(data)
+        for pl in pls:
+            r.add(pl)
+        return r
+
+    def accept(pls) -> bool:
+        return fam.check(workload, encode(data, pls.values())).feasible
+
+    pls = dict(cur.pl)
+    log = master_rounds(data, pls, lp_keys, keys, residual, accept, deadline=deadline)
+    meta["master"] = {k: log[k] for k in ("rounds", "improved")}
+    if log["improved"]:
+        cur = fresh()
+        for pl in pls.values():
+            cur.put(pl)
+    return cur
 
 
 def cands_fast(data: HeteroData, keys, j: int) -> int:
