@@ -97,7 +97,7 @@ def test_event_replay_equals_interval_replay(preset, seed):
     assert rp.set_base(s, x) == want
     if done is not None:
         assert (rp.done == done).all()
-    for _ in range(5):  # one job moved: a start in [arrival, start + 2], any placement
+    for _ in range(10):  # one job moved: a start in [arrival, start + 2], any placement
         n = int(rng.integers(len(s)))
         s2, x2 = s.copy(), x.copy()
         s2[n] = min(int(rng.integers(rp.jobs.arrival[n], min(s[n], rp.T) + 3)), rp.T + 1)
