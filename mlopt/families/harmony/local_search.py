@@ -1,8 +1,8 @@
 """``local_search``: an offline improvement heuristic for Harmony (seed 002) on checked schedules.
 
-Starts from the schedule of another family algorithm (``start``, default ``harmony``, the DRL
-policy) and hill-climbs on the sum of JCTs under the known speed model: for one job at a time
-it tries
+Starts from the schedule of another family algorithm (``start``, e.g. ``harmony``, the DRL
+policy) or from its own (``insertion``, the default) and hill-climbs on the sum of JCTs under
+the known speed model: for one job at a time it tries
 
 * every start interval from its arrival up to one after its current start (a job that waits
   may start once a co-runner has gone; one that starts later may spare a co-runner),
@@ -14,17 +14,14 @@ and keeps the first change that lowers the total (first improvement), until a fu
 the jobs improves nothing.  Then it iterates: ``kick`` random jobs get a random start in
 [arrival, start + 2] and a random placement, the result is climbed again, and kept only if it
 beats the best so far (iterated local search), until ``rounds`` rounds in a row improve nothing
-or the total reaches the standalone bound's (every job alone at its fastest: optimal).  ``time_limit`` seconds (after
-the start's run) cap the whole search: a run it stops depends on the machine's speed, one that
-ends by ``rounds`` is deterministic (same seed, same schedule).  Moves are evaluated by a
+or the total reaches the standalone bound's (every job alone at its fastest: optimal).
+``time_limit`` seconds (after the start's run) cap the whole search: a run it stops depends on
+the machine's speed, one that ends by ``rounds`` is deterministic (same seed, same schedule).  Moves are evaluated by a
 vectorized replay of the intervals with the speed model (:meth:`SpeedModel.speeds`, the
 simulator's), rejecting any move that overfills a server in some interval.  The replay jumps
 from event to event (a start or a completion) and resumes a one-job move from the last event
 before that job's earlier start (:class:`Replay`): the same totals as stepping every interval
-from the first, at a few speed-model calls per move instead of one per interval.  Tried and
-left out: stopping a move's replay once a lower bound on its total (each unfinished job at its
-standalone speed) reaches the best; it cut 15% of the replays at ``uniform`` and its per-event
-bound cost more than they saved (evaluations per CPU second 2,581 against 3,185 without).  The result is
+from the first, at a few speed-model calls per move instead of one per interval.  The result is
 checked by the family's checker (:mod:`.checker`) and returned only when its checked objective
 is not worse than the start's (else the start is returned): never worse than its start.
 
@@ -35,7 +32,13 @@ inserted where it least raises the replayed total of those inserted before (its 
 DECISIONS (the paper has no offline search; mlopt's): a replay's capacity test is stricter than
 the checker's (1e-7 instead of 1e-6 over capacity) so a summation order cannot make an accepted
 move infeasible; ties are not accepted (no cycling); the job order of a pass is drawn from
-``seed``.
+``seed``.  The default start is ``insertion``: at ``uniform`` (Fig. 8 scale) it is the best
+start (seed 0: 3.415 from it, 4.615 from the DRL policy's schedule in ``mlopt bracket``'s
+300 s; benchmarks/harmony/frontier.md).
+Tried and left out: stopping a move's replay once a lower bound on its total (each unfinished
+job at its standalone speed) reaches the best; it cut 15% of the replays at ``uniform`` and
+its per-event bound cost more than they saved (evaluations per CPU second 2,581 against 3,185
+without).
 """
 from __future__ import annotations
 
@@ -347,7 +350,7 @@ def insertion(workload, rp, cands, horizon: int = 4):
     return s, x
 
 
-def run_local_search(workload, *, seed: int = 0, start: str = "harmony", time_limit: float = 30.0,
+def run_local_search(workload, *, seed: int = 0, start: str = "insertion", time_limit: float = 30.0,
                      rounds: int = 20, kick: int = 3):
     """Iterated hill climbing from ``start``'s schedule (module docstring); never worse than
     the start."""
