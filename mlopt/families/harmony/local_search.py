@@ -141,6 +141,10 @@ class Replay:
         if n is None or self._base is None:
             return self._events(s, x, self._demand(x), None, None)
         bs, bx, dem, events = self._base
+        other = (bs != s) | (bx != x).any(axis=(0, 2))  # a misuse would give wrong totals
+        other[n] = False
+        if other.any():
+            raise ValueError(f"jobs {np.flatnonzero(other).tolist()} differ from the base too")
         dem = dem.copy()  # the base's demands but job n's
         dem[n] = x[0, n][:, None] * self.jobs.dw[n] + x[1, n][:, None] * self.jobs.dp[n]
         t_n = min(int(bs[n]), int(s[n]))
