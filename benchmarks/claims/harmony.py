@@ -427,6 +427,50 @@ CLAIMS += [
 ]
 
 
+# benchmarks/harmony/data/ls_speed_<limit>.json: local_search before / after its event replay
+# (benchmarks/harmony/ls_speed.py, harmony-open-0, one run per time limit)
+
+
+def ls_speed_rows():
+    import json
+    out = []
+    for limit in (60, 300):
+        d = json.loads((DATA / f"ls_speed_{limit}.json").read_text())
+        for label in ("before", "after"):
+            r = d[label]
+            out.append([f"{limit} s", label, str(r["kicks"]), float(r["replays_per_s"]),
+                        float(r["objective"]), float(r["cpu_s"])])
+    return out
+
+
+CLAIMS += [
+    Table(FRONTIER, "| time limit | replay | kicks | replays per s | objective | CPU s |",
+          ls_speed_rows, key=2, what="frontier: local_search before/after (ls_speed_*.json)"),
+]
+
+
+# benchmarks/harmony/data/schedules_kick/u<seed>_k<kick>.json: local_search 60 s with larger
+# kicks at uniform seeds 0-2, re-checked
+
+
+def kick_rows():
+    from mlopt.families import get_family
+    from mlopt.schedule import Schedule
+    fam = get_family("harmony")
+    out = []
+    for seed in range(3):
+        w = fam.generate("uniform", seed=seed)
+        out.append([str(seed)] + [float(fam.check(w, Schedule.load(
+            DATA / "schedules_kick" / f"u{seed}_k{k}.json")).objective) for k in (6, 12)])
+    return out
+
+
+CLAIMS += [
+    Table(FRONTIER, "| seed | kick 6 | kick 12 |", kick_rows,
+          what="frontier: local_search kick sizes, 60 s (schedules_kick)"),
+]
+
+
 # --- write-up prose resting on committed data (issue 23, the write-ups slice) ------------------
 
 def single_seed_ablations():

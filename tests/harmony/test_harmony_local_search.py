@@ -1,8 +1,10 @@
 """Harmony's ``local_search`` (mlopt/families/harmony/local_search.py): a hand case where
 delaying one job beats co-locating both, checked schedules never worse than the start's and
-never below the certified bounds (hypothesis), bad inputs."""
+never below the certified bounds (hypothesis), the event replay equal to the interval replay
+(hypothesis) and the search the same whichever evaluates it, bad inputs."""
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -11,7 +13,7 @@ from test_harmony_share_bound import two_that_fit_together
 from mlopt import pipeline
 from mlopt.errors import InputError
 from mlopt.families import get_family
-from mlopt.families.harmony.local_search import run_local_search
+from mlopt.families.harmony.local_search import Replay, compact_placements, run_local_search
 from mlopt.families.harmony.share_bound import share_bound
 
 FAM = get_family("harmony")
@@ -65,3 +67,56 @@ def test_bad_inputs():
     with pytest.raises(InputError) as err:
         FAM.run("local_search", w, options={"time_limit": -1.0})
     assert "time_limit" in str(err.value.field)
+
+
+def _random_table(rp, cands, rng):
+    """Random starts in [arrival, arrival + 3] (a few past T: not placed yet) and compact
+    placements: schedules that may overfill a server or run past T (then both give inf)."""
+    n = len(rp.jobs.arrival)
+    s = np.minimum(rp.jobs.arrival + rng.integers(0, 4, n), rp.T + 1)
+    s[rng.random(n) < 0.1] = rp.T + 1
+    x = np.zeros((2, n, len(rp.cap)), int)
+    for j in range(n):
+        x[:, j] = cands[j][rng.integers(len(cands[j]))]
+    return s, x
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
+@given(preset=st.sampled_from(["tiny", "small", "mini"]), seed=st.integers(0, 10_000))
+def test_event_replay_equals_interval_replay(preset, seed):
+    # the event-by-event replay, from scratch and resumed after a one-job change, gives the
+    # interval-by-interval replay's total and completions on random schedules
+    w = FAM.generate(preset, seed=seed)
+    rp = Replay(w)
+    cands = [compact_placements(rp.jobs, rp.cap, n) for n in range(len(w.jobs))]
+    rng = np.random.default_rng(seed)
+    s, x = _random_table(rp, cands, rng)
+    want = rp.full(s, x)
+    done = rp.done.copy() if np.isfinite(want) else None
+    assert rp.total(s, x) == want
+    assert rp.set_base(s, x) == want
+    if done is not None:
+        assert (rp.done == done).all()
+    for _ in range(10):  # one job moved: a start in [arrival, start + 2], any placement
+        n = int(rng.integers(len(s)))
+        s2, x2 = s.copy(), x.copy()
+        s2[n] = min(int(rng.integers(rp.jobs.arrival[n], min(s[n], rp.T) + 3)), rp.T + 1)
+        x2[:, n] = cands[n][rng.integers(len(cands[n]))]
+        want = rp.full(s2, x2)
+        done = rp.done.copy() if np.isfinite(want) else None
+        assert rp.total(s2, x2, n) == want
+        if done is not None:
+            assert (rp.done == done).all()
+
+
+def test_event_replay_search_equals_interval_replay_search(monkeypatch):
+    # a search that ends by rounds (no time limit reached) takes the same moves whichever
+    # replay evaluates them: the same schedule
+    w = FAM.generate("mini", seed=5)
+    opts = dict(start="insertion", time_limit=1e6, rounds=3, seed=5)
+    fast = run_local_search(w, **opts)
+    monkeypatch.setattr(Replay, "total", lambda self, s, x, n=None: self.full(s, x))
+    monkeypatch.setattr(Replay, "set_base", lambda self, s, x: self.full(s, x))
+    slow = run_local_search(w, **opts)
+    assert fast.allocations.equals(slow.allocations)
+    assert fast.meta == slow.meta

@@ -58,7 +58,7 @@ FAMILY = Family(
         # offline hill climbing on a start schedule, never worse than it (.local_search)
         Algorithm("local_search", f"{P}.local_search:run_local_search", role="reference",
                   options={
-                      "start": Param.choice("harmony", ALGORITHMS[:-1] + ("insertion",),
+                      "start": Param.choice("insertion", ALGORITHMS[:-1] + ("insertion",),
                                             doc="the algorithm whose schedule is improved, or "
                                                 "insertion (the search's own greedy start)"),
                       "time_limit": Param.float(30.0, low=0.0, low_open=True, high=86_400.0,

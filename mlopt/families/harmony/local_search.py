@@ -1,8 +1,8 @@
 """``local_search``: an offline improvement heuristic for Harmony (seed 002) on checked schedules.
 
-Starts from the schedule of another family algorithm (``start``, default ``harmony``, the DRL
-policy) and hill-climbs on the sum of JCTs under the known speed model: for one job at a time
-it tries
+Starts from the schedule of another family algorithm (``start``, e.g. ``harmony``, the DRL
+policy) or from its own (``insertion``, the default) and hill-climbs on the sum of JCTs under
+the known speed model: for one job at a time it tries
 
 * every start interval from its arrival up to one after its current start (a job that waits
   may start once a co-runner has gone; one that starts later may spare a co-runner),
@@ -14,11 +14,14 @@ and keeps the first change that lowers the total (first improvement), until a fu
 the jobs improves nothing.  Then it iterates: ``kick`` random jobs get a random start in
 [arrival, start + 2] and a random placement, the result is climbed again, and kept only if it
 beats the best so far (iterated local search), until ``rounds`` rounds in a row improve nothing
-or the total reaches the standalone bound's (every job alone at its fastest: optimal).  ``time_limit`` seconds (after
-the start's run) cap the whole search: a run it stops depends on the machine's speed, one that
-ends by ``rounds`` is deterministic (same seed, same schedule).  Moves are evaluated by a
+or the total reaches the standalone bound's (every job alone at its fastest: optimal).
+``time_limit`` seconds (after the start's run) cap the whole search: a run it stops depends on
+the machine's speed, one that ends by ``rounds`` is deterministic (same seed, same schedule).  Moves are evaluated by a
 vectorized replay of the intervals with the speed model (:meth:`SpeedModel.speeds`, the
-simulator's), rejecting any move that overfills a server in some interval.  The result is
+simulator's), rejecting any move that overfills a server in some interval.  The replay jumps
+from event to event (a start or a completion) and resumes a one-job move from the last event
+before that job's earlier start (:class:`Replay`): the same totals as stepping every interval
+from the first, at a few speed-model calls per move instead of one per interval.  The result is
 checked by the family's checker (:mod:`.checker`) and returned only when its checked objective
 is not worse than the start's (else the start is returned): never worse than its start.
 
@@ -29,10 +32,17 @@ inserted where it least raises the replayed total of those inserted before (its 
 DECISIONS (the paper has no offline search; mlopt's): a replay's capacity test is stricter than
 the checker's (1e-7 instead of 1e-6 over capacity) so a summation order cannot make an accepted
 move infeasible; ties are not accepted (no cycling); the job order of a pass is drawn from
-``seed``.
+``seed``.  The default start is ``insertion``: at ``uniform`` (Fig. 8 scale) it is the best
+start (seed 0: 3.415 from it, 4.615 from the DRL policy's schedule in ``mlopt bracket``'s
+300 s; benchmarks/harmony/frontier.md).
+Tried and left out: stopping a move's replay once a lower bound on its total (each unfinished
+job at its standalone speed) reaches the best; it cut 15% of the replays at ``uniform`` and
+its per-event bound cost more than they saved (evaluations per CPU second 2,581 against 3,185
+without).
 """
 from __future__ import annotations
 
+import bisect
 import time
 
 import numpy as np
@@ -45,39 +55,143 @@ CAP_TOL = 1e-7  # stricter than the checker's 1e-6 (module docstring)
 
 
 class Replay:
-    """Completion intervals of a placement table (start s[n], tasks x[role, n, m])."""
+    """Completion intervals of a placement table (start s[n], tasks x[role, n, m]).
+
+    Two evaluations of the same replay: :meth:`full` steps interval by interval (the
+    reference), :meth:`total` jumps from event to event (a start or a completion: in between the
+    running set and so every speed is constant, so the speed model is evaluated once per
+    event, not once per interval) and, after :meth:`set_base`, evaluates a schedule that
+    differs from the base in one job only from the base's last event before that job's earlier
+    start (nothing before it changes).  Both add the speeds interval by interval in the same
+    order (``np.add.accumulate`` is a sequential sum); the event replay sums the speed model
+    over the running jobs' rows only, which may move a speed by a rounding error, far below
+    the 1e-9 of the completion test: the same completions and totals
+    (tests/harmony/test_harmony_local_search.py, on random schedules).
+    """
 
     def __init__(self, workload):
         st = ClusterState(workload)
         self.sm, self.jobs, self.cap = st.sm, st.jobs, st.cap
         self.T = int(workload.horizon)
+        self.target = self.jobs.epochs - EPS  # a job is done once its progress reaches it
+        self._base = None
 
-    def total(self, s: np.ndarray, x: np.ndarray) -> float:
-        """Sum of JCTs of the placed jobs (start <= T; a start past T marks a job not placed
-        yet), or inf when a server is overfilled or a placed job does not finish by T."""
+    def _demand(self, x):
+        """Per job and server, the demand of its tasks: n x m x r."""
         jobs = self.jobs
+        return x[0][:, :, None] * jobs.dw[:, None, :] + x[1][:, :, None] * jobs.dp[:, None, :]
+
+    def _running(self, run, x, dem):
+        """Speeds of the jobs in ``run``, or None when they overfill a server."""
+        used = np.tensordot(run.astype(float), dem, axes=(0, 0))  # m x r
+        if (used > self.cap + CAP_TOL).any():
+            return None
+        return self.sm.speeds(self.jobs.model, self.jobs.workers, x[0] * run[:, None],
+                              x[1] * run[:, None])
+
+    def _event_speeds(self, idx, x, dem):
+        """:meth:`_running` on the running jobs' rows only (idx), for the event replay: the
+        same sums over fewer rows, so equal up to the last bits, far below the checker's and
+        the replay's tolerances (a completion test is met 1e-9 early)."""
+        if (dem[idx].sum(axis=0) > self.cap + CAP_TOL).any():
+            return None
+        jobs = self.jobs
+        return self.sm.speeds(jobs.model[idx], jobs.workers[idx], x[0][idx], x[1][idx])
+
+    def full(self, s: np.ndarray, x: np.ndarray) -> float:
+        """Sum of JCTs of the placed jobs (start <= T; a start past T marks a job not placed
+        yet), or inf when a server is overfilled or a placed job does not finish by T: the
+        interval-by-interval replay."""
         placed = s <= self.T
-        # per job and server, the demand of its tasks: n x m x r
-        dem = x[0][:, :, None] * jobs.dw[:, None, :] + x[1][:, :, None] * jobs.dp[:, None, :]
+        dem = self._demand(x)
         progress = np.zeros(len(s))
         done = np.zeros(len(s), int)
         t = int(s[placed].min()) if placed.any() else self.T + 1
         while t <= self.T and (placed & (done == 0)).any():
             run = (s <= t) & (done == 0)
             if run.any():
-                used = np.tensordot(run.astype(float), dem, axes=(0, 0))  # m x r
-                if (used > self.cap + CAP_TOL).any():
+                sp = self._running(run, x, dem)
+                if sp is None:
                     return float("inf")
-                sp = self.sm.speeds(jobs.model, jobs.workers, x[0] * run[:, None],
-                                    x[1] * run[:, None])
                 progress += np.where(run, sp, 0.0)
-                fin = run & (progress >= jobs.epochs - EPS)
+                fin = run & (progress >= self.target)
                 done[fin] = t
             t += 1
+        return self._finish(s, placed, done)
+
+    def _finish(self, s, placed, done) -> float:
         if (placed & (done == 0)).any():
             return float("inf")
         self.done = done
-        return float((done - jobs.arrival + 1)[placed].sum())
+        return float((done - self.jobs.arrival + 1)[placed].sum())
+
+    def set_base(self, s: np.ndarray, x: np.ndarray) -> float:
+        """Replay (s, x) keeping its state at every event, for :meth:`total` of its one-job
+        changes; returns its total."""
+        self._base = None
+        events = []
+        dem = self._demand(x)
+        val = self._events(s, x, dem, None, events)
+        self._base = (s.copy(), x.copy(), dem, events)
+        return val
+
+    def total(self, s: np.ndarray, x: np.ndarray, n: int | None = None) -> float:
+        """:meth:`full`'s value by events; with ``n``, (s, x) must equal the last
+        :meth:`set_base` but in job n, and the replay resumes where that job first matters."""
+        if n is None or self._base is None:
+            return self._events(s, x, self._demand(x), None, None)
+        bs, bx, dem, events = self._base
+        other = (bs != s) | (bx != x).any(axis=(0, 2))  # a misuse would give wrong totals
+        other[n] = False
+        if other.any():
+            raise ValueError(f"jobs {np.flatnonzero(other).tolist()} differ from the base too")
+        dem = dem.copy()  # the base's demands but job n's
+        dem[n] = x[0, n][:, None] * self.jobs.dw[n] + x[1, n][:, None] * self.jobs.dp[n]
+        t_n = min(int(bs[n]), int(s[n]))
+        # the last event at or before t_n: before t_n both schedules run the same jobs
+        i = bisect.bisect_right([e[0] for e in events], t_n) - 1
+        return self._events(s, x, dem, events[i] if i >= 0 else None, None)
+
+    def _events(self, s, x, dem, resume, record) -> float:
+        placed = s <= self.T
+        if resume is None:
+            progress = np.zeros(len(s))
+            done = np.zeros(len(s), int)
+            t = int(s[placed].min()) if placed.any() else self.T + 1
+        else:
+            t, progress, done = resume[0], resume[1].copy(), resume[2].copy()
+        starts = np.unique(s[placed])
+        while t <= self.T and (placed & (done == 0)).any():
+            run = (s <= t) & (done == 0)
+            later = starts[starts > t]
+            nxt = int(later[0]) if len(later) else self.T + 1
+            if not run.any():
+                t = nxt
+                continue
+            if record is not None:
+                record.append((t, progress.copy(), done.copy()))
+            idx = np.flatnonzero(run)
+            v = self._event_speeds(idx, x, dem)
+            if v is None:
+                return float("inf")
+            p, goal = progress[idx], self.target[idx]
+            # intervals until the running set changes: the next start, or the first completion
+            # (estimated by division, then found exactly by the sequential sums below)
+            est = int(np.ceil(((goal - p) / v).min()))
+            length = max(1, min(nxt - t, self.T + 1 - t, est + 1))
+            acc = np.empty((length + 1, len(idx)))
+            acc[0], acc[1:] = p, v
+            acc = np.add.accumulate(acc, axis=0, out=acc)[1:]
+            hit = (acc >= goal).any(axis=1)
+            if hit.any():
+                k = int(hit.argmax())
+                progress[idx] = acc[k]
+                done[idx[acc[k] >= goal]] = t + k
+                t += k + 1
+            else:
+                progress[idx] = acc[-1]
+                t += length
+        return self._finish(s, placed, done)
 
     def fitted(self, s, x, n, t) -> list[np.ndarray]:
         """Job n's tasks packed, at start t, into the room the other jobs running in t leave
@@ -175,14 +289,14 @@ def _climb(rp, s, x, best, cands, rng, deadline):
             own = x[:, n].copy()
             s0 = s[n]
             found = False
-            rp.total(s, x)  # completions of the current schedule, for fitted()
+            rp.set_base(s, x)  # completions of the current schedule, for fitted()
             for t in range(int(rp.jobs.arrival[n]), min(int(s0) + 2, rp.T + 1)):
                 for place in [own] + rp.fitted(s, x, n, t) + cands[n]:
                     if t == s0 and place is own:
                         continue
                     s[n] = t
                     x[:, n] = place
-                    val = rp.total(s, x)
+                    val = rp.total(s, x, n)
                     if val < best - 1e-9:
                         best, found = val, True
                         break
@@ -203,12 +317,12 @@ def _kick(rp, s, x, cands, rng, size):
     search."""
     for n in rng.choice(len(s), size=min(size, len(s)), replace=False):
         own, s0 = x[:, n].copy(), s[n]
-        rp.total(s, x)
+        rp.set_base(s, x)
         t = int(rng.integers(rp.jobs.arrival[n], min(int(s0) + 2, rp.T) + 1))
         options = rp.fitted(s, x, n, t) + cands[n]
         for k in rng.permutation(len(options)):
             s[n], x[:, n] = t, options[k]
-            if np.isfinite(rp.total(s, x)):
+            if np.isfinite(rp.total(s, x, n)):
                 break
         else:
             s[n], x[:, n] = s0, own
@@ -224,11 +338,11 @@ def insertion(workload, rp, cands, horizon: int = 4):
     x = np.zeros((2, n_jobs, m), int)
     for n in np.lexsort((np.arange(n_jobs), rp.jobs.arrival)):
         best = None
-        rp.total(s, x)
+        rp.set_base(s, x)
         for t in range(int(rp.jobs.arrival[n]), min(int(rp.jobs.arrival[n]) + horizon, rp.T) + 1):
             for place in rp.fitted(s, x, n, t) + cands[n]:
                 s[n], x[:, n] = t, place
-                val = rp.total(s, x)
+                val = rp.total(s, x, n)
                 if np.isfinite(val) and (best is None or val < best[0] - 1e-9):
                     best = (val, t, place)
             s[n], x[:, n] = rp.T + 1, 0
@@ -240,7 +354,7 @@ def insertion(workload, rp, cands, horizon: int = 4):
     return s, x
 
 
-def run_local_search(workload, *, seed: int = 0, start: str = "harmony", time_limit: float = 30.0,
+def run_local_search(workload, *, seed: int = 0, start: str = "insertion", time_limit: float = 30.0,
                      rounds: int = 20, kick: int = 3):
     """Iterated hill climbing from ``start``'s schedule (module docstring); never worse than
     the start."""
