@@ -636,7 +636,8 @@ def reward_errors():
     m, c = _json("reward_model.json"), _json("reward_check.json")
     e = [m["test_relative_error"], c["job_speed"]["mean_relative_error"],
          c["interval_reward"]["mean_relative_error"]]
-    return [f"{100 * min(e):.0f}", f"{100 * max(e):.0f}", f"{c['job_speed_factor']['correlation']:.2f}"]
+    return [f"{100 * min(e):.0f}", f"{100 * max(e):.0f}",
+            f"{c['job_speed_factor']['correlation']:.2f}"]
 
 
 def fig10_others_range():
@@ -648,7 +649,8 @@ def fig10_others_range():
 
 
 CLAIMS += [
-    Sentence(README, "by {} under uniform arrivals (every seed), {} under trace arrivals ({} seeds)",
+    Sentence(README, "by {} under uniform arrivals (every seed), {} under trace arrivals ({} "
+             "seeds)",
              lambda: fig8_vs_quad()[:3], what="Fig. 8 vs LIF-Quad, uniform and trace"),
     Sentence(README, "the {} of the means comes from a few seeds where LIF-Quad does badly",
              lambda: fig8_vs_quad()[3:], what="Fig. 8 vs LIF-Quad, Poisson mean"),
@@ -658,7 +660,8 @@ CLAIMS += [
              what="Table II ablation means"),
     Sentence(README, "`full` at seed 0 recomputed to the same {}", lambda: [f"{_t2_full()[0]:.3f}"],
              what="Table II seed 0"),
-    Sentence(README, "gives a policy that beats LB, Tetris and LIF-Line in {} of {} seeds ({}) and an "
+    Sentence(README, "gives a policy that beats LB, Tetris and LIF-Line in {} of {} seeds ({}) "
+             "and an "
              "LB-level one in the other {} (Table II below), so the +{}% of the means on `mini`",
              pipeline_seed_modes, what="pipeline vs ground-truth seeds"),
     Sentence(README, "a {}-{}% average error is harmless only if it is unrelated to the placement, "
@@ -666,7 +669,8 @@ CLAIMS += [
              reward_errors, what="reward model errors"),
     Sentence(README, "every other variant's range over seeds lies within {}-{}", fig10_others_range,
              what="Fig. 10 other variants"),
-    Sentence(README, "LB {} and LIF-Quad {} on the same instances (Table II above). Whether the gap "
+    Sentence(README, "LB {} and LIF-Quad {} on the same instances (Table II above). Whether the "
+             "gap "
              "to {} comes", lambda: [f"{_t2_baselines()['lb']:.3f}",
                                      f"{_t2_baselines()['lif_quad']:.3f}", f"{_t2_full()[0]:.3f}"],
              what="parallel training baselines"),

@@ -832,7 +832,8 @@ def speed_vs_commit():
     for p in ("paper-default", "paper-default-ra"):
         r = rows[p]
         assert r["same_schedule"]
-        out += [" / ".join(f1(x) for x in r["base_cpu_s"]), " / ".join(f1(x) for x in r["head_cpu_s"]),
+        out += [" / ".join(f1(x) for x in r["base_cpu_s"]),
+                " / ".join(f1(x) for x in r["head_cpu_s"]),
                 f2(r["speedup_median"]), str(r["base_rss_mb"]), str(r["head_rss_mb"])]
     return out
 
@@ -878,7 +879,8 @@ def jain_prose():
     k = lambda s: ", ".join(_k(v) for v in s)  # noqa: E731
     behind = [x for x in h.index if h.loc[x, "jain"] <= h.loc[x, "weight"]]
     assert (j["jain"] > j["weight"]).all() and len(behind) == 1
-    return [str(behind[0]), k(j["jain"]), k(j["weight"]), k(h["jain"]), k(h["weight"]), k(ra.loc[20:])]
+    return [str(behind[0]), k(j["jain"]), k(j["weight"]), k(h["jain"]), k(h["weight"]),
+            k(ra.loc[20:])]
 
 
 def jain_seed0_now():
@@ -912,7 +914,8 @@ CLAIMS += [
              what="Fig. 3/6 PS H = 30, 40 per seed"),
     Sentence(README, "now FIFO {}, DRF {}, AntMan {}, Tiresias {} (A_online's rows identical)",
              servers_seed0_now, what="Fig. 3/6 seed 0 after the fix"),
-    Sentence(README, "at every PS point but H = {} (means; PS {} at 10-80 jobs against {}; {} at H = 10-40 against {}).  Its "
+    Sentence(README, "at every PS point but H = {} (means; PS {} at 10-80 jobs against {}; {} at "
+             "H = 10-40 against {}).  Its "
              "weight falls with H (PS from H = 10, RA from H = 20: {})", jain_prose,
              what="Fig. 12 Jain prose"),
     Sentence(README, "now {} and {} (it now runs each job's ideal configuration)", jain_seed0_now,
