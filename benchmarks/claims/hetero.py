@@ -977,3 +977,20 @@ CLAIMS += [
     Sentence(README, "was proven by HiGHS in {} s", small0_highs_time,
              what="hetero-small-0 HiGHS time (solu.csv)"),
 ]
+
+
+def speed_conditions():
+    """The machine and load the run-time files record (online_speed.json, speed_vs_commit.json)."""
+    d = _speed()
+    loads = [d["load_1min_start"], d["load_1min_end"]]
+    loads += [x for r in d["paper_default"] for x in r["load_1min"]]
+    vc = [r["load_1min"] for r in _json("speed_vs_commit.json")["rows"]]
+    return [str(d["cores"]), d["machine"], f1(min(loads)), f1(max(loads)), f1(min(vc)), f1(max(vc))]
+
+
+CLAIMS += [
+    Sentence(README, "{}-core {} VM, 1-min load average {}-{}", lambda: speed_conditions()[:4],
+             what="run-time machine and load"),
+    Sentence(README, "UTC, load {}-{}), the same schedule", lambda: speed_conditions()[4:],
+             what="speed vs commit load"),
+]
