@@ -795,3 +795,49 @@ CLAIMS += [
              "({} / {} against {} / {})", small10_ls_above,
              what="frontier: small10 local_search vs incumbents"),
 ]
+
+
+def _ls_speed() -> dict:
+    import json
+    return {lim: json.loads((DATA / f"ls_speed_{lim}.json").read_text()) for lim in (60, 300)}
+
+
+def ls_speed_machine():
+    """1-min load averages recorded around the four runs, the share of a core each got (CPU s
+    over wall s) and after/before per CPU second of replays and of kicks."""
+    d = _ls_speed()
+    runs = [d[lim][k] for lim in (60, 300) for k in ("before", "after")]
+    load = [x[0] for r in runs for x in (r["load_before"], r["load_after"])]
+    core = [r["cpu_s"] / r["wall_s"] for r in runs]
+
+    def ratio(key):
+        return [(d[lim]["after"][key] / d[lim]["after"]["cpu_s"])
+                / (d[lim]["before"][key] / d[lim]["before"]["cpu_s"]) for lim in (60, 300)]
+    rep, kick = ratio("replays"), ratio("kicks")
+    return [f"{min(load):.1f}", f"{max(load):.1f}", f"{min(core):.2f}", f"{max(core):.2f}",
+            f"{min(rep):.1f}", f"{max(rep):.1f}", f"{min(kick):.1f}", f"{max(kick):.1f}"]
+
+
+def ls_speed_plateau():
+    """The old replay's kicks and objective at 300 s, the extra kicks of the new one at 300 s."""
+    d = _ls_speed()
+    old, new = d[300]["before"], d[300]["after"]
+    assert abs(d[60]["after"]["objective"] - old["objective"]) < 1e-9  # "exactly where"
+    return [str(old["kicks"]), f"{old['objective']:.3f}", str(new["kicks"] - old["kicks"])]
+
+
+def ls_speed_300_after():
+    r = _ls_speed()[300]["after"]
+    return [str(r["kicks"]), f"{r['objective']:.3f}"]
+
+
+CLAIMS += [
+    Sentence(FRONTIER, "load average {}-{} during these (`uptime`, in the JSON files): the "
+             "process got {}-{} of a core.  Per CPU second, {}-{}x the replays and {}-{}x the "
+             "kicks", ls_speed_machine, what="frontier: ls_speed load, core share, speed-up"),
+    Sentence(FRONTIER, "exactly where the old one was after 300 s ({} kicks, {}); {} more kicks "
+             "find nothing better at seed 0", ls_speed_plateau,
+             what="frontier: ls_speed plateau at seed 0"),
+    Sentence(FRONTIER, "({} kicks in 300 s find nothing past {} at", ls_speed_300_after,
+             what="frontier: not done, 300 s kicks"),
+]
