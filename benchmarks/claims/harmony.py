@@ -841,3 +841,45 @@ CLAIMS += [
     Sentence(FRONTIER, "({} kicks in 300 s find nothing past {} at", ls_speed_300_after,
              what="frontier: not done, 300 s kicks"),
 ]
+
+
+def _f3(x: float) -> str:
+    return f"{x:.3f}"
+
+
+def seed0_kick12():
+    """The committed seed-0 schedule is the kick-12 run: both re-checked values agree."""
+    k12 = kick_rows()[0][2]
+    assert abs(k12 - _uniform().loc[0, "local_search"]) < 1e-5  # the CSV keeps 6 decimals
+    return [_f3(k12)]
+
+
+def open0_upper_vs_committed():
+    return [_f3(_solu()["harmony-open-0"][0]), _f3(_uniform().loc[0, "local_search"])]
+
+
+def open0_upper_vs_60s():
+    return [_f3(_solu()["harmony-open-0"][0]), _f3(_ls_speed()[60]["after"]["objective"])]
+
+
+def ls_60_after():
+    return [_f3(_ls_speed()[60]["after"]["objective"])]
+
+
+CLAIMS += [
+    Sentence(FRONTIER, "seed 0: {} in 60 s, the table above", ls_60_after,
+             what="frontier: seed 0 after 60 s (ls_speed_60.json)"),
+    Sentence(FRONTIER, "Seed 0's is a 60 s run with kicks of 12 jobs (`--option kick=12`, "
+             "below): {}", seed0_kick12, what="frontier: seed-0 schedule = kick 12"),
+    Sentence(FRONTIER, "rounds=100000`, 54 kicks, load 4.7-5.2): {}, where", lambda: [
+        _f3(_uniform().loc[1, "local_search"])], what="frontier: seed-1 schedule"),
+    Sentence(FRONTIER, "gets {} in its 30 s (the 60 s run above: {})", open0_upper_vs_60s,
+             what="frontier: bracket's 30 s local_search vs the 60 s run"),
+    Sentence(FRONTIER, "(kick 3, 60 s, seed 0: {}.)", ls_60_after, what="frontier: kick 3"),
+    Sentence(FRONTIER, "`harmony-open-0`'s upper end there stays {} while the committed seed-0 "
+             "schedule is at {}", open0_upper_vs_committed, what="frontier: solu vs committed"),
+    Sentence(FRONTIER, "at seed 1 HiGHS closes the gap ({}, one solver's", lambda: [
+        _g(small10_rows()[1][3])], what="frontier: small10 seed 1 HiGHS bound"),
+    Sentence(FRONTIER, "(kicks of 12 jobs: {} in 60 s, above)", seed0_kick12,
+             what="frontier: not done, kick 12"),
+]
