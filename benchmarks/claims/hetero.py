@@ -1174,3 +1174,24 @@ CLAIMS += [
     Sentence(FRONTIER, "RA's best stays `solu.csv`'s {} ({})", lambda: frontier_master_solu()[4:],
              what="frontier: RA's best after the master run"),
 ]
+
+
+def frontier_master_was():
+    rows = {r[1]: r for r in frontier_pnb_paper_rows()}
+    return [frontier_master_ps()[3], rows["PS"][6]]
+
+
+def frontier_tiny0_opt():
+    value, status, _ = _solu()["hetero-tiny-0"]
+    assert status == "optimal"
+    return [f"{value:,.2f}"]
+
+
+CLAIMS += [
+    Sentence(FRONTIER, "best / bound **{}** (was {})", frontier_master_was,
+             what="frontier: PS best / bound before and after the master run"),
+    Sentence(FRONTIER, "and RA's {} is the relaxation's", lambda: [frontier_master_solu()[5]],
+             what="frontier: RA's best / bound"),
+    Sentence(FRONTIER, "({}, the true optimum)", frontier_tiny0_opt,
+             what="frontier: hetero-tiny-0's optimum (solu.csv)"),
+]
