@@ -1112,7 +1112,8 @@ def frontier_relaxation_kind():
 
 
 CLAIMS += [
-    Sentence(FRONTIER, "RA pair in {} and {} s", lambda: frontier_pnb_small_prose()[:2], what="frontier: pnb small, RA times"),
+    Sentence(FRONTIER, "RA pair in {} and {} s", lambda: frontier_pnb_small_prose()[:2],
+             what="frontier: pnb small, RA times"),
     Sentence(FRONTIER, "seed 0 of 15 PS jobs stays at a {}% gap (600 s of solve after a 60 s "
              "warm start and a {} s build: {} s in all)",
              lambda: frontier_pnb_small_prose()[2:], what="frontier: pnb small, PS seed 0"),
