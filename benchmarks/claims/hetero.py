@@ -1055,3 +1055,144 @@ CLAIMS += [
     Sentence(README, "UTC, load {}-{}), the same schedule", lambda: speed_conditions()[4:],
              what="speed vs commit load"),
 ]
+
+
+# --- frontier.md prose (issue 23's last item): sentences derived from the same committed data as
+# the tables above (data/frontier_pnb.json, data/master_open{0,1}.json, solu.csv's hetero-open
+# rows, data/wct_vs_jobs_paper.csv); the one-off runs, settings and dates are marked in the file.
+
+def frontier_pnb_small_prose():
+    d = {(r["preset"], r["seed"]): r for r in _pnb_small()}
+    ra = [d[("small-ra", s)]["runtime_s"] for s in (0, 1)]
+    s0 = d[("small", 0)]
+    assert s0["status"] != "optimal"
+    return [f"{ra[0]:.0f}", f"{ra[1]:.0f}", f"{100 * s0['gap']:.1f}", f"{s0['build_s']:.0f}",
+            f"{s0['runtime_s']:.0f}"]
+
+
+def _relaxation_gaps():
+    """colgen_lb's distance below the proven optima of the small shapes, % per (preset, seed)."""
+    return {(r["preset"], r["seed"]): 100 * (1 - r["colgen_lb"] / r["objective"])
+            for r in _pnb_small() if r["status"] == "optimal"}
+
+
+def frontier_relaxation_small():
+    g = _relaxation_gaps()
+    ra = max(v for (p, _), v in g.items() if p == "small-ra")
+    return [f"{ra:.1f}", f"{g[('small', 1)]:.1f}"]
+
+
+def frontier_relaxation_ranges():
+    g = _relaxation_gaps().values()
+    c = [100 * (1 - _colgen_over_opt()[f"hetero-small-{i}"]) for i in range(3)]
+    return [f"{min(g):.1f}", f"{max(g):.1f}", f"{min(c):.1f}", f"{max(c):.1f}"]
+
+
+def frontier_paper_prose():
+    rows = {r[1]: r for r in frontier_pnb_paper_rows()}  # arch -> [name, arch, t, high, low, ..]
+    below = {a: f"{100 * (1 - r[3] / r[2]):.0f}" for a, r in rows.items()}
+    tb = {a: r[5] for a, r in rows.items()}
+    bb = {a: r[6] for a, r in rows.items()}
+    return [below["RA"], below["PS"], tb["RA"], bb["RA"], tb["PS"], bb["PS"]]
+
+
+def frontier_whose_fault():
+    rows = {r[1]: r for r in frontier_pnb_paper_rows()}
+    out = []
+    for a in ("RA", "PS"):
+        t, high, low = rows[a][2], rows[a][3], rows[a][4]
+        out += [f"{t / 1e6:.2f}", f"{high / 1e6:.2f}", f2(t / high), f2(t / low)]
+    out += [rows["RA"][6], rows["PS"][6]]
+    return out
+
+
+def frontier_relaxation_kind():
+    r = {r[1]: r for r in frontier_pnb_paper_rows()}["RA"]
+    return [f"{100 * (1 - r[4] / r[3]):.0f}", r[6]]
+
+
+CLAIMS += [
+    Sentence(FRONTIER, "RA pair in {} and {} s", lambda: frontier_pnb_small_prose()[:2],
+             what="frontier: pnb small, RA times"),
+    Sentence(FRONTIER, "seed 0 of 15 PS jobs stays at a {}% gap (600 s of solve after a 60 s "
+             "warm start and a {} s build: {} s in all)",
+             lambda: frontier_pnb_small_prose()[2:], what="frontier: pnb small, PS seed 0"),
+    Sentence(FRONTIER, "`colgen_lb` is within {}% (RA) and {}% (PS seed 1) of the optima",
+             frontier_relaxation_small, what="frontier: colgen_lb below the small optima"),
+    Sentence(FRONTIER, "the relaxation is within {}-{}% of the proven optima (above) and on the "
+             "committed `small` instances within {}-{}%", frontier_relaxation_ranges,
+             what="frontier: relaxation gaps on small"),
+    Sentence(FRONTIER, "{}% (RA) and {}% (PS) below Tiresias, so best / bound drops from {} to "
+             "**{}** (RA) and from {} to **{}** (PS)", frontier_paper_prose,
+             what="frontier: paper-default ratios after pnb"),
+    Sentence(FRONTIER, "On RA the algorithms account for a factor {} / {} = {} of the {}, on PS "
+             "for {} / {} = {} of the {}; what is left ({} RA, {} PS)", frontier_whose_fault,
+             what="frontier: whose fault"),
+    Sentence(FRONTIER, "so a relaxation {}% below OPT at `paper-default` (bound / OPT = 1 / {})",
+             frontier_relaxation_kind, what="frontier: relaxation gap needed at paper-default"),
+]
+
+
+def _master(name: str) -> dict:
+    import json
+    return json.loads((DATA / name).read_text())
+
+
+def frontier_master_prose():
+    out, rounds, kept = [], 0, 0
+    for name, sign in (("master_open0.json", -1), ("master_open1.json", 1)):
+        r = _master(name)
+        m, before, after = r["after"]["meta"]["master"], r["before"]["objective"], \
+            r["after"]["objective"]
+        assert sign * (after - before) > 0  # PS: below the search alone, RA: above it
+        out += [str(m["improved"]), str(m["rounds"]), f"{100 * abs(after / before - 1):.2f}",
+                f"{after:,.1f}", f"{before:,.1f}"]
+        rounds, kept = rounds + m["rounds"], kept + m["improved"]
+    moves = sum(_master("master_open1.json")["before"]["meta"]["moves"].values())
+    # a round not kept found nothing the checker accepted below the incumbent
+    return out + [str(moves), str(rounds - kept), str(rounds)]
+
+
+def frontier_master_solu():
+    ps, ra = _solu()["hetero-open-0"], _solu()["hetero-open-1"]
+    cg = [_master(n)["colgen"]["bound"] for n in ("master_open0.json", "master_open1.json")]
+    assert cg[0] < ps[2] and cg[1] < ra[2]  # "certified less"
+    r = _master("master_open1.json")
+    assert min(r["before"]["objective"], r["after"]["objective"]) > ra[0]  # RA's best stays
+    return [f"{ps[2]:,.1f}", f"{ra[2]:,.1f}", f"{cg[0] / 1e6:.1f}", f"{cg[1] / 1e6:.1f}",
+            f"{ra[0]:,.1f}", f2(ra[0] / ra[2])]
+
+
+CLAIMS += [
+    Sentence(FRONTIER, "On PS the master kept {} of its {} rounds and ended {}% below the search "
+             "alone ({} against {}); on RA it kept {} of {} and ended {}% above it ({} against "
+             "{}), the search alone having used the other half of the budget for {} local-search "
+             "moves.  Both within noise of each other: {} of the {} rounds found",
+             frontier_master_prose, what="frontier: master rounds, PS and RA"),
+    Sentence(FRONTIER, "Against `solu.csv`'s bounds ({} PS, {} RA; this run's 60 s column "
+             "generation certified less: {}M and {}M", lambda: frontier_master_solu()[:4],
+             what="frontier: master run's colgen against solu.csv"),
+    Sentence(FRONTIER, "RA's best stays `solu.csv`'s {} ({})", lambda: frontier_master_solu()[4:],
+             what="frontier: RA's best after the master run"),
+]
+
+
+def frontier_master_was():
+    rows = {r[1]: r for r in frontier_pnb_paper_rows()}
+    return [frontier_master_ps()[3], rows["PS"][6]]
+
+
+def frontier_tiny0_opt():
+    value, status, _ = _solu()["hetero-tiny-0"]
+    assert status == "optimal"
+    return [f"{value:,.2f}"]
+
+
+CLAIMS += [
+    Sentence(FRONTIER, "best / bound **{}** (was {})", frontier_master_was,
+             what="frontier: PS best / bound before and after the master run"),
+    Sentence(FRONTIER, "and RA's {} is the relaxation's", lambda: [frontier_master_solu()[5]],
+             what="frontier: RA's best / bound"),
+    Sentence(FRONTIER, "({}, the true optimum)", frontier_tiny0_opt,
+             what="frontier: hetero-tiny-0's optimum (solu.csv)"),
+]
