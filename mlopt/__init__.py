@@ -14,6 +14,9 @@ from __future__ import annotations
 import importlib
 
 from mlopt.errors import InputError
+from mlopt.forksafe import register as _register_fork_hooks
+
+_register_fork_hooks()  # a killed child must not hold its parent's locks (mlopt.forksafe)
 
 #: what ``__version__`` is when mlopt runs from a source tree that was never installed
 UNKNOWN_VERSION = "0+unknown"

@@ -6,7 +6,10 @@ check that must not grind).  It cannot interrupt C code (a solver call): that ne
 from __future__ import annotations
 
 import contextlib
+import functools
+import os
 import signal
+import sys
 import threading
 import time
 from contextlib import contextmanager
@@ -35,15 +38,35 @@ def alarm(seconds: float | None, expired: Callable[[], BaseException]) -> Iterat
 
     def _stop(signum, frame):
         # the timer repeats (a first raise can be swallowed: it may land in a finalizer run by
-        # the garbage collector, whose exceptions Python ignores); once the block is unwinding
-        # into this context manager's own code, stay quiet; inside an import, wait for the next
-        # tick: an import stopped halfway leaves a broken module in sys.modules for the rest
-        # of the process (seen: pandas, then every later test that used it failed)
-        while frame is not None:
-            if frame.f_code in _OWN_CODE or _importing(frame.f_code):
+        # the garbage collector, whose exceptions Python ignores), so a tick may pass:
+        # * in library code (the standard library, site-packages): an exception raised
+        #   between a lock's acquire and its try/finally leaves the lock held for the rest of
+        #   the process (seen: Pyomo's output-capture lock, after which every later Pyomo solve
+        #   waited 200 s for it, and a CI run hung); raised in mlopt's (or the caller's) own
+        #   code instead, it unwinds through library frames the normal way;
+        # * inside an import: a module stopped halfway stays broken in sys.modules (seen:
+        #   pandas, then every later test that used it failed);
+        # * once the block is unwinding into this context manager's own code.
+        f = frame
+        while f is not None:
+            if f.f_code in _OWN_CODE or _importing(f.f_code):
                 return
-            frame = frame.f_back
-        raise _Expired()
+            f = f.f_back
+        if frame is None or _own_file(frame.f_code.co_filename):
+            raise _Expired()
+        # in library code: raise at the next line of the innermost own frame, once the library
+        # call has returned into it (a line-trace on that frame alone)
+        f = frame
+        while f is not None and not _own_file(f.f_code.co_filename):
+            f = f.f_back
+        if f is not None and not armed:
+            armed.append((f, sys.gettrace()))
+            f.f_trace_lines = True
+            f.f_trace = _raise_on_line
+            if sys.gettrace() is None:
+                sys.settrace(_untraced)  # per-frame traces run only while a global one is set
+
+    armed: list = []
 
     outer_left, outer_every = signal.getitimer(signal.ITIMER_REAL)
     start = time.monotonic()
@@ -56,9 +79,48 @@ def alarm(seconds: float | None, expired: Callable[[], BaseException]) -> Iterat
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
+        if armed:
+            f, before = armed.pop()
+            f.f_trace = None
+            sys.settrace(before)
         if outer_left:  # the enclosing alarm's remaining time (at least a tick, if overdue)
             signal.setitimer(signal.ITIMER_REAL,
                              max(1e-6, outer_left - (time.monotonic() - start)), outer_every)
+
+
+def _untraced(frame, event, arg):
+    return None
+
+
+def _raise_on_line(frame, event, arg):
+    if event == "line":
+        frame.f_trace = None
+        raise _Expired()
+    return _raise_on_line
+
+
+def _library_prefixes() -> tuple[str, ...]:
+    import sysconfig
+
+    paths = sysconfig.get_paths()
+    found = {os.path.realpath(paths[k]) for k in ("stdlib", "platstdlib", "purelib", "platlib")
+             if paths.get(k)}
+    return tuple(p.rstrip(os.sep) + os.sep for p in found)
+
+
+#: where library code lives (mlopt's own package may be installed there: it is not library)
+_LIBRARY = _library_prefixes()
+_MLOPT = os.path.dirname(os.path.realpath(__file__)) + os.sep
+
+
+@functools.lru_cache(maxsize=4096)
+def _own_file(filename: str) -> bool:
+    """Code of mlopt or of its caller (tests, scripts): not the standard library, not an
+    installed package, not frozen or generated code."""
+    if filename.startswith("<"):
+        return False
+    path = os.path.realpath(filename)
+    return path.startswith(_MLOPT) or not path.startswith(_LIBRARY)
 
 
 def _importing(code) -> bool:

@@ -61,3 +61,35 @@ def test_an_import_is_never_stopped_halfway(tmp_path, monkeypatch):
     assert 0.6 <= time.perf_counter() - t0 < 3
     assert sys.modules["slow_to_import_mod"].COMPLETE
     del sys.modules["slow_to_import_mod"]
+
+
+def test_library_code_is_never_stopped_between_a_lock_and_its_release(tmp_path, monkeypatch):
+    # a stand-in library whose function holds a lock for most of its run, acquire and release
+    # without try/finally (as in the Pyomo code whose lock leaked when a signal's exception
+    # landed inside: every later solve then waited for it); the block calls it in a loop, so
+    # nearly every tick arrives inside the library, and the block must stop in its own code
+    import sys
+
+    from mlopt import alarm as alarm_module
+
+    lib = tmp_path / "lib"
+    lib.mkdir()
+    (lib / "locky_lib.py").write_text(
+        "import threading\nLOCK = threading.Lock()\n\ndef hold():\n    LOCK.acquire()\n"
+        "    x = 0\n    for i in range(200000):\n        x += i\n    LOCK.release()\n")
+    monkeypatch.syspath_prepend(str(lib))
+    monkeypatch.setattr(alarm_module, "_LIBRARY", alarm_module._LIBRARY + (f"{lib}/",))
+    alarm_module._own_file.cache_clear()
+    import locky_lib
+
+    t0 = time.perf_counter()
+    try:
+        with pytest.raises(Stop):
+            with alarm(0.05, Stop):
+                while time.perf_counter() - t0 < 10:
+                    locky_lib.hold()
+        assert time.perf_counter() - t0 < 3
+        assert not locky_lib.LOCK.locked()
+    finally:
+        del sys.modules["locky_lib"]
+        alarm_module._own_file.cache_clear()
