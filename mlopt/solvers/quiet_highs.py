@@ -71,3 +71,34 @@ def run_highs(highs):
         highspy.Highs.resetGlobalScheduler(True)
         status = highs.run()
     return status
+
+
+def binary_program(cost, rows, cols, vals, row_lower, row_upper, *, maximize: bool = False,
+                   col_lower=None, integer: bool = True):
+    """A ``highspy.HighsLp`` over 0/1 columns (upper bound 1, lower bound ``col_lower`` or 0)
+    from its nonzeros ``(rows, cols, vals)`` in any order: the shape of every restricted
+    master here (one column per candidate schedule, a once row per job, capacity rows).
+    ``integer=False``: its LP relaxation."""
+    import highspy
+    import numpy as np
+
+    rows, cols, vals = np.asarray(rows), np.asarray(cols), np.asarray(vals, dtype=float)
+    order = np.lexsort((rows, cols))
+    rows, cols, vals = rows[order], cols[order], vals[order]
+    n = len(cost)
+    lp = highspy.HighsLp()
+    lp.num_col_, lp.num_row_ = n, len(row_upper)
+    lp.col_cost_ = np.asarray(cost, dtype=float)
+    lp.col_lower_ = np.zeros(n) if col_lower is None else np.asarray(col_lower, dtype=float)
+    lp.col_upper_ = np.ones(n)
+    lp.row_lower_ = np.asarray(row_lower, dtype=float)
+    lp.row_upper_ = np.asarray(row_upper, dtype=float)
+    if maximize:
+        lp.sense_ = highspy.ObjSense.kMaximize
+    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+    lp.a_matrix_.start_ = np.searchsorted(cols, np.arange(n + 1)).astype(np.int32)
+    lp.a_matrix_.index_ = rows.astype(np.int32)
+    lp.a_matrix_.value_ = vals
+    if integer:
+        lp.integrality_ = [highspy.HighsVarType.kInteger] * n
+    return lp

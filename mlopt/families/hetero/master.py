@@ -119,7 +119,7 @@ def solve_round(data: HeteroData, cur: dict[int, Placement], cols: list[Placemen
     import highspy
 
     from mlopt.models.hetero.placement_ti import capacity_rows
-    from mlopt.solvers.quiet_highs import quiet_highs, run_highs
+    from mlopt.solvers.quiet_highs import binary_program, quiet_highs, run_highs
 
     H, R = data.cap.shape
     J = len(data.job_ids)
@@ -143,21 +143,10 @@ def solve_round(data: HeteroData, cur: dict[int, Placement], cols: list[Placemen
         vi.append(np.array([c for c, _ in terms]))
         ri.append(np.full(len(terms), J + r, dtype=np.int64))
         upper.append([float(data.cap[key[0], key[1]])])
-    rr, cc, vv = np.concatenate(ri), np.concatenate(ci), np.concatenate(vi)
-    order = np.lexsort((rr, cc))
-    rr, cc, vv = rr[order], cc[order], vv[order]
-    nr = J + len(rows)
-    lp = highspy.HighsLp()
-    lp.num_col_, lp.num_row_ = n, nr
-    lp.col_cost_ = np.array([float(data.weight[c.job]) * c.completion for c in cols])
-    lp.col_lower_, lp.col_upper_ = np.zeros(n), np.ones(n)
-    lp.row_lower_ = np.concatenate([np.ones(J), np.full(len(rows), -highspy.kHighsInf)])
-    lp.row_upper_ = np.concatenate([np.asarray(u, dtype=float) for u in upper])
-    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
-    lp.a_matrix_.start_ = np.searchsorted(cc, np.arange(n + 1)).astype(np.int32)
-    lp.a_matrix_.index_ = rr.astype(np.int32)
-    lp.a_matrix_.value_ = vv
-    lp.integrality_ = [highspy.HighsVarType.kInteger] * n
+    lp = binary_program([float(data.weight[c.job]) * c.completion for c in cols],
+                        np.concatenate(ri), np.concatenate(ci), np.concatenate(vi),
+                        np.concatenate([np.ones(J), np.full(len(rows), -highspy.kHighsInf)]),
+                        np.concatenate([np.asarray(u, dtype=float) for u in upper]))
     mip = quiet_highs()
     mip.setOptionValue("time_limit", max(0.1, deadline - time.perf_counter()))
     # HiGHS 1.16 with presolve on and a start given by setSolution reported a better MIP
@@ -175,7 +164,7 @@ def solve_round(data: HeteroData, cur: dict[int, Placement], cols: list[Placemen
     mip.setSolution(ws)
     run_highs(mip)
     info = mip.getInfo()
-    out = {"columns": n, "rows": nr, "nonzeros": int(len(vv)),
+    out = {"columns": n, "rows": lp.num_row_, "nonzeros": len(lp.a_matrix_.value_),
            "status": mip.modelStatusToString(mip.getModelStatus())}
     if info.primal_solution_status != 2:  # no feasible solution
         return None, out

@@ -17,7 +17,7 @@ import highspy
 import numpy as np
 
 from mlopt.families.pdors.columns import ColumnPool
-from mlopt.solvers.quiet_highs import quiet_highs, run_highs
+from mlopt.solvers.quiet_highs import binary_program, quiet_highs, run_highs
 
 INF = highspy.kHighsInf
 
@@ -63,25 +63,14 @@ def solve_restricted_mip(pool: ColumnPool, *, time_limit: float, warm: list[int]
     rows = np.concatenate([job_row, row_of[row[on]]])
     cols = np.concatenate([np.arange(n), col[on]])
     vals = np.concatenate([np.ones(n), val[on]])
-    order = np.lexsort((rows, cols))
-    rows, cols, vals = rows[order], cols[order], vals[order]
     nr = len(jobs_u) + len(binding)
-    lp = highspy.HighsLp()
-    lp.num_col_, lp.num_row_ = n, nr
-    lp.col_cost_ = np.array([pool.columns[k].utility for k in keep], dtype=float)
     lo = np.zeros(n)
     if len(fixed):
         lo[np.isin(keep, np.asarray(list(fixed), dtype=np.int64))] = 1.0
-    lp.col_lower_, lp.col_upper_ = lo, np.ones(n)
-    lp.row_lower_ = np.full(nr, -INF)
-    lp.row_upper_ = np.concatenate([np.ones(len(jobs_u)), pool.cap[binding]])
-    lp.sense_ = highspy.ObjSense.kMaximize
-    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
-    lp.a_matrix_.start_ = np.searchsorted(cols, np.arange(n + 1)).astype(np.int32)
-    lp.a_matrix_.index_ = rows.astype(np.int32)
-    lp.a_matrix_.value_ = vals
-    if not lp_only:
-        lp.integrality_ = [highspy.HighsVarType.kInteger] * n
+    lp = binary_program([pool.columns[k].utility for k in keep], rows, cols, vals,
+                        np.full(nr, -INF), np.concatenate([np.ones(len(jobs_u)),
+                                                           pool.cap[binding]]),
+                        maximize=True, col_lower=lo, integer=not lp_only)
     h = quiet_highs()
     h.setOptionValue("threads", int(threads))
     h.setOptionValue("mip_rel_gap", 1e-7)

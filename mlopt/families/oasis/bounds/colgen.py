@@ -54,7 +54,7 @@ from typing import Any
 
 import highspy
 
-from mlopt.solvers.quiet_highs import quiet_highs, run_highs
+from mlopt.solvers.quiet_highs import binary_program, quiet_highs, run_highs
 import numpy as np
 
 from mlopt.families.oasis.online import OasisRun, oasis_online
@@ -338,21 +338,9 @@ class MasterLP:
         rows = np.concatenate([jobs, row_of[pid_k]])
         cols = np.concatenate([np.arange(len(kept)), col_k])
         vals = np.concatenate([np.ones(len(kept)), val_k])
-        order = np.lexsort((rows, cols))
-        rows, cols, vals = rows[order], cols[order], vals[order]
-        nk, nr = len(kept), self.n_jobs + len(used)
-        lp = highspy.HighsLp()
-        lp.num_col_, lp.num_row_ = nk, nr
-        lp.col_cost_ = np.array([self.columns[c].utility for c in kept], dtype=float)
-        lp.col_lower_, lp.col_upper_ = np.zeros(nk), np.ones(nk)
-        lp.row_lower_ = np.full(nr, -INF)
-        lp.row_upper_ = np.concatenate([np.ones(self.n_jobs), cap[used]])
-        lp.sense_ = highspy.ObjSense.kMaximize
-        lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
-        lp.a_matrix_.start_ = np.searchsorted(cols, np.arange(nk + 1)).astype(np.int32)
-        lp.a_matrix_.index_ = rows.astype(np.int32)
-        lp.a_matrix_.value_ = vals
-        lp.integrality_ = [highspy.HighsVarType.kInteger] * nk
+        lp = binary_program([self.columns[c].utility for c in kept], rows, cols, vals,
+                            np.full(self.n_jobs + len(used), -INF),
+                            np.concatenate([np.ones(self.n_jobs), cap[used]]), maximize=True)
         mip = quiet_highs()
         mip.setOptionValue("threads", self.threads)
         mip.setOptionValue("mip_rel_gap", float(mip_gap))
@@ -378,7 +366,7 @@ class MasterLP:
         return {"status": "optimal" if proven else ("feasible" if has else "no_solution"),
                 "termination": mip.modelStatusToString(status), "objective": obj,
                 "bound": bound if math.isfinite(bound) else None, "x": x,
-                "columns": int(nk), "rows": int(nr), "seconds": time.perf_counter() - start}
+                "columns": int(lp.num_col_), "rows": int(lp.num_row_), "seconds": time.perf_counter() - start}
 
 
 def initial_columns(workload: Workload, run: OasisRun, init: tuple[str, ...]
