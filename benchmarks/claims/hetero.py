@@ -736,8 +736,7 @@ CLAIMS += [
 # data/wct_vs_jobs_paper.csv (Tiresias).
 
 def _pnb_small():
-    import json
-    return json.loads((DATA / "frontier_pnb.json").read_text())["small"]
+    return _json("frontier_pnb.json")["small"]
 
 
 def _small_label(r) -> str:
@@ -784,8 +783,7 @@ CLAIMS += [
 
 
 def frontier_pnb_ps():
-    import json
-    r = json.loads((DATA / "frontier_pnb.json").read_text())["paper_ps_pnb"]
+    r = _json("frontier_pnb.json")["paper_ps_pnb"]
     c, b = r["candidates"], r["colgen"]["bound"]
     assert r["feasible"] and r["start"] == "wspt" and r["objective"] == c["wspt"]
     return [f"{r['objective']:,.1f}", f"{c['lp order']:,.1f}",
@@ -806,10 +804,9 @@ CLAIMS += [
 # the restricted master phase, same warm start, columns and budget; objectives are the checker's.
 
 def frontier_master_rows():
-    import json
     rows = []
     for name, arch in (("master_open0.json", "PS"), ("master_open1.json", "RA")):
-        r = json.loads((DATA / name).read_text())
+        r = _json(name)
         b, before, after = r["colgen"]["bound"], r["before"], r["after"]
         assert before["feasible"] and after["feasible"]
         m = after["meta"].get("master", {"rounds": 0, "improved": 0})
@@ -828,8 +825,7 @@ CLAIMS += [
 
 
 def frontier_master_ps():
-    import json
-    r = json.loads((DATA / "master_open0.json").read_text())
+    r = _json("master_open0.json")
     best = min(r["before"]["objective"], r["after"]["objective"])
     high, _, low = _solu()["hetero-open-0"]
     return [f"{best:,.1f}", f"{100 * (1 - best / high):.1f}", f"{high:,.1f}", f2(best / low)]
@@ -842,10 +838,9 @@ CLAIMS += [
 
 
 def frontier_master_lp(arch: str):
-    import json
     name, inst = {"RA": ("master_open1.json", "hetero-open-1"),
                   "PS": ("master_open0.json", "hetero-open-0")}[arch]
-    cg = json.loads((DATA / name).read_text())["colgen"]
+    cg = _json(name)["colgen"]
     low = _solu()[inst][2]
     assert cg["lp"] >= low  # the restricted master LP is above the LP optimum, the bound below
     return [f"{cg['lp']:,.1f}", str(cg["iterations"]), f"{low:,.1f}",
@@ -1134,8 +1129,7 @@ CLAIMS += [
 
 
 def _master(name: str) -> dict:
-    import json
-    return json.loads((DATA / name).read_text())
+    return _json(name)
 
 
 def frontier_master_prose():
