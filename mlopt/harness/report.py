@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from mlopt.fileio import write_text
 from mlopt.harness.ratios import shifted_geometric_mean
-from mlopt.harness.report_figures import write_figures
+from mlopt.harness.report_figures import caption, write_figures
 
 if TYPE_CHECKING:  # pragma: no cover
     from mlopt.families.base import ReportNotes
@@ -158,7 +158,7 @@ def _report(store_or_dir, figures_dir: str | Path | None = None) -> str:
         if figs:
             lines += ["## Figures", ""]
             rel = Path(figures_dir).name
-            lines += [f"![{p.stem}]({rel}/{p.name})" for p in figs] + [""]
+            lines += [f"![{caption(p)}]({rel}/{p.name})" for p in figs] + [""]
     return "\n".join(lines)
 
 
@@ -259,18 +259,7 @@ def _family_section(family: str, df) -> list[str]:
         lines += _table(["algorithm", "median", f"SGM (shift {RUNTIME_SHIFT:g})"],
                         runtime_rows) + [""]
 
-        groups = algs.groupby(["preset", "params"], sort=True)
-        if groups.ngroups > 1:
-            rows = []
-            for (preset, params), g in sorted(groups, key=lambda kv: _natural(kv[0])):
-                for label, h in g.groupby("method", sort=True):
-                    lo, hi = _stats(h.ratio_low), _stats(h.ratio_high)
-                    rows.append([f"{preset} `{params}`", _label(label, speeds[label]),
-                                 str(len(h)),
-                                 _pair(lo["median"], hi["median"]), _pair(lo["max"], hi["max"])])
-            lines += ["### Ratios per instance group", ""]
-            lines += _table(["preset / params", "algorithm", "runs", "median ratio",
-                             "max ratio"], rows) + [""]
+        lines += _group_table(algs, speeds)
 
     lines += _theory_section(algs, family)
 
@@ -286,6 +275,49 @@ def _family_section(family: str, df) -> list[str]:
     if not inst.empty:
         lines += [f"{len(inst)} instances could not be generated (see errors).", ""]
     return lines
+
+
+def _group_table(algs, speeds: dict[str, list[float]]) -> list[str]:
+    """Ratios per instance group: one row per (preset, params), one column per algorithm
+    (median and max in one cell).  A long table with a row per group and algorithm repeated
+    every group's params five times and pushed the figures out of sight."""
+    groups = algs.groupby(["preset", "params"], sort=True)
+    if groups.ngroups <= 1:
+        return []
+    labels = sorted(algs.method.unique())
+    rows = []
+    for (preset, params), g in sorted(groups, key=lambda kv: _natural(kv[0])):
+        by = dict(tuple(g.groupby("method", sort=True)))
+        row = [f"{preset} {_params_text(params)}", str(g.task_key.nunique())]
+        for label in labels:
+            if label not in by:
+                row.append("–")
+                continue
+            lo, hi = _stats(by[label].ratio_low), _stats(by[label].ratio_high)
+            row.append(f"{_pair(lo['median'], hi['median'])} "
+                       f"(max {_pair(lo['max'], hi['max'])})")
+        rows.append(row)
+    return (["### Ratios per instance group", "",
+             "Median ratio per algorithm over the group's instances (max in brackets).", ""]
+            + _table(["preset, params", "instances"]
+                     + [_label(label, speeds[label]) for label in labels], rows) + [""])
+
+
+def _params_text(params: str) -> str:
+    """``{"n_servers":4,"priority":[1.0,10.0]}`` as ``n_servers=4, priority=[1, 10]``."""
+    try:
+        parsed = json.loads(params)
+    except (TypeError, ValueError):
+        return f"`{params}`"
+    if not isinstance(parsed, dict) or not parsed:
+        return "(defaults)" if parsed == {} else f"`{params}`"
+
+    def text(v: Any) -> str:
+        if isinstance(v, list):
+            return "[" + ", ".join(text(x) for x in v) + "]"
+        return f"{v:g}" if isinstance(v, float) else str(v)
+
+    return "`" + ", ".join(f"{k}={text(v)}" for k, v in parsed.items()) + "`"
 
 
 def _theory_section(algs, family: str) -> list[str]:

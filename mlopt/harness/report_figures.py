@@ -5,7 +5,8 @@
   a line at 1).  Where OPT is only bracketed a ratio is an interval: the upper end is drawn
   solid and the lower end dashed, and the legend says "upper/lower end" only for algorithms
   with at least one open interval; where every OPT is proven the two ends coincide and one
-  solid curve is drawn.  Infinite ratios cannot be drawn: the legend counts them.
+  solid curve is drawn.  Infinite ratios cannot be drawn: the legend counts them.  Curves
+  drawn earlier are wider, so coinciding ECDFs stay visible as nested lines.
 * ``runtimes[_<family>].png``: runtime box plot per method (log axis).
 
 One figure of each per family (a store normally holds one); the legend sits to the right of
@@ -18,6 +19,23 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.figure import Figure
+
+#: what each figure shows, by file stem (its alt text in the report, its caption in HTML)
+CAPTIONS = {
+    "ratios": "Competitive ratio ECDF per algorithm: the fraction of instances whose ratio "
+              "is at most x (log x axis; a curve further left and higher is better)",
+    "runtimes": "Runtime per method (box: quartiles, whiskers: 1.5 IQR, circles: outliers; "
+                "log scale)",
+}
+
+
+def caption(path: Path) -> str:
+    """The caption of a figure written by :func:`write_figures` (its stem names the kind and,
+    in a store of several families, the family)."""
+    kind, _, family = path.stem.partition("_")
+    text = CAPTIONS.get(kind, path.stem)
+    return f"{text}, family {family}" if family else text
+
 
 #: the ratio sense per family sense: what the x axis is
 SENSE_RATIO = {"max": "OPT / ALG (maximization)", "min": "ALG / OPT (minimization)"}
@@ -70,7 +88,8 @@ def ecdf_curves(algs) -> list[tuple[str, str, int, object, object]]:
         interval = bool(np.any(~np.isclose(np.nan_to_num(lo, nan=-1.0), hi, rtol=1e-12,
                                            atol=0.0)))
         speeds = speeds_of(g)
-        name = label + (f" (speed {', '.join(f'{v:g}' for v in speeds)})" if speeds else "")
+        name = label + (f" (speed-augmented: {', '.join(f'{v:g}' for v in speeds)})"
+                        if speeds else "")
         ends = (("upper end", hi, "-"), ("lower end", lo, "--")) if interval else (
             ("", hi, "-"),)
         # an end with no finite ratio draws no curve: the legend of the other end says so
@@ -98,13 +117,18 @@ def ecdf_figure(df, *, title: str, sense: str) -> Figure | None:
     # the legend sits outside, to the right: the figure grows with it, the axes do not shrink
     fig = _figure(5.8 + 0.065 * max(len(c[0]) for c in curves), 4.2)
     ax = fig.add_subplot()
+    # algorithms drawn first are drawn wider: where two ECDFs coincide (OASiS with estimated
+    # and exact U/L, say) the later, thinner one sits inside the earlier, and both stay visible
+    order = sorted({c[2] for c in curves})
     for label, style, n, x, y in curves:
-        ax.step(x, y, where="post", linestyle=style, color=f"C{n % 10}", linewidth=1.6,
+        width = 1.5 + 0.45 * (len(order) - 1 - order.index(n))
+        ax.step(x, y, where="post", linestyle=style, color=f"C{n % 10}", linewidth=width,
                 label=label)
     ax.set_xscale("log")
     _log_ticks(ax, min(float(c[3][0]) for c in curves), max(float(c[3][-1]) for c in curves))
-    ax.set_xlabel(f"competitive ratio {SENSE_RATIO[sense].split(' (')[0]} (log scale)")
-    ax.set_ylabel("fraction of instances")
+    ax.set_xlabel(f"competitive ratio {SENSE_RATIO[sense].split(' (')[0]} "
+                  "(log scale; 1 = optimal, left is better)")
+    ax.set_ylabel("fraction of instances with ratio <= x")
     ax.set_ylim(0, 1.02)
     ax.grid(alpha=0.3, which="both")
     ax.set_title(f"{title}: ratio {SENSE_RATIO[sense]}", fontsize=10)
@@ -150,6 +174,15 @@ def plain_log_ticks(axis, low: float, high: float) -> None:
 
 
 def runtime_boxes(df, path: Path, *, title: str) -> Path | None:
+    """Write :func:`runtime_figure` to ``path``; None when nothing was timed."""
+    fig = runtime_figure(df, title=title)
+    if fig is None:
+        return None
+    fig.savefig(path, dpi=110)
+    return path
+
+
+def runtime_figure(df, *, title: str) -> Figure | None:
     """Box plot of the runtimes of every offline model, algorithm and bound."""
     import numpy as np
 
@@ -164,9 +197,11 @@ def runtime_boxes(df, path: Path, *, title: str) -> Path | None:
     ax.set_xticks(range(1, len(groups) + 1),
                   [f"{k}: {m}" for (k, m), _ in groups], rotation=30, ha="right", fontsize=8)
     ax.set_yscale("log")
+    # plain numbers (0.5, 2, 3), never "3 x 10^0" on a range narrower than a decade
+    plain_log_ticks(ax.yaxis, min(float(d.min()) for d in data),
+                    max(float(d.max()) for d in data))
     ax.set_ylabel("runtime (s, log scale)")
     ax.set_title(f"{title}: runtime per method", fontsize=10)
     ax.grid(alpha=0.3, axis="y")
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    return path
+    return fig

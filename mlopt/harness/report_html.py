@@ -32,6 +32,8 @@ code { background: #f2f2f5; padding: 0 3px; border-radius: 3px; font-size: 92%; 
 figure { margin: 1em 0; }
 figure img { max-width: 100%; border: 1px solid #dde; }
 figcaption { font-size: 13px; color: #555; }
+nav.contents { font-size: 14px; margin: .8em 0; padding: .4em .6em; background: #f4f5f9;
+               border-left: 3px solid #446; }
 """
 
 
@@ -42,10 +44,33 @@ def html_report(out_dir: str | Path) -> str:
     out = Path(out_dir)
     text = report(out, figures_dir=out / FIGURES)
     title = text.splitlines()[0].lstrip("# ").strip() if text else "Experiment report"
-    body = render(text, base=out) + run_section(out)
+    body = _with_contents(render(text, base=out) + run_section(out))
     return (f"<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             f"<title>{html.escape(title)}</title>\n<style>{_CSS}</style>\n</head>\n"
             f"<body>\n{body}\n</body>\n</html>\n")
+
+
+def _with_contents(body: str) -> str:
+    """Anchors on the level-2 headings and a contents line under the page's first paragraphs:
+    the figures and the run's machine sit below long tables, and a reader should not have to
+    scroll to find them."""
+    seen: dict[str, int] = {}
+    entries = []
+
+    def anchor(m: re.Match) -> str:
+        text = re.sub(r"<[^>]+>", "", m.group(1))
+        slug = re.sub(r"[^a-z0-9]+", "-", html.unescape(text).lower()).strip("-") or "section"
+        seen[slug] = seen.get(slug, 0) + 1
+        slug += f"-{seen[slug]}" if seen[slug] > 1 else ""
+        entries.append(f'<a href="#{slug}">{m.group(1)}</a>')
+        return f'<h2 id="{slug}">{m.group(1)}</h2>'
+
+    body = re.sub(r"<h2>(.*?)</h2>", anchor, body)
+    if len(entries) < 2:
+        return body
+    nav = '<nav class="contents">Contents: ' + " · ".join(entries) + "</nav>"
+    first = body.find("<h2 ")
+    return body[:first] + nav + "\n" + body[first:]
 
 
 def write_html(out_dir: str | Path, path: str | Path) -> Path:
@@ -149,7 +174,8 @@ def _figure(alt: str, path: Path) -> str:
         return f"<p><em>figure {html.escape(alt)} missing ({html.escape(path.name)})</em></p>"
     data = base64.b64encode(path.read_bytes()).decode("ascii")
     return (f'<figure><img alt="{html.escape(alt)}" src="data:image/png;base64,{data}">'
-            f"<figcaption>{html.escape(path.name)}</figcaption></figure>")
+            f"<figcaption>{html.escape(alt)} &mdash; <code>{html.escape(path.name)}</code>"
+            f"</figcaption></figure>")
 
 
 def _inline(text: str) -> str:

@@ -17,7 +17,7 @@ from test_harness_toyfamily import toys  # noqa: F401  (autouse: registers the t
 
 from mlopt.harness import ResultStore, run_spec, write_html
 from mlopt.harness.report import _family_section, _theory_section, family_notes
-from mlopt.harness.report_figures import ecdf_curves, ecdf_figure
+from mlopt.harness.report_figures import ecdf_curves, ecdf_figure, runtime_figure
 from mlopt.harness.tasks import ROW_FIELDS
 
 
@@ -75,6 +75,40 @@ def test_speed_augmented_runs_are_labelled():
     assert "| `fast` (speed-augmented: 1.5) | 2 |" in text
     assert "| `a_online` | 2 |" in text
     assert "checked at the speed shown" in text
+
+
+def test_ratios_per_group_are_one_row_per_group_and_one_column_per_algorithm():
+    rows = [{"family": "oasis", "method": m, "seed": s, "params": p, "ratio_low": r,
+             "ratio_high": r + d}
+            for p, base in (('{"n_servers":4,"priority":[1.0,10.0]}', 1.0),
+                            ('{"n_servers":12,"priority":[1.0,10.0]}', 2.0))
+            for s in (0, 1) for m, r, d in (("fifo", base * (1 + s), 0.0),
+                                            ("oasis", base, 0.5 * s))]
+    df = frame(rows)
+    df["task_key"] = df.params + df.seed.astype(str)
+    text = "\n".join(_family_section("oasis", df))
+    # 4 servers before 12 (natural order); params as k=v; fifo 1, 2: median 1.5, max 2;
+    # oasis 1 and [1, 1.5]: median 1 - 1.25, max 1 - 1.5
+    assert ("| tiny `n_servers=4, priority=[1, 10]` | 2 | 1.5 (max 2) | 1 – 1.25 (max 1 – 1.5) |"
+            in text)
+    assert "| tiny `n_servers=12, priority=[1, 10]` | 2 | 3 (max 4) |" in text
+    assert "| preset, params | instances | `fifo` | `oasis` |" in text
+
+
+def test_speed_augmented_curves_and_plain_runtime_ticks():
+    df = frame([{"family": "edgecloud", "method": m, "seed": s, "ratio_low": r,
+                 "ratio_high": r, "runtime_s": 2.0 + s, "extra": x}
+                for s in (0, 1) for m, r, x in (("a_online", 1.1, {}),
+                                                ("fast", 0.8, {"speed": 1.5}))])
+    assert [c[0] for c in ecdf_curves(df)] == ["a_online", "fast (speed-augmented: 1.5)"]
+    fig = ecdf_figure(df, title="t", sense="min")
+    widths = [line.get_linewidth() for line in fig.axes[0].get_lines()]
+    assert widths[0] > widths[1]  # the earlier curve is wider: coinciding curves both show
+    # runtimes 2 and 3 s, less than a decade: plain tick labels, no "2 x 10^0"
+    ax = runtime_figure(df, title="t").axes[0]
+    ax.figure.canvas.draw()
+    labels = [t.get_text() for t in ax.yaxis.get_ticklabels() if t.get_text()]
+    assert labels and all(re.fullmatch(r"[0-9.]+", t) for t in labels), labels
 
 
 # ---- the ratio ECDF ----------------------------------------------------------------------------
@@ -148,7 +182,11 @@ def test_html_page_is_self_contained(page):
     assert len(images) == 2  # the ratio ECDF and the runtimes
     assert all(base64.b64decode(i)[:8] == b"\x89PNG\r\n\x1a\n" for i in images)
     assert not re.search(r'src="(?!data:)', text) and "http" not in text  # nothing external
-    assert "<h2>The run</h2>" in text and "highs" in text
+    assert '<h2 id="the-run">The run</h2>' in text and "highs" in text
+    # a contents line links every section, the figures below long tables among them
+    nav = re.search(r'<nav class="contents">(.*?)</nav>', text).group(1)
+    assert '<a href="#figures">Figures</a>' in nav and '<a href="#the-run">' in nav
+    assert "<figcaption>Competitive ratio ECDF per algorithm" in text
     with ResultStore(tmp / "run" / "results.sqlite") as store:
         host = json.loads(store.to_frame().timing.iloc[0])["host"]
     assert f"<code>{host}</code>" in text
