@@ -110,9 +110,10 @@ def cmd_plot(out: Path) -> None:
     for fig, sweep, x, y, ylabel in (("fig7", "jobs", "n_jobs", "jct_rate", "JCT rate vs SRTF"),
                                      ("fig8", "servers", "n_edge", "jct_rate",
                                       "JCT rate vs SRTF"),
-                                     ("fig9", "jobs", "n_jobs", "preemptions", "preemptions"),
+                                     ("fig9", "jobs", "n_jobs", "preemptions",
+                                      "preemptions per run"),
                                      ("fig10", "servers", "n_edge", "preemptions",
-                                      "preemptions")):
+                                      "preemptions per run")):
         fig_, ax = plt.subplots(figsize=(6.4, 3.5))
         sub = agg.reset_index()
         sub = sub[sub["sweep"] == sweep]
@@ -126,8 +127,9 @@ def cmd_plot(out: Path) -> None:
             ax.set_ylabel(f"{ylabel} (log scale)")
             plain_log_ticks(ax.yaxis, float(sub[y].min()), float(sub[y].max()))
         fixed = "30 edge servers" if x == "n_jobs" else "100 jobs"
-        ax.set_title(f"Fig. {fig[3:]}: {ylabel}, {fixed}, mean over seeds "
-                     f"{SEEDS[0]}-{SEEDS[-1]}", fontsize=9)
+        better = " (lower is better)" if y == "jct_rate" else ""
+        ax.set_title(f"edgecloud Fig. {fig[3:]}: {ylabel}{better}, {fixed}, mean "
+                     f"over seeds {SEEDS[0]}-{SEEDS[-1]}", fontsize=9)
         # outside the axes: inside, it covered points
         ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
         ax.grid(alpha=0.3)
@@ -135,15 +137,23 @@ def cmd_plot(out: Path) -> None:
         fig_.savefig(out / f"{fig}.png", dpi=110)
         plt.close(fig_)
     util = json.loads((out / "utilisation.json").read_text())
-    fig_, ax = plt.subplots(figsize=(6, 3.5))
+    fig_, ax = plt.subplots(figsize=(7.2, 3.6))
+    # log time axis: A_online's makespan (215) is 1/17 of the baselines' (3699); on a linear
+    # axis its whole run was a spike at the left edge
     for alg, u in util.items():
         u = json.loads(u) if isinstance(u, str) else u
-        ax.plot(range(1, len(u) + 1), u, label=f"{alg} (makespan {len(u)})", lw=0.8)
-    ax.set_xlabel("slot")
-    ax.set_ylabel("edge utilisation")
-    ax.set_title("Fig. 11: edge utilisation over time, 100 jobs, 30 edge servers, seed 0",
-                 fontsize=9)
-    ax.legend(fontsize=7)
+        ax.plot(range(1, len(u) + 1), u, label=f"{alg} (makespan {len(u)})", lw=1.0)
+    longest = max(len(json.loads(u) if isinstance(u, str) else u) for u in util.values())
+    ax.set_xscale("log")
+    plain_log_ticks(ax.xaxis, 1.0, float(longest))
+    ax.set_xlim(1, longest * 1.1)
+    ax.set_xlabel("slot (log scale)")
+    ax.set_ylabel("edge utilisation\n(share of edge workers busy)")
+    ax.set_ylim(0, 1.05)
+    ax.set_title("edgecloud Fig. 11: edge utilisation over time, 100 jobs, 30 edge servers, "
+                 "seed 0", fontsize=9)
+    ax.legend(fontsize=7, loc="upper right")  # every curve is below 0.3 there
+    ax.grid(alpha=0.3)
     fig_.tight_layout()
     fig_.savefig(out / "fig11.png", dpi=110)
     plt.close(fig_)
