@@ -36,12 +36,17 @@ def utility_plot(name: str, xlabel: str, title: str) -> None:
     lo = df.groupby(["x", "algorithm"])["objective"].min().unstack("algorithm")
     hi = df.groupby(["x", "algorithm"])["objective"].max().unstack("algorithm")
     fig, ax = plt.subplots(figsize=(7.6, 4))
-    for a in t.columns:
-        ax.errorbar(t.index, t[a], yerr=[t[a] - lo[a], hi[a] - t[a]], marker="o", capsize=3,
-                    label=a)
+    # each algorithm a little to the side of the sweep point: at the same x the min-max bars
+    # of six algorithms lay on top of each other and could not be told apart
+    step = float(np.diff(t.index.to_numpy(dtype=float)).min()) if len(t) > 1 else 1.0
+    offsets = (np.arange(len(t.columns)) - (len(t.columns) - 1) / 2) * step * 0.035
+    for a, dx in zip(t.columns, offsets):
+        ax.errorbar(t.index + dx, t[a], yerr=[t[a] - lo[a], hi[a] - t[a]], marker="o",
+                    capsize=3, label=a)
+    ax.set_xticks(t.index)
     ax.set_xlabel(xlabel)
-    ax.set_ylabel("total utility (mean over seeds; bars: min-max)")
-    ax.set_title(title)
+    ax.set_ylabel("total utility, higher is better\n(mean over seeds; bars: min-max)")
+    ax.set_title(title, fontsize=11)
     # outside the axes: inside, it covered lines and error bars
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
     fig.tight_layout()
@@ -62,8 +67,9 @@ def fig10() -> None:
     t = t.reindex([a for a in ORDER if a in t.index])
     fig, ax = plt.subplots(figsize=(6, 3.5))
     ax.bar(t.index, t["median_duration"])
-    ax.set_ylabel("median training time (slots)")
-    ax.set_title("Fig. 10 at 2-core scale: median over seeds of per-run medians")
+    ax.set_ylabel("median training time of\ncompleted jobs (slots)")
+    ax.set_title("PD-ORS Fig. 10 at 2-core scale: median over seeds of per-run medians",
+                 fontsize=10)
     plt.setp(ax.get_xticklabels(), rotation=20)
     fig.tight_layout()
     fig.savefig(RES / "fig10.png", dpi=110)
@@ -105,7 +111,9 @@ def price_scale_oasis() -> None:
     cols = ["oasis"] + sorted([c for c in t.columns if c.startswith("oasis-ps")],
                               key=lambda c: float(c[8:])) + ["rrh"]
     t = t[cols]
-    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8), sharey=False)
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4.0), sharey=False)
+    fig.suptitle("OASiS with a price_scale cap vs literal OASiS and RRH (total utility, higher "
+                 "is better)", fontsize=10)
     for ax, n in zip(axes, sorted(df["n_jobs"].unique())):
         test = t.loc[("test (0-7)", n)]
         scales = [float(c[8:]) for c in cols if c.startswith("oasis-ps")]
@@ -116,6 +124,7 @@ def price_scale_oasis() -> None:
         ax.axhline(test["rrh"], color="C2", ls=":", label="RRH")
         ax.set_xscale("log")
         plain_log_ticks(ax.xaxis, min(scales), max(scales))
+        ax.set_xticks(scales, [f"{v:g}" for v in scales])  # a tick on every swept scale
         ax.set_xlabel("price_scale (log scale)")
         ax.set_title(f"{n} jobs, T = 300, H = K = 10 (seeds 0-7)")
         ax.legend(fontsize=8)
@@ -144,9 +153,9 @@ def eval_params(p):
 
 
 if __name__ == "__main__":
-    utility_plot("fig6", "machines", "Fig. 6 (2-core scale): 25 jobs, T = 20")
-    utility_plot("fig7_8", "jobs", "Fig. 7/8 (2-core scale): 20 machines, T = 20")
-    utility_plot("fig9", "machines", "Fig. 9 (2-core scale): 40 jobs, T = 80")
+    utility_plot("fig6", "machines", "PD-ORS Fig. 6 (2-core scale): 25 jobs, T = 20")
+    utility_plot("fig7_8", "jobs", "PD-ORS Fig. 7/8 (2-core scale): 20 machines, T = 20")
+    utility_plot("fig9", "machines", "PD-ORS Fig. 9 (2-core scale): 40 jobs, T = 80")
     fig10()
     price_scale_pdors()
     price_scale_oasis()
