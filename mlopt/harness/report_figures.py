@@ -5,8 +5,8 @@
   a line at 1).  Where OPT is only bracketed a ratio is an interval: the upper end is drawn
   solid and the lower end dashed, and the legend says "upper/lower end" only for algorithms
   with at least one open interval; where every OPT is proven the two ends coincide and one
-  solid curve is drawn.  Infinite ratios cannot be drawn: the legend counts them.  Curves
-  drawn earlier are wider, so coinciding ECDFs stay visible as nested lines.
+  solid curve is drawn.  Infinite ratios cannot be drawn: the legend counts them.  A curve
+  identical to later ones is drawn wider, so coinciding ECDFs stay visible as nested lines.
 * ``runtimes[_<family>].png``: runtime box plot per method (log axis).
 
 One figure of each per family (a store normally holds one); the legend sits to the right of
@@ -117,11 +117,7 @@ def ecdf_figure(df, *, title: str, sense: str) -> Figure | None:
     # the legend sits outside, to the right: the figure grows with it, the axes do not shrink
     fig = _figure(5.8 + 0.065 * max(len(c[0]) for c in curves), 4.2)
     ax = fig.add_subplot()
-    # algorithms drawn first are drawn wider: where two ECDFs coincide (OASiS with estimated
-    # and exact U/L, say) the later, thinner one sits inside the earlier, and both stay visible
-    order = sorted({c[2] for c in curves})
-    for label, style, n, x, y in curves:
-        width = 1.5 + 0.45 * (len(order) - 1 - order.index(n))
+    for (label, style, n, x, y), width in zip(curves, _widths(curves)):
         ax.step(x, y, where="post", linestyle=style, color=f"C{n % 10}", linewidth=width,
                 label=label)
     ax.set_xscale("log")
@@ -135,6 +131,20 @@ def ecdf_figure(df, *, title: str, sense: str) -> Figure | None:
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
     fig.tight_layout()
     return fig
+
+
+def _widths(curves, base: float = 1.6, step: float = 1.3) -> list[float]:
+    """Line widths: a curve identical to k curves drawn after it is k steps wider, so the
+    later, thinner ones sit inside it and every one stays visible (OASiS with estimated and
+    with exact U/L drew the same ECDF, and the later hid the earlier)."""
+    import numpy as np
+
+    def same(a, b) -> bool:
+        return (a[1] == b[1] and len(a[3]) == len(b[3]) and np.allclose(a[3], b[3])
+                and np.allclose(a[4], b[4]))
+
+    return [base + step * sum(same(c, d) for d in curves[i + 1:])
+            for i, c in enumerate(curves)]
 
 
 def ratio_ecdf(df, path: Path, *, title: str, sense: str) -> Path | None:

@@ -103,7 +103,12 @@ def test_speed_augmented_curves_and_plain_runtime_ticks():
     assert [c[0] for c in ecdf_curves(df)] == ["a_online", "fast (speed-augmented: 1.5)"]
     fig = ecdf_figure(df, title="t", sense="min")
     widths = [line.get_linewidth() for line in fig.axes[0].get_lines()]
-    assert widths[0] > widths[1]  # the earlier curve is wider: coinciding curves both show
+    assert widths[0] == widths[1]  # different curves: equal widths
+    same = frame([{"family": "oasis", "method": m, "seed": s, "ratio_low": 1.0 + s,
+                   "ratio_high": 1.0 + s} for m in ("a", "b", "c") for s in (0, 1)])
+    widths = [line.get_linewidth() for line in
+              ecdf_figure(same, title="t", sense="max").axes[0].get_lines()]
+    assert widths[0] > widths[1] > widths[2]  # three identical curves nest, each visible
     # runtimes 2 and 3 s, less than a decade: plain tick labels, no "2 x 10^0"
     ax = runtime_figure(df, title="t").axes[0]
     ax.figure.canvas.draw()
