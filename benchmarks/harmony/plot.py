@@ -10,7 +10,10 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
+from matplotlib.lines import Line2D  # noqa: E402
+from matplotlib.patches import Patch  # noqa: E402
 
 RES = Path(__file__).with_name("results")
 ORDER = ["harmony", "lb", "tetris", "lif_line", "lif_quad"]
@@ -32,8 +35,9 @@ def arrivals(name, title):
     lo, hi = g.min().unstack()[ORDER], g.max().unstack()[ORDER]
     err = [[(mean[c] - lo[c]).values, (hi[c] - mean[c]).values] for c in ORDER]
     ax = mean.plot.bar(figsize=(8.5, 4), rot=0, yerr=err, capsize=2)
-    ax.set_ylabel("average JCT (intervals)")
-    ax.set_title(f"{title}, mean over {df['seed'].nunique()} seeds (bars: min-max)")
+    ax.set_ylabel("average JCT (intervals, lower is better)")
+    ax.set_title(f"Harmony {title}, mean over {df['seed'].nunique()} seeds (bars: min-max)",
+                 fontsize=11)
     _legend_outside(ax)
     plt.tight_layout()
     plt.savefig(RES / f"{name}.png", dpi=120)
@@ -54,17 +58,26 @@ def variants(name, title, also=None):
     names += list(dict.fromkeys(df.loc[df.kind == "baseline", "variant"]))
     mean = df.groupby("variant")["avg_jct"].mean()[names]
     kinds = df.drop_duplicates("variant").set_index("variant")["kind"][names]
-    fig, ax = plt.subplots(figsize=(8, 4))
+    fig, ax = plt.subplots(figsize=(10.5, 4))  # room for the legend right of the axes
     ax.bar(range(len(names)), mean.values,
            color=["lightgray" if k == "baseline" else "C0" for k in kinds], alpha=0.7)
     for i, v in enumerate(names):
-        ys = df.loc[df.variant == v, "avg_jct"]
-        ax.plot([i] * len(ys), ys, "k.", ms=6)
+        ys = df.loc[df.variant == v, "avg_jct"].to_numpy()
+        # seeds side by side across the bar: two seeds with equal JCT were one dot
+        dx = (np.arange(len(ys)) - (len(ys) - 1) / 2) * 0.09
+        ax.plot(i + dx, ys, "k.", ms=6)
     ax.set_xticks(range(len(names)), names, rotation=30, ha="right")
-    ax.set_ylabel("average JCT (intervals)")
+    ax.set_ylabel("average JCT (intervals, lower is better)")
     n = df.loc[df.kind == "policy"].groupby("variant").size()
     seeds = f"{n.min()}" if n.min() == n.max() else f"{n.min()}-{n.max()}"
-    ax.set_title(f"{title}\nbar: mean over {seeds} training seeds, dots: seeds")
+    ax.set_title(f"Harmony {title}\nbar: mean over {seeds} training seeds, dots: seeds",
+                 fontsize=11)
+    # what the two bar colours are (blue: trained policies, gray: heuristics, one run each)
+    ax.legend(handles=[Patch(color="C0", alpha=0.7, label="trained policy (mean over seeds)"),
+                       Patch(color="lightgray", alpha=0.7, label="heuristic baseline"),
+                       Line2D([], [], color="k", marker=".", ls="", ms=6,
+                              label="one training seed / run")],
+              loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0, fontsize=8)
     plt.tight_layout()
     plt.savefig(RES / f"{name}.png", dpi=120)
     plt.close()
@@ -88,9 +101,10 @@ def pipeline_fig8():
     mean, lo, hi = pd.DataFrame(cols), pd.DataFrame(lo), pd.DataFrame(hi)
     err = [[(mean[c] - lo[c]).values, (hi[c] - mean[c]).values] for c in mean.columns]
     ax = mean.plot.bar(figsize=(8.5, 4), rot=0, yerr=err, capsize=2)
-    ax.set_ylabel("average JCT (intervals)")
-    ax.set_title("Fig. 8 instances: policies trained on true vs predicted rewards\n"
-                 "(mean over 5 training seeds, bars: min-max over seeds)")
+    ax.set_ylabel("average JCT (intervals, lower is better)")
+    ax.set_title("Harmony Fig. 8 instances: policies trained on true vs predicted rewards\n"
+                 "(mean over 5 training seeds, bars: min-max over seeds; baselines are not trained)",
+                 fontsize=11)
     _legend_outside(ax)
     plt.tight_layout()
     plt.savefig(RES / "reward_pipeline_fig8.png", dpi=120)
