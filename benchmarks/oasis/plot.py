@@ -100,8 +100,8 @@ def fig3(directory: Path) -> None:
         ax.plot(d.n_jobs, d["mean"], marker="o", label=s, color=COLORS.get(s))
         ax.fill_between(d.n_jobs, d["min"], d["max"], alpha=0.12, color=COLORS.get(s))
     ax.set_xlabel("number of jobs (T = 300, H = K = 10)")
-    ax.set_ylabel("total utility (mean over seeds; band: min-max)")
-    ax.set_title("Fig. 3 (scaled): total job utility")
+    ax.set_ylabel("total utility, higher is better\n(mean over seeds; band: min-max)")
+    ax.set_title("OASiS Fig. 3 (scaled): total job utility per scheme", fontsize=11)
     ax.grid(alpha=0.3)
     ax.legend()
     fig.tight_layout()
@@ -176,7 +176,8 @@ def fig5(directory: Path) -> None:
     ax.set_yscale("log")
     plain_log_ticks(ax.yaxis, float(o.ratio_low.min()), float(o.ratio_high.max()))
     ax.axhspan(1.1, 1.5, color="grey", alpha=0.15, label="paper: 1.1-1.5")
-    ax.set_title("Fig. 5: OASiS ratio per instance (bar: mean)")
+    ax.set_title("OASiS Fig. 5: ratio OPT / OASiS per instance (1 = optimal, lower is better; "
+                 "bar: mean)")
     ax.grid(alpha=0.3, axis="y")
     ax.legend(fontsize=7)
 
@@ -199,7 +200,8 @@ def fig5(directory: Path) -> None:
     ax.set_yscale("log")
     plain_log_ticks(ax.yaxis, 1.0, float(a.ratio_high.max()))
     ax.axhline(1.0, color="grey", lw=0.8)
-    ax.set_title("all schemes (mean ratio per setting)")
+    ax.set_title("all schemes: mean ratio OPT / ALG per setting (lower is better)")
+    ax.set_xlabel("servers / gamma1 range", fontsize=8)
     ax.legend(fontsize=7, ncol=5)
     ax.grid(alpha=0.3, axis="y")
     fig.tight_layout()
@@ -281,7 +283,8 @@ def fig6(directory: Path) -> None:
     for ax in axes:
         ax.grid(alpha=0.3)
         ax.legend(fontsize=8)
-    fig.suptitle("Fig. 6: OASiS with estimated U/L (T = 300, 200 jobs)")
+    fig.suptitle("OASiS Fig. 6: total utility with estimated U/L (T = 300, 200 jobs; higher "
+                 "is better)")
     fig.tight_layout()
     fig.savefig(directory / "fig6_estimates.png", dpi=120)
     plt.close(fig)
