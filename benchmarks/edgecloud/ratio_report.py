@@ -6,7 +6,8 @@ Per instance and algorithm: ALG / OPT (the pinned MILP's checked optimum when pr
 harness's interval), ALG / flow_lb and ALG / flow_lb_zeta1 (raw LP-solver bounds, the way the
 paper divides by its ILP (4) bound; ceil-rounded bounds are in the results store).  Writes
 ``ratios.csv`` and ``ratios.png`` next to ``results.sqlite``.  ``--from-csv`` redraws
-``ratios.png`` from the committed ``ratios.csv`` alone (the store is not committed).
+``ratios.png`` and the report's ratio ECDF ``figures/ratios.png`` from the committed
+``ratios.csv`` alone (the store is not committed; its runtime figure cannot be redrawn).
 """
 from __future__ import annotations
 
@@ -46,10 +47,25 @@ def main() -> None:
     d = Path(sys.argv[1])
     if "--from-csv" in sys.argv[2:]:
         df = pd.read_csv(d / "ratios.csv")
+        report_ecdf(df, d)
     else:
         df = load(d)
         df.to_csv(d / "ratios.csv", index=False, float_format="%.4f")
     plot(df, d / "ratios.png")
+
+
+def report_ecdf(df: pd.DataFrame, d: Path) -> None:
+    """The harness report's ratio ECDF (``figures/ratios.png``) from :func:`load`'s rows: the
+    same drawing code, fed the rows' ALG / OPT interval and speed."""
+    from mlopt.harness.report_figures import ratio_ecdf
+
+    rows = pd.DataFrame({
+        "family": "edgecloud", "method_kind": "algorithm", "method": df["algorithm"],
+        "ratio_low": df["ratio_opt_low"], "ratio_high": df["ratio_opt_high"],
+        "extra": [json.dumps({"speed": s} if s > 1 else {}) for s in df["speed"]]})
+    spec = (d / "report.md").read_text().splitlines()[0].split(": ", 1)[1].strip()
+    ratio_ecdf(rows, d / "figures" / "ratios.png", title=f"family edgecloud, spec {spec}",
+               sense="min")
 
 
 def plot(df: pd.DataFrame, path: Path) -> None:

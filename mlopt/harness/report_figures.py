@@ -88,8 +88,7 @@ def ecdf_curves(algs) -> list[tuple[str, str, int, object, object]]:
         interval = bool(np.any(~np.isclose(np.nan_to_num(lo, nan=-1.0), hi, rtol=1e-12,
                                            atol=0.0)))
         speeds = speeds_of(g)
-        name = label + (f" (speed-augmented: {', '.join(f'{v:g}' for v in speeds)})"
-                        if speeds else "")
+        speed = f"speed-augmented: {', '.join(f'{v:g}' for v in speeds)}" if speeds else ""
         ends = (("upper end", hi, "-"), ("lower end", lo, "--")) if interval else (
             ("", hi, "-"),)
         # an end with no finite ratio draws no curve: the legend of the other end says so
@@ -100,11 +99,12 @@ def ecdf_curves(algs) -> list[tuple[str, str, int, object, object]]:
             if len(fin) == 0:
                 continue
             inf = len(v) - len(fin)
-            tag = ", ".join(t for t in (end, f"{inf} inf" if inf else "", *undrawn) if t)
+            tag = "; ".join(t for t in (speed, ", ".join(
+                t for t in (end, f"{inf} inf" if inf else "", *undrawn) if t)) if t)
             # start each curve at 0 so a single run is a visible step, not a lone corner
             x = np.concatenate([[fin[0]], fin])
             y = np.concatenate([[0.0], np.arange(1, len(fin) + 1) / len(v)])
-            curves.append((f"{name} ({tag})" if tag else name, style, n, x, y))
+            curves.append((f"{label} ({tag})" if tag else label, style, n, x, y))
     return curves
 
 

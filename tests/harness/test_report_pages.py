@@ -101,6 +101,8 @@ def test_speed_augmented_curves_and_plain_runtime_ticks():
                 for s in (0, 1) for m, r, x in (("a_online", 1.1, {}),
                                                 ("fast", 0.8, {"speed": 1.5}))])
     assert [c[0] for c in ecdf_curves(df)] == ["a_online", "fast (speed-augmented: 1.5)"]
+    open_fast = df.assign(ratio_low=df.ratio_low - 0.1)  # an interval: ends in one bracket
+    assert "fast (speed-augmented: 1.5; upper end)" in [c[0] for c in ecdf_curves(open_fast)]
     fig = ecdf_figure(df, title="t", sense="min")
     widths = [line.get_linewidth() for line in fig.axes[0].get_lines()]
     assert widths[0] == widths[1]  # different curves: equal widths
