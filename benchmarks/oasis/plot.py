@@ -183,11 +183,13 @@ def fig5(directory: Path) -> None:
 
     ax = axes[1]
     width = 0.8 / len(schemes)
+    top = 1.0  # the tallest bar
     for k, s in enumerate(schemes):
         means = []
         for ns, pr in order:
             d = a[(a.method == s) & (a.n_servers == ns) & (a.priority == pr)]
             means.append(d.ratio_high.mean())
+        top = max(top, float(np.nanmax(means)))
         ax.bar(np.arange(len(order)) + (k - (len(schemes) - 1) / 2) * width, means, width,
                label=s, color=COLORS.get(s))
     ax.set_xticks(range(len(order)),
@@ -198,7 +200,10 @@ def fig5(directory: Path) -> None:
                 axx.axvline(k - 0.5, color="grey", lw=0.8)
     ax.set_ylabel("mean OPT / ALG over seeds (log scale)")
     ax.set_yscale("log")
-    plain_log_ticks(ax.yaxis, 1.0, float(a.ratio_high.max()))
+    plain_log_ticks(ax.yaxis, 1.0, top)
+    # up to the next 1-2-5 tick: the tallest bar (FIFO, about 40) had no labelled tick above it
+    nice = min(m * 10 ** e for e in range(0, 7) for m in (1, 2, 5) if m * 10 ** e >= top)
+    ax.set_ylim(0.9, nice * 1.05)
     ax.axhline(1.0, color="grey", lw=0.8)
     ax.set_title("all schemes: mean ratio OPT / ALG per setting (lower is better)")
     ax.set_xlabel("servers / gamma1 range", fontsize=8)
