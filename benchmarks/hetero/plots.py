@@ -7,6 +7,7 @@ Means are over the seeds in the CSVs; a missing CSV skips its figure.
 from __future__ import annotations
 
 import argparse
+import math
 from pathlib import Path
 
 import matplotlib
@@ -57,12 +58,14 @@ def _lines(ax, df, x, algs, logx=False, value="wct", scale=1.0):
 
 
 def _save(fig, path: Path) -> None:
-    """Every figure: one legend for all its panels below them (inside a panel it covered
+    """Every figure: each panel's title starts with the family's name, one legend for all its panels below them (inside a panel it covered
     lines; every line of every panel is named), tight layout, 110 dpi PNG, closed (no pyplot
     state carried over).  A panel without data says so instead of showing empty axes."""
     handles: dict[str, object] = {}
     for ax in fig.axes:
-        if not ax.lines and not ax.collections and not ax.patches:
+        if ax.get_title() and not ax.get_title().startswith("hetero"):
+            ax.set_title("hetero " + ax.get_title())
+        if not ax.lines and not ax.collections and not ax.patches and not ax.texts:
             ax.text(0.5, 0.5, "no runs in the committed CSV", ha="center", va="center",
                     transform=ax.transAxes, color="grey")
             ax.set_xticks([])
@@ -92,7 +95,7 @@ def fig_jobs(data: Path, out: Path) -> str:
                value="ratio_to_lb")
         ax.set_title(f"Fig. {2 if arch == 'ps' else 5}: {ARCH[arch]}")
         ax.set_xlabel("jobs")
-        ax.set_ylabel("WCT / lower bound")
+        ax.set_ylabel("WCT / lower bound (lower is better)")
     _save(fig, out / "wct_vs_jobs.png")
     return "mean WCT / lower bound:\n\n" + _table(df, "jobs")
 
@@ -109,9 +112,15 @@ def fig_servers(data: Path, out: Path) -> str:
             d = df[(df["capacity"] == cap) & (df["arch"] == arch)]
             ax = axes[i][k]
             _lines(ax, d, "servers", ["a_online", "a_online-compact", *BASELINES], scale=1e6)
+            if d.empty:  # the sweep ran growing capacity for RA only (README, Fig. 3 / 6)
+                ax.text(0.5, 0.5, f"not run: {ARCH[arch]} with capacity {cap}\n"
+                        "(the README's Fig. 3 / 6 command runs it for RA only)", ha="center",
+                        va="center", transform=ax.transAxes, color="grey")
+                ax.set_xticks([])
+                ax.set_yticks([])
             ax.set_title(f"Fig. {3 if arch == 'ps' else 6}: {ARCH[arch]}, capacity {cap}")
             ax.set_xlabel("servers H")
-            ax.set_ylabel("total weighted completion time (millions)")
+            ax.set_ylabel("total weighted completion time\n(millions; lower is better)")
             sub = df[df["capacity"] == cap]
         text.append(f"capacity {cap} (mean WCT / lower bound):\n\n" + _table(sub, "servers"))
         text.append(f"capacity {cap} (mean WCT, millions):\n\n"
@@ -136,7 +145,7 @@ def fig_F(data: Path, out: Path) -> str:
         ax.set_ylim(0, 1.1 * ax.get_ylim()[1])  # from 0: a 0.2% change is no jump
         ax.set_title(f"Fig. 4: A_online vs F, {ARCH[arch]}")
         ax.set_xlabel("F / default F")
-        ax.set_ylabel("WCT / lower bound")
+        ax.set_ylabel("WCT / lower bound (lower is better)")
     _save(fig, out / "fig4_wct_vs_F.png")
     t = df.pivot_table(index=["arch", "setting", "algorithm"], columns="factor",
                        values="ratio_to_lb", aggfunc="mean")
@@ -164,10 +173,19 @@ def _restricted_fig(df, what, title, fname, out):
                     color=COLORS[alg])
         ax.set_title(f"{title}, {ARCH[arch]}")
         ax.set_xlabel(what + ' ("all" = A_online chooses)')
-        ax.set_ylabel("mean WCT / lower bound (log)")
+        ax.set_ylabel("mean WCT / lower bound\n(log; lower is better)")
         ax.set_yscale("log")
-        plain_log_ticks(ax.yaxis, float(d["ratio_to_lb"].min()), float(d["ratio_to_lb"].max()))
+        plotted = [v for line in ax.lines for v in line.get_ydata()]
+        plain_log_ticks(ax.yaxis, min(plotted), max(plotted))
+        # the top reaches the next 1-2-5 tick, so the highest point has a labelled tick above it
+        ax.set_ylim(top=_next_125(max(plotted)) * 1.02)
     _save(fig, out / fname)
+
+
+def _next_125(x: float) -> float:
+    """The smallest of 1, 2, 5 x 10^k that is >= x (x > 0)."""
+    k = math.floor(math.log10(x))
+    return next(m * 10.0 ** k for m in (1, 2, 5, 10) if m * 10.0 ** k >= x)
 
 
 def _restricted_table(df, what):
@@ -206,7 +224,7 @@ def fig_types(data: Path, out: Path) -> str:
         ax.set_title(f"Fig. 9: one worker type for all jobs, {ARCH[arch]}")
         ax.set_xticks(sorted(df["seed"].unique()))
         ax.set_xlabel("seed (each seed draws its own 8 worker types)")
-        ax.set_ylabel("WCT / lower bound")
+        ax.set_ylabel("WCT / lower bound (lower is better)")
     _save(fig, out / "fig9_fixed_worker_types.png")
     lines = ["| arch | algorithm | seed | free choice | best single type | worst single type "
              "| free / best |", "|---|---|---|---|---|---|---|"]
@@ -260,7 +278,7 @@ def fig_maxweight(data: Path, out: Path) -> str:
             ax.set_xscale("log")
         ax.set_title(title)
         ax.set_xlabel(xlabel)
-        ax.set_ylabel("total scheduled weight")
+        ax.set_ylabel("total scheduled weight (higher is better)")
         if fname:
             _save(fig, out / fname)
         g = d.groupby(["arch", x])
@@ -291,7 +309,7 @@ def fig_twin(data: Path, out: Path) -> str:
         ax.bar([x + 0.4 * k - 0.2 for x in xs], [m.loc[a, arch] / 1e6 for a in algs],
                width=0.4, label=ARCH[arch])
     ax.set_xticks(list(xs), algs, fontsize=8)
-    ax.set_ylabel("total weighted completion time (millions)")
+    ax.set_ylabel("total weighted completion time\n(millions; lower is better)")
     ax.set_title("PS vs Ring-AllReduce on the same jobs and cluster")
     ax.legend(fontsize=7)
     _save(fig, out / "ps_vs_ra.png")
