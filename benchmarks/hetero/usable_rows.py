@@ -1,11 +1,13 @@
-"""``colgen_lb`` with and without its usable-capacity rows, in one run, on one instance.
+"""``colgen_lb`` before and after its usable-capacity and clique rows, in one run, on one
+instance.
 
     python benchmarks/hetero/usable_rows.py --instance hetero-open-1 --time-limit 240 \
-        -o benchmarks/hetero/data/usable_open1.json
+        --priced -o benchmarks/hetero/data/usable_open1.json
 
-Column generation (bound only, ``primal=False``) twice with the same budget: ``usable_rows``
-off (the bound as it was) and on (:mod:`mlopt.families.hetero.usable`), both with the other
-rows at their defaults.  Also recorded: the pooled and the usable capacity per resource, and
+Column generation (bound only, ``primal=False``) with the same budget per variant:
+``without`` (``usable_rows`` off, ``cliques=0``: the bound as it was), ``usable`` (usable rows
+only), ``with`` (the defaults: usable and clique rows), and with ``--priced`` also ``priced``
+(the defaults plus ``priced_packing``).  Also recorded: the pooled and the usable capacity per resource, and
 ``uptime``'s load average before, between and after (the machine may be shared).  The
 instance comes from its set (``instances/<set>/``: the committed file or the manifest's
 generator call, hash-checked).
@@ -22,7 +24,8 @@ from mlopt.families.hetero.fields import hetero_data
 from mlopt.families.hetero.usable import usable_capacity
 from mlopt.instances import load_set
 
-KEYS = ("bound", "lp", "iterations", "converged", "lp_status", "columns", "slots", "seconds")
+KEYS = ("bound", "lp", "iterations", "converged", "lp_status", "columns", "slots", "seconds",
+        "priced_packing")
 
 
 def load_instance(name: str):
@@ -34,6 +37,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--instance", required=True)
     ap.add_argument("--time-limit", type=float, default=240.0)
+    ap.add_argument("--priced", action="store_true", help="also the priced-packing variant")
     ap.add_argument("-o", "--out", required=True)
     a = ap.parse_args(argv)
     w = load_instance(a.instance)
@@ -44,9 +48,13 @@ def main(argv=None) -> int:
            "pooled_capacity": data.cap.sum(axis=0).tolist(),
            "usable_capacity": usable.sum(axis=0).tolist(),
            "load": {"before": list(os.getloadavg())}}
-    for label, on in (("without", False), ("with", True)):
+    variants = {"without": {"usable_rows": False, "cliques": 0},
+                "usable": {"cliques": 0}, "with": {}}
+    if a.priced:
+        variants["priced"] = {"priced_packing": True}
+    for label, opts in variants.items():
         t0 = time.perf_counter()
-        r = colgen_lb(w, time_limit=a.time_limit, primal=False, usable_rows=on)
+        r = colgen_lb(w, time_limit=a.time_limit, primal=False, **opts)
         out[label] = {k: r[k] for k in KEYS}
         out[label]["wall_s"] = round(time.perf_counter() - t0, 1)
         out["load"][f"after_{label}"] = list(os.getloadavg())

@@ -14,8 +14,18 @@ the MIP finished), raised by 1e-9 relative + 1e-9 absolute, and never above C_h^
 knapsack's capacities are the checker's (C_h (1 + 1e-9) + 1e-9), so a packing the checker
 accepts is inside it.  One MIP per (distinct server shape, resource): 9 shapes x 4 resources
 at ``paper-default``.
+
+PRICED CAPACITY (:func:`priced_capacity`): the same knapsack with any prices alpha >= 0 per
+item in place of one resource's use: every slot's contents of server h are worth at most
+K_h(alpha) at those prices, so sum_i alpha_i (items of kind i running) <= sum_h K_h(alpha)
+is valid for every schedule -- the per-resource rows (alpha = a^r), the type rows (alpha = a
+unit vector) and every nonnegative combination of them, tightened to what integer packings
+of the actual servers reach.
 """
 from __future__ import annotations
+
+import math
+import time
 
 import numpy as np
 
@@ -44,6 +54,7 @@ def knapsack_max(cap: np.ndarray, use: np.ndarray, value: np.ndarray) -> float:
     use, value = use[keep], value[keep]
     h = quiet_highs()
     h.setOptionValue("time_limit", KNAPSACK_SECONDS)
+    h.setOptionValue("mip_rel_gap", 1e-9)  # the dual bound is what counts: close it
     n, inf = len(keep), highspy.kHighsInf
     h.addCols(n, -value.astype(float), np.zeros(n), np.full(n, inf), 0,
               np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.int32), np.zeros(0))
@@ -74,4 +85,33 @@ def usable_capacity(data: HeteroData) -> np.ndarray:
             k = np.array([knapsack_max(cap, it, it[:, r]) for r in range(len(row))])
             shapes[key] = np.minimum(cap, k * (1 + _TOL) + _TOL)
         out[h] = shapes[key]
+    return out
+
+
+def priced_capacity(data: HeteroData, alpha: np.ndarray, *, deadline: float = math.inf,
+                    fallback: np.ndarray | None = None) -> np.ndarray:
+    """Per row s of ``alpha`` (S x items, prices >= 0 per worker / PS of each type): an upper
+    bound on the most any schedule's contents of one slot can be worth at those prices,
+    sum_h max { alpha_s . n : n a packing of server h } (one knapsack per distinct server shape
+    and price row, certified as in :func:`knapsack_max`, raised by 1e-6 relative for the MIP's
+    tolerances).  ``fallback`` (S,): another valid upper bound per row, used where it is
+    smaller and for every row not reached by ``deadline`` (``time.perf_counter()``)."""
+    it = items(data)
+    shapes: dict[tuple, int] = {}
+    for row in data.cap.tolist():
+        shapes[tuple(row)] = shapes.get(tuple(row), 0) + 1
+    out = np.full(len(alpha), np.inf) if fallback is None else np.asarray(fallback, float).copy()
+    memo: dict[bytes, float] = {}
+    for s in np.argsort(-np.abs(alpha).sum(axis=1), kind="stable").tolist():  # largest first
+        a = np.maximum(alpha[s], 0.0)
+        if not a.any():
+            out[s] = 0.0
+            continue
+        key = a.tobytes()  # exact prices only: a K is reused only for the same prices
+        if key not in memo:
+            if time.perf_counter() > deadline:
+                continue  # the fallback stands
+            memo[key] = sum(n * knapsack_max(np.asarray(shape, float), it, a)
+                            for shape, n in shapes.items()) * (1 + 1e-6) + 1e-9
+        out[s] = min(out[s], memo[key])
     return out
