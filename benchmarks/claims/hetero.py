@@ -1190,3 +1190,42 @@ CLAIMS += [
     Sentence(FRONTIER, "({}, the true optimum)", frontier_tiny0_opt,
              what="frontier: hetero-tiny-0's optimum (solu.csv)"),
 ]
+
+
+# --- frontier.md, the lower side (usable, clique rows): data/lp_diagnosis.json and
+# data/usable_open0.json / usable_open1.json (benchmarks/hetero/lp_diagnosis.py, usable_rows.py)
+
+def frontier_diag_rows():
+    rows = []
+    for r in _json("lp_diagnosis.json")["instances"]:
+        opt = r["opt"]
+        assert r["opt"] == _solu()[r["instance"]][0]
+        rows.append([r["instance"], opt, r["lower_bound"], r["colgen_old"], r["colgen_new"],
+                     f3(r["colgen_old"] / opt), f3(r["colgen_new"] / opt),
+                     f3(r["pnb"] / opt)])
+    return rows
+
+
+def frontier_usable_rows():
+    rows = []
+    for name, arch in (("hetero-open-0", "PS"), ("hetero-open-1", "RA")):
+        d = _json(f"usable_open{name[-1]}.json")
+        pooled, usable = d["pooled_capacity"], d["usable_capacity"]
+        cut = " / ".join(f"{100 * (1 - u / p):.0f}%" for p, u in zip(pooled, usable))
+        high = _solu()[name][0]
+        before, after = d["without"]["bound"], d["with"]["bound"]
+        rows.append([name, arch, cut, before,
+                     d["usable"]["bound"] if "usable" in d else None, after,
+                     f"+{100 * (after / before - 1):.2f}%", f2(high / before), f2(high / after)])
+    return rows
+
+
+CLAIMS += [
+    Table(FRONTIER, "| instance | OPT | `lower_bound` | `colgen_lb` before | after | before / OPT "
+          "| after / OPT | `pnb` 10 s / OPT |", frontier_diag_rows,
+          what="frontier: colgen_lb before / after against OPT"),
+    Table(FRONTIER, "| instance | arch | capacity no packing uses (GPU / CPU / memory / "
+          "bandwidth) | before | usable rows | usable + clique rows | gain | best / before "
+          "| best / after |", frontier_usable_rows,
+          what="frontier: usable and clique rows at paper-default"),
+]

@@ -3,7 +3,7 @@
     python benchmarks/hetero/lp_diagnosis.py -o benchmarks/hetero/data/lp_diagnosis.json
 
 Per committed ``hetero-tiny-*`` / ``hetero-small-*`` instance: OPT (``instances/solu.csv``),
-``lower_bound``, ``colgen_lb`` without the usable-capacity rows and priced packing (the bound
+``lower_bound``, ``colgen_lb`` without the usable-capacity and clique rows (the bound
 as it was) and with them, Tiresias and ``pnb`` (``--pnb`` seconds, its default warm start),
 all schedules checked.  Then one instance taken apart (``--apart``): ``placement_ti``'s
 optimal schedule beside the support of the converged master LP, job by job (the LP's mean
@@ -38,7 +38,7 @@ def optima() -> dict[str, float]:
 def one(name: str, opt: float, pnb_s: float) -> dict:
     fam = get_family("hetero")
     w = Workload.load(ROOT / "instances" / name.rsplit("-", 1)[0] / f"{name}.json")
-    old = colgen_lb(w, time_limit=60, primal=False, usable_rows=False, priced_packing=False)
+    old = colgen_lb(w, time_limit=60, primal=False, usable_rows=False, cliques=0)
     new = colgen_lb(w, time_limit=60, primal=False)
     out = {"instance": name, "opt": opt, "lower_bound": lower_bound(w)["bound"],
            "colgen_old": old["bound"], "colgen_old_converged": old["converged"],

@@ -7,7 +7,7 @@ instance.
 Column generation (bound only, ``primal=False``) with the same budget per variant:
 ``without`` (``usable_rows`` off, ``cliques=0``: the bound as it was), ``usable`` (usable rows
 only), ``with`` (the defaults: usable and clique rows), and with ``--priced`` also ``priced``
-(the defaults plus ``priced_packing``).  Also recorded: the pooled and the usable capacity per resource, and
+(the defaults plus ``priced_packing``); ``--variants without,with`` runs a subset.  Also recorded: the pooled and the usable capacity per resource, and
 ``uptime``'s load average before, between and after (the machine may be shared).  The
 instance comes from its set (``instances/<set>/``: the committed file or the manifest's
 generator call, hash-checked).
@@ -38,6 +38,7 @@ def main(argv=None) -> int:
     ap.add_argument("--instance", required=True)
     ap.add_argument("--time-limit", type=float, default=240.0)
     ap.add_argument("--priced", action="store_true", help="also the priced-packing variant")
+    ap.add_argument("--variants", help="comma-separated subset of without,usable,with,priced")
     ap.add_argument("-o", "--out", required=True)
     a = ap.parse_args(argv)
     w = load_instance(a.instance)
@@ -52,10 +53,13 @@ def main(argv=None) -> int:
                 "usable": {"cliques": 0}, "with": {}}
     if a.priced:
         variants["priced"] = {"priced_packing": True}
+    if a.variants:
+        variants = {k: v for k, v in variants.items() if k in a.variants.split(",")}
     for label, opts in variants.items():
         t0 = time.perf_counter()
         r = colgen_lb(w, time_limit=a.time_limit, primal=False, **opts)
-        out[label] = {k: r[k] for k in KEYS}
+        out[label] = {k: (None if isinstance(r[k], float) and r[k] != r[k] else r[k])
+                      for k in KEYS}  # NaN (not evaluated) as null
         out[label]["wall_s"] = round(time.perf_counter() - t0, 1)
         out["load"][f"after_{label}"] = list(os.getloadavg())
     out["gain"] = out["with"]["bound"] / out["without"]["bound"]

@@ -49,7 +49,16 @@ schedule (each server holds such a packing in every slot).  Why: at ``paper-defa
 pooled rows counted resources no packing can use -- Ring-AllReduce: 29% of the CPUs, 43% of
 the memory, 21% of the bandwidth (the 4-CPU servers hold no worker; memory outlasts GPUs).
 
-PRICED PACKING (``priced_packing``, default on): after column generation the Lagrangian
+CLIQUE ROWS (``cliques`` = Q, default 1): for every row group g above with capacity C_g > 0
+and q = 1..Q, a row per slot "the columns whose use of g exceeds C_g / (q + 1) number at most
+q" (q + 1 of them would use more than C_g).  A column's use is the least any placement of its
+configuration has, so a real placement uses more still: valid for every schedule.  They cut
+fractional points the capacity row admits -- two columns of 0.6 C each at x = 0.8 -- and are
+left out for groups no column loads.  Measured (``benchmarks/hetero/frontier.md``): they lift
+``hetero-small-1`` from 0.976 to 0.986 of OPT, levels above 1 added nothing on the committed
+``small`` instances, and at ``paper-default`` no column is that large (no gain).
+
+PRICED PACKING (``priced_packing``, default off): after column generation the Lagrangian
 bound is evaluated once more at the LP's duals and at the best smoothed point, with each
 slot's capacity term of the pooled and type rows, sum_r pi_r C^r + sum_m pi_m W_m, replaced by
 sum_h max {alpha . n : n a packing of server h} where alpha_i = sum_r pi_r a_i^r (+ pi_m for a
@@ -57,7 +66,9 @@ type-m worker) prices one worker / PS of each kind (:func:`.usable.priced_capaci
 those prices no slot's contents are worth more, so the bound stays valid, and it is never
 below the plain Lagrangian value at the same point (each slot keeps the smaller term).  At
 the converged LP's duals it is thus at least the LP optimum: the LP prices resources
-separately, a server's packing cannot fill all of them at once.
+separately, a server's packing cannot fill all of them at once.  Off by default: at
+``paper-default`` (RA) it added 0.004% for a knapsack per slot and server shape -- the
+diagnosis that per-server packing is not where the relaxation loses (frontier.md).
 
 DECISIONS (the paper has no bound): T defaults to max_j a_j + 2 ceil(max_r V^r / C^r) +
 max_j dmin_j (V^r: the jobs' least resource-slot areas, the volume bound's numerators) -- room
@@ -239,7 +250,7 @@ class _Pricer:
 def colgen_lb(workload: Workload, *, time_limit: float | None = 60.0, threads: int | None = 1,
               slots: int | None = None, max_iterations: int = 10_000,
               columns_per_job: int = 3, smoothing: float = 0.7, class_rows: bool = True,
-              type_rows: bool = True, usable_rows: bool = True, cliques: int = 3,
+              type_rows: bool = True, usable_rows: bool = True, cliques: int = 1,
               priced_packing: bool = False, primal: bool = True,
               primal_share: float = 0.3) -> dict:
     """The best Lagrangian bound of the column-generation LP within ``time_limit`` seconds.
@@ -331,7 +342,7 @@ class Columns:
 def run_colgen(workload: Workload, *, time_limit: float | None = 60.0, threads: int | None = 1,
                slots: int | None = None, max_iterations: int = 10_000,
                columns_per_job: int = 3, smoothing: float = 0.7, class_rows: bool = True,
-               type_rows: bool = True, usable_rows: bool = True, cliques: int = 3,
+               type_rows: bool = True, usable_rows: bool = True, cliques: int = 1,
                priced_packing: bool = False) -> tuple[dict, Columns]:
     """:func:`colgen_lb`'s result and the columns it generated (:class:`Columns`)."""
     import highspy
