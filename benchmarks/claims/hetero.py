@@ -1246,3 +1246,17 @@ CLAIMS += [
     Sentence(FRONTIER, "{} with it against {} without (+{}%; not converged in {} s)",
              frontier_priced, what="frontier: priced packing on hetero-open-1"),
 ]
+
+
+def frontier_sides_small():
+    proven = [r for r in _pnb_small() if r["status"] == "optimal"]
+    up = [r["pnb_warm_start"] / r["objective"] for r in proven]
+    low = [r["objective"] / r["colgen_lb"] for r in proven]
+    return [str(len(proven)), f3(min(up)), f3(max(up)), f3(min(low)), f3(max(low))]
+
+
+CLAIMS += [
+    Sentence(FRONTIER, "on the {} proven instances of the issue's shapes (price-and-branch "
+             "table above) `pnb`'s schedule is {}-{} times OPT, OPT {}-{} times `colgen_lb`",
+             frontier_sides_small, what="frontier: which side on the proven small shapes"),
+]
