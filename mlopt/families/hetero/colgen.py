@@ -496,6 +496,7 @@ def run_colgen(workload: Workload, *, time_limit: float | None = 60.0, threads: 
                   np.array([int(cols[j][0][k]) for j, k, _ in added], dtype=np.int64),
                   np.array([t for _, _, t in added], dtype=np.int64), x)
     return {"bound": float(bound), "lp": float(lp), "iterations": it, "converged": converged,
-            "lp_status": status, "priced_packing": float(packed),
+            "lp_status": status,
+            "priced_packing": None if math.isnan(packed) else float(packed),
             "columns": len(seen), "slots": T, "seconds": round(time.perf_counter() - t0, 3)
             }, got
