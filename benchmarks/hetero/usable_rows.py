@@ -7,9 +7,9 @@ instance.
 Column generation (bound only, ``primal=False``) with the same budget per variant:
 ``without`` (``usable_rows`` off, ``cliques=0``: the bound as it was), ``usable`` (usable rows
 only), ``with`` (the defaults: usable and clique rows), and with ``--priced`` also ``priced``
-(the defaults plus ``priced_packing``); ``--variants without,with`` runs a subset.  Also recorded: the pooled and the usable capacity per resource, and
-``uptime``'s load average before, between and after (the machine may be shared).  The
-instance comes from its set (``instances/<set>/``: the committed file or the manifest's
+(the defaults plus ``priced_packing``); ``--variants without,with`` runs a subset.  Also
+recorded: the pooled and the usable capacity per resource, and ``uptime``'s load average
+before, between and after (the machine may be shared).  The instance comes from its set (``instances/<set>/``: the committed file or the manifest's
 generator call, hash-checked).
 """
 from __future__ import annotations
