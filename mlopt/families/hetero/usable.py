@@ -66,11 +66,12 @@ def knapsack_max(cap: np.ndarray, use: np.ndarray, value: np.ndarray) -> float:
     h.changeColsIntegrality(n, np.arange(n, dtype=np.int32),
                             np.full(n, highspy.HighsVarType.kInteger))
     run_highs(h)
+    status = h.getModelStatus()
+    if status not in (highspy.HighsModelStatus.kOptimal, highspy.HighsModelStatus.kTimeLimit):
+        return math.inf  # unbounded (an item using nothing) or failed: no finite bound claimed
     # minimization of -value . n: its dual bound is a lower bound on -max
     bound = -float(h.getInfo().mip_dual_bound)
-    if not np.isfinite(bound):  # no bound at all (HiGHS stopped before the root): the LP's
-        bound = float("inf")
-    return bound
+    return bound if np.isfinite(bound) else math.inf
 
 
 def usable_capacity(data: HeteroData) -> np.ndarray:
