@@ -711,7 +711,10 @@ def _colgen_over_opt():
     for p in sorted((ROOT / "instances").glob("hetero-*/hetero-*.json")):
         opt, status, _ = _solu()[p.stem]
         if status == "optimal":
-            out[p.stem] = colgen_lb(Workload.load(p))["bound"] / opt
+            # the bound these sentences describe: before the usable and clique rows (the
+            # new values: the lower-side table, data/lp_diagnosis.json)
+            out[p.stem] = colgen_lb(Workload.load(p), usable_rows=False,
+                                    cliques=0)["bound"] / opt
     return out
 
 
@@ -1189,4 +1192,87 @@ CLAIMS += [
              what="frontier: RA's best / bound"),
     Sentence(FRONTIER, "({}, the true optimum)", frontier_tiny0_opt,
              what="frontier: hetero-tiny-0's optimum (solu.csv)"),
+]
+
+
+# --- frontier.md, the lower side (usable, clique rows): data/lp_diagnosis.json and
+# data/usable_open0.json / usable_open1.json (benchmarks/hetero/lp_diagnosis.py, usable_rows.py)
+
+def frontier_diag_rows():
+    rows = []
+    for r in _json("lp_diagnosis.json")["instances"]:
+        opt = r["opt"]
+        assert r["opt"] == _solu()[r["instance"]][0]
+        rows.append([r["instance"], opt, r["lower_bound"], r["colgen_old"], r["colgen_new"],
+                     f3(r["colgen_old"] / opt), f3(r["colgen_new"] / opt),
+                     f3(r["pnb"] / opt)])
+    return rows
+
+
+def frontier_usable_rows():
+    rows = []
+    for name, arch in (("hetero-open-0", "PS"), ("hetero-open-1", "RA")):
+        d = _json(f"usable_open{name[-1]}.json")
+        pooled, usable = d["pooled_capacity"], d["usable_capacity"]
+        cut = " / ".join(f"{100 * (1 - u / p):.0f}%" for p, u in zip(pooled, usable))
+        high = _solu()[name][0]
+        before, after = d["without"]["bound"], d["with"]["bound"]
+        rows.append([name, arch, cut, before,
+                     d["usable"]["bound"] if "usable" in d else None, after,
+                     f"+{100 * (after / before - 1):.2f}%", f2(high / before), f2(high / after)])
+    return rows
+
+
+CLAIMS += [
+    Table(FRONTIER, "| instance | OPT | `lower_bound` | `colgen_lb` before | after | before / OPT "
+          "| after / OPT | `pnb` 10 s / OPT |", frontier_diag_rows,
+          what="frontier: colgen_lb before / after against OPT"),
+    Table(FRONTIER, "| instance | arch | capacity no packing uses (GPU / CPU / memory / "
+          "bandwidth) | before | usable rows | usable + clique rows | gain | best / before "
+          "| best / after |", frontier_usable_rows,
+          what="frontier: usable and clique rows at paper-default"),
+]
+
+
+def frontier_priced():
+    d = _json("usable_open1.json")
+    p, w = d["priced"], d["with"]
+    assert not p["converged"] and p["priced_packing"] == p["priced_packing"]
+    return [f"{p['bound']:,.1f}", f"{w['bound']:,.1f}",
+            f"{100 * (p['bound'] / w['bound'] - 1):.3f}", f"{d['time_limit_s']:.0f}"]
+
+
+CLAIMS += [
+    Sentence(FRONTIER, "{} with it against {} without (+{}%; not converged in {} s)",
+             frontier_priced, what="frontier: priced packing on hetero-open-1"),
+]
+
+
+def frontier_sides_small():
+    proven = [r for r in _pnb_small() if r["status"] == "optimal"]
+    up = [r["pnb_warm_start"] / r["objective"] for r in proven]
+    low = [r["objective"] / r["colgen_lb"] for r in proven]
+    return [str(len(proven)), f3(min(up)), f3(max(up)), f3(min(low)), f3(max(low))]
+
+
+CLAIMS += [
+    Sentence(FRONTIER, "on the {} proven instances of the issue's shapes (price-and-branch "
+             "table above) `pnb`'s schedule is {}-{} times OPT, OPT {}-{} times `colgen_lb`",
+             frontier_sides_small, what="frontier: which side on the proven small shapes"),
+]
+
+
+def frontier_bracket_rows():
+    rows = []
+    for r in _json("bracket_open.json"):
+        high, _, low = _solu()[r["instance"]]
+        rows.append([r["instance"], r["objective"], r["bound"], f2(r["objective"] / r["bound"]),
+                     high, low, f2(min(high, r["objective"]) / max(low, r["bound"]))])
+    return rows
+
+
+CLAIMS += [
+    Table(FRONTIER, "| instance | this run: best schedule | this run: bound | ratio | solu.csv: "
+          "best | solu.csv: bound | tighter ends combined |", frontier_bracket_rows,
+          what="frontier: instance bracket with the new rows (not in solu.csv)"),
 ]

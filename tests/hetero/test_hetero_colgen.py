@@ -86,14 +86,16 @@ def test_class_rows_bind_on_mixed_servers():
             job["chunks"] = 1
             job["extra"]["minibatch_slots"] = [100.0, 1.0]  # w1 far slower: w2 it is
     w = hand(mutate=shape)
-    on = colgen_lb(w, time_limit=10, type_rows=False)["bound"]
-    off = colgen_lb(w, time_limit=10, class_rows=False, type_rows=False)["bound"]
+    # the usable and clique rows (tests/hetero/test_hetero_usable.py) would close it too
+    old = {"usable_rows": False, "cliques": 0}
+    on = colgen_lb(w, time_limit=10, type_rows=False, **old)["bound"]
+    off = colgen_lb(w, time_limit=10, class_rows=False, type_rows=False, **old)["bound"]
     m = build_placement_ti(w)
     opt = solve(m, time_limit=30).objective
     assert off < on <= opt * (1 + 1e-9)
     # TYPE ROWS alone close it: s1 holds one w2 worker, s2 (1 GPU) none, so at most one w2
     # worker runs per slot, A and B run one after the other, and the bound is OPT = 12
-    types = colgen_lb(w, time_limit=10, class_rows=False)["bound"]
+    types = colgen_lb(w, time_limit=10, class_rows=False, **old)["bound"]
     assert types == pytest.approx(12.0, rel=1e-8) and types <= opt * (1 + 1e-9)
     assert opt == pytest.approx(12.0)
 

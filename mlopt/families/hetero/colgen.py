@@ -42,6 +42,34 @@ convexity rows' duals cancel), so it is computed in every iteration by the same 
 scan that prices the columns, and the best value seen is returned.  It is exact arithmetic on
 floats; the result is lowered by a relative 1e-9 so rounding cannot lift it above OPT.
 
+USABLE ROWS (``usable_rows``, default on): the cluster's and the classes' capacities are the
+servers' usable capacities K_h^r of :mod:`.usable` (the most of r an integer packing of
+workers and PSs occupies on h alone; K_h^r <= C_h^r) instead of C_h^r.  Valid for every
+schedule (each server holds such a packing in every slot).  Why: at ``paper-default`` the LP's
+pooled rows counted resources no packing can use -- Ring-AllReduce: 29% of the CPUs, 43% of
+the memory, 21% of the bandwidth (the 4-CPU servers hold no worker; memory outlasts GPUs).
+
+CLIQUE ROWS (``cliques`` = Q, default 1): for every row group g above with capacity C_g > 0
+and q = 1..Q, a row per slot "the columns whose use of g exceeds C_g / (q + 1) number at most
+q" (q + 1 of them would use more than C_g).  A column's use is the least any placement of its
+configuration has, so a real placement uses more still: valid for every schedule.  They cut
+fractional points the capacity row admits -- two columns of 0.6 C each at x = 0.8 -- and are
+left out for groups no column loads.  Measured (``benchmarks/hetero/frontier.md``): they lift
+``hetero-small-1`` from 0.976 to 0.986 of OPT, levels above 1 added nothing on the committed
+``small`` instances, and at ``paper-default`` no column is that large (no gain).
+
+PRICED PACKING (``priced_packing``, default off): after column generation the Lagrangian
+bound is evaluated once more at the LP's duals and at the best smoothed point, with each
+slot's capacity term of the pooled and type rows, sum_r pi_r C^r + sum_m pi_m W_m, replaced by
+sum_h max {alpha . n : n a packing of server h} where alpha_i = sum_r pi_r a_i^r (+ pi_m for a
+type-m worker) prices one worker / PS of each kind (:func:`.usable.priced_capacity`): at
+those prices no slot's contents are worth more, so the bound stays valid, and it is never
+below the plain Lagrangian value at the same point (each slot keeps the smaller term).  At
+the converged LP's duals it is thus at least the LP optimum: the LP prices resources
+separately, a server's packing cannot fill all of them at once.  Off by default: at
+``paper-default`` (RA) it added 0.004% for a knapsack per slot and server shape -- the
+diagnosis that per-server packing is not where the relaxation loses (frontier.md).
+
 DECISIONS (the paper has no bound): T defaults to max_j a_j + 2 ceil(max_r V^r / C^r) +
 max_j dmin_j (V^r: the jobs' least resource-slot areas, the volume bound's numerators) -- room
 for twice the work the cluster must absorb; a larger T can only tighten the relaxation and
@@ -60,6 +88,7 @@ from mlopt.errors import InputError
 from mlopt.families.hetero.configs import KeyTest, fits_alone, job_config_arrays
 from mlopt.families.hetero.fields import HeteroData, hetero_data
 from mlopt.families.hetero.placements import per_server_workers, server_classes
+from mlopt.families.hetero.usable import items, priced_capacity, usable_capacity
 from mlopt.workload import Workload
 
 #: largest number of (resource, slot) rows of the master LP
@@ -67,6 +96,8 @@ MAX_ROWS = 200_000
 #: a reduced cost below -RC_TOL * (objective scale) prices a column in
 RC_TOL = 1e-9
 SAFETY = 1e-9
+#: least share of the time limit kept for the priced-packing evaluation
+PACKING_SHARE = 0.15
 
 
 def job_columns(data: HeteroData, fits: KeyTest, j: int, classes: np.ndarray | None = None,
@@ -118,6 +149,23 @@ def job_columns(data: HeteroData, fits: KeyTest, j: int, classes: np.ndarray | N
     if with_keys:
         return d[keep].astype(np.int64), u[keep], keys[keep]
     return d[keep].astype(np.int64), u[keep]
+
+
+def add_cliques(cols, C: np.ndarray, levels: int):
+    """Clique rows (module docstring, CLIQUE ROWS) for q = 1 .. ``levels``: per row group g
+    with capacity C_g > 0, a 0/1 group "uses more than C_g / (q + 1)" with capacity q; groups
+    no column loads are left out.  Returns (cols with the new use entries, C extended)."""
+    G = len(C)
+    pos = np.flatnonzero(C > 0)
+    thr = np.concatenate([C[pos] / (q + 1) * (1 + 1e-9) + 1e-9 for q in range(1, levels + 1)])
+    cap = np.concatenate([np.full(len(pos), float(q)) for q in range(1, levels + 1)])
+    src = np.tile(pos, levels)
+    big = [u[:, src] > thr[None, :] for _, u in cols]
+    used = np.zeros(len(thr), dtype=bool)
+    for b in big:
+        used |= b.any(axis=0)
+    out = [(d, np.hstack([u, b[:, used].astype(float)])) for (d, u), b in zip(cols, big)]
+    return out, np.concatenate([C[:G], cap[used]]), int(used.sum())
 
 
 def default_slots(data: HeteroData, cols) -> int:
@@ -202,7 +250,9 @@ class _Pricer:
 def colgen_lb(workload: Workload, *, time_limit: float | None = 60.0, threads: int | None = 1,
               slots: int | None = None, max_iterations: int = 10_000,
               columns_per_job: int = 3, smoothing: float = 0.7, class_rows: bool = True,
-              type_rows: bool = True, primal: bool = True, primal_share: float = 0.3) -> dict:
+              type_rows: bool = True, usable_rows: bool = True, cliques: int = 1,
+              priced_packing: bool = False, primal: bool = True,
+              primal_share: float = 0.3) -> dict:
     """The best Lagrangian bound of the column-generation LP within ``time_limit`` seconds.
 
     With ``primal`` (PRIMAL SIDE): column generation gets ``1 - primal_share`` of the time (all
@@ -220,7 +270,9 @@ def colgen_lb(workload: Workload, *, time_limit: float | None = 60.0, threads: i
     out, cols = run_colgen(workload, time_limit=limit * (1 - primal_share) if primal else limit,
                            threads=threads, slots=slots, max_iterations=max_iterations,
                            columns_per_job=columns_per_job, smoothing=smoothing,
-                           class_rows=class_rows, type_rows=type_rows)
+                           class_rows=class_rows, type_rows=type_rows,
+                           usable_rows=usable_rows, cliques=cliques,
+                           priced_packing=priced_packing)
     if primal:
         out.update(_primal_side(workload, cols, out, t0, limit))
     return out
@@ -248,6 +300,33 @@ def _primal_side(workload: Workload, cols, info: dict, t0: float, limit: float) 
                                           "start": sched.meta["pnb"].get("start", "warm")}}
 
 
+class _PricedPacking:
+    """The capacity term of the Lagrangian bound with the pooled and type rows' prices
+    evaluated by :func:`.usable.priced_capacity` (module docstring, PRICED PACKING)."""
+
+    def __init__(self, data: HeteroData, C: np.ndarray, T: int, *, class_rows: bool,
+                 type_rows: bool, nclass: int):
+        self.data, self.C, self.T = data, C, T
+        self.nres = len(data.resources)
+        self.ncls = nclass * self.nres if class_rows else 0
+        self.M = len(data.e) if type_rows else 0
+        self.it = items(data)
+
+    def term(self, pi: np.ndarray, *, deadline: float) -> float:
+        """sum_{rows, tau} pi C, with each slot's pooled + type part replaced by the priced
+        packing bound where that is smaller."""
+        nres, ncls, M = self.nres, self.ncls, self.M
+        pool, cls, typ = pi[:nres], pi[nres:nres + ncls], pi[nres + ncls:nres + ncls + M]
+        alpha = pool.T @ self.it.T  # T x items: sum_r pi_r a_i^r
+        if M:
+            alpha[:, :M] += typ.T  # a type row counts that type's workers
+        old = pool.T @ self.C[:nres] + (typ.T @ self.C[nres + ncls:nres + ncls + M] if M else 0.0)
+        new = priced_capacity(self.data, alpha, deadline=deadline, fallback=old)
+        rest = pi[nres + ncls + M:]  # the clique groups keep their plain term
+        return float(new.sum() + (cls * self.C[nres:nres + ncls, None]).sum()
+                     + (rest * self.C[nres + ncls + M:, None]).sum())
+
+
 @dataclass(frozen=True)
 class Columns:
     """The columns a column-generation run priced in, for a primal heuristic
@@ -263,7 +342,8 @@ class Columns:
 def run_colgen(workload: Workload, *, time_limit: float | None = 60.0, threads: int | None = 1,
                slots: int | None = None, max_iterations: int = 10_000,
                columns_per_job: int = 3, smoothing: float = 0.7, class_rows: bool = True,
-               type_rows: bool = True) -> tuple[dict, Columns]:
+               type_rows: bool = True, usable_rows: bool = True, cliques: int = 1,
+               priced_packing: bool = False) -> tuple[dict, Columns]:
     """:func:`colgen_lb`'s result and the columns it generated (:class:`Columns`)."""
     import highspy
 
@@ -283,6 +363,11 @@ def run_colgen(workload: Workload, *, time_limit: float | None = 60.0, threads: 
         raise InputError("must be true or false", field="class_rows", value=class_rows)
     if not isinstance(type_rows, bool):
         raise InputError("must be true or false", field="type_rows", value=type_rows)
+    if not isinstance(usable_rows, bool):
+        raise InputError("must be true or false", field="usable_rows", value=usable_rows)
+    _check_int("cliques", cliques, 0, 20)
+    if not isinstance(priced_packing, bool):
+        raise InputError("must be true or false", field="priced_packing", value=priced_packing)
     fits = KeyTest(data, lambda c: fits_alone(data, c))
     groups = server_classes(data)
     shapes = np.array([data.cap[g[0]] for g in groups]) if class_rows else None
@@ -290,17 +375,24 @@ def run_colgen(workload: Workload, *, time_limit: float | None = 60.0, threads: 
                for j in range(J)]
     cols = [(d, u) for d, u, _ in triples]
     T = default_slots(data, cols) if slots is None else slots
-    C = data.cap.sum(axis=0)
+    cap = usable_capacity(data) if usable_rows else data.cap
+    C = cap.sum(axis=0)
     if class_rows:  # per class: its servers' summed capacity
-        C = np.concatenate([C, *(data.cap[g].sum(axis=0) for g in groups)])
+        C = np.concatenate([C, *(cap[g].sum(axis=0) for g in groups)])
     if type_rows:  # per worker type: the most workers of it the servers hold, each alone
         C = np.concatenate([C, [float(per_server_workers(data, m).sum())
                                 for m in range(len(data.e))]])
-    R = len(C)  # row groups: resources of the cluster, of each class, worker counts per type
+    if cliques:
+        cols, C, _ = add_cliques(cols, C, cliques)
+    R = len(C)  # row groups: resources of the cluster, of each class, worker counts per type,
+    # then the clique groups
     if R * T > MAX_ROWS:
         raise InputError(f"{R * T:,} capacity rows (> {MAX_ROWS:,}, mlopt.families.hetero."
                          "colgen.MAX_ROWS): pass a smaller slots", field="slots", value=T)
     pricer = _Pricer(data, cols, T)
+    # the priced-packing evaluation (PRICED PACKING) gets what convergence leaves, at least
+    # PACKING_SHARE of the budget
+    loop_limit = limit * (1 - PACKING_SHARE) if priced_packing else limit
     scale = max(1.0, float(np.sum(data.weight * (data.arrival + 1))))
 
     highs = quiet_highs()
@@ -367,7 +459,7 @@ def run_colgen(workload: Workload, *, time_limit: float | None = 60.0, threads: 
         if it and not new:
             converged = True
             break
-        if it >= max_iterations or time.perf_counter() - t0 > limit:
+        if it >= max_iterations or time.perf_counter() - t0 > loop_limit:
             break
         add(new)
         run_highs(highs)
@@ -383,6 +475,17 @@ def run_colgen(workload: Workload, *, time_limit: float | None = 60.0, threads: 
         mu = dual[R * T:]
         alpha = smoothing
         it += 1
+    packed = math.nan
+    if priced_packing and math.isfinite(best):
+        pk = _PricedPacking(data, C, T, class_rows=class_rows, type_rows=type_rows,
+                            nclass=len(groups))
+        for pi in (lp_pi, center):  # the LP's duals (converged: its optimum) and the best point
+            P = pricer.prefix(pi)
+            mins = sum(min([pricer.late(j)[0], *(c for c, _, _ in pricer.scan(P, j, 1))])
+                       for j in range(J))
+            value = mins - pk.term(pi, deadline=t0 + limit)
+            packed = value if not math.isfinite(packed) else max(packed, value)
+        best = max(best, packed)
     bound = best - SAFETY * abs(best)
     x = np.zeros(len(added))
     if status == "Optimal":
@@ -394,5 +497,6 @@ def run_colgen(workload: Workload, *, time_limit: float | None = 60.0, threads: 
                   np.array([t for _, _, t in added], dtype=np.int64), x)
     return {"bound": float(bound), "lp": float(lp), "iterations": it, "converged": converged,
             "lp_status": status,
+            "priced_packing": None if math.isnan(packed) else float(packed),
             "columns": len(seen), "slots": T, "seconds": round(time.perf_counter() - t0, 3)
             }, got

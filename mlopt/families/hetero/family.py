@@ -13,8 +13,8 @@ The registration only: generator presets (:mod:`.generator`), the checker (:mod:
 A_online with A_dual / A_maxweight / A_mincost (:mod:`.online`, :mod:`.maxweight`,
 :mod:`.mincost`), baselines (:mod:`.baselines`), bounds (:mod:`.bounds`), theory checks
 (:mod:`.theory`); formulations ``wct_milp`` and ``placement_ti`` (:mod:`mlopt.models.hetero`),
-the bound ``colgen_lb`` (:mod:`.colgen`) and the reference heuristic ``pnb`` over its columns
-(:mod:`.price_and_branch`).
+the bound ``colgen_lb`` (:mod:`.colgen`, its usable capacities in :mod:`.usable`) and the
+reference heuristic ``pnb`` over its columns (:mod:`.price_and_branch`).
 """
 from __future__ import annotations
 
@@ -50,6 +50,7 @@ FAMILY = Family(
     ],
     bounds_=[Bound("lower_bound", f"{P}.bounds:lower_bound"),
              Bound("colgen_lb", f"{P}.colgen:colgen_lb",
-                   doc="Lagrangian bound of the time-indexed LP, by column generation")],
+                   doc="Lagrangian bound of the time-indexed LP, by column generation "
+                       "(usable-capacity and clique rows)")],
     from_trace_=f"{P}.generator:from_trace",
 )
