@@ -9,7 +9,10 @@ Sources (each inside what is left of one wall-clock budget):
 
 1. **primal**: every algorithm of the family (online algorithms, baselines, references) with
    default options, each schedule passed through the family's checker; algorithms that do not
-   apply to the workload (an InputError) are listed and skipped;
+   apply to the workload (an InputError) are listed and skipped.  An anytime algorithm (one
+   declaring ``Algorithm.budget_option``: local search, price-and-branch) gets its share of
+   the budget as that option, and once every source has run with time left and the interval
+   still open, the anytime algorithms run once more with all of the time left;
 2. **exact**: the family's default exact model, built under the budget (a model whose size
    estimate, :mod:`mlopt.modelsize`, says it cannot be built in the budget or the memory
    available is skipped before building, and so is its LP relaxation; a build that would not
@@ -38,7 +41,8 @@ the workload, has finished, or ``exact=False``) and two cores are free, the algo
 bounds run side by side, one core taking the algorithms first and the other the bounds first,
 for the whole budget, instead of in turn on one core while the other sits idle (each source's
 ``started_s`` shows the timeline).  An anytime bound gets its own time limit 15% inside its
-hard one, so it returns what it found instead of being killed with it.  The LP relaxation runs at the end, if time is left and the solver gave no bound.  Building a model counts against the budget: ``time_limit`` is wall-clock for everything.
+hard one, so it returns what it found instead of being killed with it (and so does an
+anytime algorithm).  The LP relaxation runs at the end, if time is left and the solver gave no bound.  Building a model counts against the budget: ``time_limit`` is wall-clock for everything.
 """
 from __future__ import annotations
 
@@ -240,6 +244,8 @@ def bracket(workload, *, family: str | None = None, time_limit: float = 60.0,
         return exact_handle is None and cores >= 2
 
     def share(step: _Step) -> float:
+        if step.rerun:  # the time left, shared by the anytime algorithms run again
+            return left() / (len(algorithm_queue) + 1)
         if step.kind == "primal":
             window = left() if two_slots() else algorithms_until - time.perf_counter()
             return min(left() * 0.25, window)
@@ -255,6 +261,7 @@ def bracket(workload, *, family: str | None = None, time_limit: float = 60.0,
         return None
 
     running: list = [None, None]  # (step, Boxed) per core
+    rerun = False
     while not exact_in():
         for slot, item in enumerate(running):
             if item is not None and item[1].done():
@@ -269,6 +276,14 @@ def bracket(workload, *, family: str | None = None, time_limit: float = 60.0,
                     running[slot] = (step, step.start(fam, workload, solver, threads,
                                                       share(step)))
         if running == [None, None]:
+            # every source has run and time is left: the anytime algorithms run once more with
+            # all of it as their cap (a search given more time gets at least as far; DECISION:
+            # once, so a search that cannot use the time does not loop)
+            again = [n for n in names if fam.algorithm_record(n).budget_option is not None]
+            if not rerun and again and not st.closed() and left() > RERUN_MIN_S:
+                rerun = True
+                algorithm_queue.extend(_Step("primal", n, rerun=True) for n in again)
+                continue
             break
         time.sleep(0.02)
     for item in running:  # the interval closed: what still runs is no longer needed
@@ -430,20 +445,19 @@ class _Step:
     started in its own child process (:class:`Boxed`), its result added to the state when the
     child is done."""
 
-    def __init__(self, kind: str, name: str):
-        self.kind, self.name = kind, name
+    def __init__(self, kind: str, name: str, rerun: bool = False):
+        self.kind, self.name, self.rerun = kind, name, rerun
         self.t0 = 0.0
 
     def start(self, fam, workload, solver: str, threads: int, share: float) -> "Boxed":
         self.t0 = time.perf_counter()
         if self.kind == "primal":
-            return Boxed(share, _algorithm_work(fam, workload, self.name))
+            return Boxed(share, _algorithm_work(fam, workload, self.name,
+                                                _budget_options(fam, self.name, share)))
         if share <= 0.5:
             return Boxed(0.0, lambda: None, why="no time left in the budget")
-        # the method's own time limit, inside the hard one with room to return its result
-        # (an anytime bound killed at the hard limit loses everything it found)
-        inner = max(0.5, share - max(1.0, 0.15 * share))
-        return Boxed(share, _bound_work(fam, workload, self.name, solver, threads, inner))
+        return Boxed(share, _bound_work(fam, workload, self.name, solver, threads,
+                                        _inner(share)))
 
     def finish(self, st: "_State", handle: "Boxed") -> None:
         kind, out = handle.result()
@@ -454,9 +468,34 @@ class _Step:
         st.stamp(before, self.t0)
 
 
-def _algorithm_work(fam, workload, name: str) -> Callable[[], Any]:
+def _inner(share: float) -> float:
+    """A method's own time limit inside its hard one (``share``), with room to return its
+    result: an anytime method killed at the hard limit loses everything it found."""
+    return max(0.5, share - max(1.0, 0.15 * share))
+
+
+def _budget_options(fam, name: str, share: float) -> dict[str, float]:
+    """``{budget_option: seconds}`` for an anytime algorithm (``Algorithm.budget_option``:
+    local search, price-and-branch), its share of the budget as its own cap, clipped to the
+    option's declared range; ``{}`` for every other algorithm (run with its defaults).  Before,
+    such a search ran to its default cap: killed with nothing when the share was shorter
+    (Harmony's 30 s local search in a 60 s bracket), stopped early when it was longer."""
+    option = fam.algorithm_record(name).budget_option
+    if option is None:
+        return {}
+    param = (fam.option_schema(name) or {})[option]
+    seconds = _inner(share)
+    if param.high is not None:
+        seconds = min(seconds, float(param.high))
+    if param.low is not None:
+        seconds = max(seconds, float(param.low) + (0.5 if param.low_open else 0.0))
+    return {option: seconds}
+
+
+def _algorithm_work(fam, workload, name: str,
+                    options: dict | None = None) -> Callable[[], Any]:
     def work():
-        schedule = fam.run(name, workload, seed=0)
+        schedule = fam.run(name, workload, seed=0, options=options)
         res = fam.check(workload, schedule)
         return schedule, res.feasible, float(res.objective), res.summary(limit=2)
     return work
@@ -473,6 +512,9 @@ def _finish_algorithm(st: "_State", name: str, kind: str, out, dt: float) -> Non
         return
     st.add(Source(name, "primal", objective, "ok", dt), schedule)
 
+
+#: the least time left for which the anytime algorithms run again once every source has run
+RERUN_MIN_S = 5.0
 
 #: most of the budget the size estimate may take before the exact model starts (DECISION: an
 #: estimate that needs longer -- hetero's enumerates every configuration, as its builder does --

@@ -165,9 +165,16 @@ def check_bad_parameters_refused(fam: Family) -> None:
 # ---- algorithms -------------------------------------------------------------------------------
 
 def check_algorithms_declare_options(fam: Family) -> None:
-    """Every algorithm declares its options."""
+    """Every algorithm declares its options; a ``budget_option`` (the seconds cap
+    :func:`mlopt.bracket.bracket` sets) is one of them, a number of seconds."""
     missing = [a for a in sorted(fam.algorithms_) if fam.option_schema(a) is None]
     assert not missing, f"algorithms without declared options: {missing}"
+    for a in sorted(fam.algorithms_):
+        option = fam.algorithm_record(a).budget_option
+        if option is not None:
+            param = fam.option_schema(a).get(option)
+            assert param is not None and param.kind in ("float", "int"), (
+                f"algorithm {a}: budget_option {option!r} is not a declared number option")
 
 
 def check_algorithm_feasible_and_deterministic(fam: Family, algorithm: str) -> None:

@@ -97,7 +97,11 @@ class Algorithm:
     for algorithms that only apply to one kind of workload.  ``check_options(options) -> dict``:
     the keyword arguments of the family's checker for a run with these options, when the
     algorithm solves a relaxed problem (edgecloud's A_online at ``eps`` is checked at speed
-    1 + eps); the harness and the pipeline pass them, a schedule file never sets them."""
+    1 + eps); the harness and the pipeline pass them, a schedule file never sets them.
+    ``budget_option``: the declared option that caps the algorithm's whole run in seconds (an
+    anytime search: local search, price-and-branch); :func:`mlopt.bracket.bracket` sets it to
+    the algorithm's share of the budget.  Left None where a ``time_limit`` option means
+    something else (seconds per re-solve of an online MILP)."""
     name: str
     run: Ref
     options: Mapping[str, Param] | Ref | None = None  # None: not declared (legacy)
@@ -106,6 +110,7 @@ class Algorithm:
     preset: str | None = None
     doc: str = ""
     check_options: Ref | None = None
+    budget_option: str | None = None
 
     def __post_init__(self):
         if self.role not in ("online", "baseline", "reference"):

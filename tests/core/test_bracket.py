@@ -183,8 +183,8 @@ def test_a_core_freed_by_the_exact_model_goes_to_the_bounds(monkeypatch):
     monkeypatch.setattr(type(fam), "model", lambda self, name: refuse)
     work = b._algorithm_work
 
-    def slow_work(fam, workload, name):  # each algorithm takes a second: the refusal is first
-        inner = work(fam, workload, name)
+    def slow_work(fam, workload, name, options=None):  # a second each: the refusal is first
+        inner = work(fam, workload, name, options)
         return lambda: (time.sleep(1.0), inner())[1]
     monkeypatch.setattr(b, "_algorithm_work", slow_work)
     w = fam.generate("tiny", seed=0)
@@ -221,3 +221,31 @@ def test_the_size_estimate_runs_outside_the_bracket_process(monkeypatch, tmp_pat
     assert "1,000,000,000,000 nonzeros" in exact[0].note, exact[0].note
     assert "mlopt_estimate_probe" not in sys.modules
     assert res.high is not None  # the algorithms still ran
+
+
+def test_an_anytime_algorithm_gets_its_share_as_its_own_cap():
+    """Harmony's local search declares ``budget_option="time_limit"`` (default 30 s): in a
+    bracket it gets its share, 15% inside the hard limit (at least 1 s), clipped to the
+    option's range; an algorithm without a budget option runs with its defaults."""
+    from mlopt.bracket import _budget_options
+
+    fam = get_family("harmony")
+    assert _budget_options(fam, "local_search", 20.0) == {"time_limit": 17.0}  # 20 - 0.15 * 20
+    assert _budget_options(fam, "local_search", 4.0) == {"time_limit": 3.0}    # 4 - 1 s
+    assert _budget_options(fam, "local_search", 1e6) == {"time_limit": 86_400.0}  # its high
+    assert _budget_options(fam, "harmony", 20.0) == {}
+    assert _budget_options(fam, "milp_greedy", 20.0) == {}  # its time_limit is per interval
+
+
+def test_time_left_goes_to_the_anytime_algorithms_once_more():
+    """Every source has run with most of the budget left and the interval open (no bound, no
+    exact model): the anytime algorithm runs a second time, with the time left, after its
+    first run; the others run once."""
+    w = get_family("harmony").generate("tiny", seed=0)
+    res = bracket(w, time_limit=20, exact=False, verify=False, bounds=[],
+                  algorithms=["harmony", "local_search"])
+    runs = [s for s in res.sources if s.name == "local_search"]
+    assert len(runs) == 2 and [s.status for s in runs] == ["ok", "ok"], res.to_dict()
+    assert runs[1].started_s >= runs[0].started_s + runs[0].runtime_s - 0.05
+    assert len([s for s in res.sources if s.name == "harmony"]) == 1
+    assert res.high == min(s.value for s in res.sources if s.kind == "primal")
