@@ -7,7 +7,7 @@ from functools import cache
 from claims.core import ROOT, Sentence, Table, load_script, solu
 
 README = "benchmarks/bracket/README.md"
-LADDER_60 = ROOT / "benchmarks" / "bracket" / "data" / "ladder-60s-2026-11-28.csv"
+LADDER = ROOT / "benchmarks" / "bracket" / "data" / "ladder-2026-11-29.csv"
 
 
 @cache
@@ -15,13 +15,14 @@ def _ladder():
     return load_script("benchmarks/bracket/ladder.py", "bracket_ladder")
 
 
-def ladder_rows(path=LADDER_60):
+def ladder_rows(path=LADDER):
     return _ladder().summary_rows(path)[1]
 
 
 CLAIMS = [
-    Table(README, "| family | rung | jobs | bracket 60.0 s | solve 60.0 s | bracket ends "
-          "(largest budget) |", ladder_rows, key=2, what="ladder at 60 s"),
+    Table(README, "| family | rung | jobs | bracket 60.0 s | solve 60.0 s | bracket 600.0 s | "
+          "solve 600.0 s | bracket ends (largest budget) |", ladder_rows, key=2,
+          what="ladder at 60 s and 600 s"),
 ]
 
 
@@ -73,11 +74,12 @@ CLAIMS += [
 
 @cache
 def _ladder_rows() -> dict:
-    """(family, rung, method) -> the 60 s ladder run's row."""
+    """(family, rung, budget, method) -> the ladder run's row."""
     import csv
 
-    with open(LADDER_60, newline="") as f:
-        return {(r["family"], r["rung"], r["method"]): r for r in csv.DictReader(f)}
+    with open(LADDER, newline="") as f:
+        return {(r["family"], r["rung"], int(float(r["budget_s"])), r["method"]): r
+                for r in csv.DictReader(f)}
 
 
 def _f(x: str, d: int = 1) -> str:
@@ -85,43 +87,79 @@ def _f(x: str, d: int = 1) -> str:
 
 
 def _w(r: dict) -> str:
-    return f"{100 * float(r['width']):.1f}%"
+    return f"{100 * float(r['width']):.2f}%"
 
 
-def ladder_prose():
+def _g(x: str) -> str:
+    return f"{float(x):.6g}"
+
+
+def ladder_loads():
+    L = _ladder_rows().values()
+    out = []
+    for budget in (600, 60):
+        loads = [float(r["load1"]) for r in L if int(float(r["budget_s"])) == budget]
+        out.append(f"{min(loads):.1f}-{max(loads):.1f} at {budget} s")
+    return [", ".join(out)]
+
+
+def ladder_open():
     L = _ladder_rows()
-    fig9 = L[("pdors", "paper-fig9", "bracket")]
-    p15b, p15s = L[("pdors", "15jobs-6m", "bracket")], L[("pdors", "15jobs-6m", "solve")]
-    o50b, o50s = L[("oasis", "50jobs-T50", "bracket")], L[("oasis", "50jobs-T50", "solve")]
-    o200b, o200s = L[("oasis", "paper-200jobs", "bracket")], L[("oasis", "paper-200jobs", "solve")]
-    assert L[("pdors", "paper-fig9", "solve")]["low"] == ""  # "where HiGHS has nothing"
-    assert p15b["low_source"] == "pdors" and o200s["status"] == "build_only"
-    return [_w(fig9), _f(p15s["low"]), _f(p15b["low"]), _f(o50b["low"]), _f(o50b["high"]),
-            _w(o50b), _f(o50s["low"]), _f(o50s["high"]), _w(o50s), _f(o200b["low"]),
-            _f(o200b["high"]), _w(o200b)]
+    fig9, sim = L[("pdors", "paper-fig9", 600, "bracket")], L[("edgecloud", "paper-sim", 600, "bracket")]
+    hu, o200 = L[("harmony", "uniform", 600, "bracket")], L[("oasis", "paper-200jobs", 600, "bracket")]
+    for rung in (("pdors", "paper-fig9"), ("edgecloud", "paper-sim"), ("harmony", "uniform"),
+                 ("oasis", "paper-200jobs")):  # "where the model alone has nothing"
+        assert L[(*rung, 600, "solve")]["low"] == "", rung
+    assert (sim["low_source"], sim["high_source"]) == ("pool_lb", "pool_greedy")
+    return [_w(fig9), _g(fig9["low"]), _g(fig9["high"]), _w(sim), _g(sim["low"]),
+            _g(sim["high"]), _w(hu), _w(o200)]
 
 
-def hetero_lower_bound():
+def ladder_ten():
     L = _ladder_rows()
-    q = []
-    for rung in ("bench", "paper-100jobs"):
-        r = L[("hetero", rung, "bracket")]
-        assert r["low_source"] == "lower_bound"
-        q.append(float(r["high"]) / float(r["low"]))
-    return [f"{min(q):.1f}", f"{max(q):.1f}"]
+    o = {b: (L[("oasis", "50jobs-T50", b, "bracket")], L[("oasis", "50jobs-T50", b, "solve")])
+         for b in (60, 600)}
+    p60b, p60s = L[("pdors", "15jobs-6m", 60, "bracket")], L[("pdors", "15jobs-6m", 60, "solve")]
+    p600s = L[("pdors", "15jobs-6m", 600, "solve")]
+    assert p60b["status"] == "optimal" and p60b["low_source"] == "pdors"
+    h60, h600 = (L[("hetero", "paper-100jobs", b, "bracket")] for b in (60, 600))
+    return [_w(o[60][0]), _w(o[600][0]), _g(o[600][0]["low"]), _g(o[600][0]["high"]),
+            _w(o[60][1]), _w(o[600][1]), _f(p60b["low"], 3), _f(p60s["low"], 2),
+            _f(p60s["high"], 2), _w(p60s), _w(p600s), _w(h60), _w(h600)]
+
+
+def ladder_hetero():
+    L = _ladder_rows()
+    rows = [L[("hetero", rung, 600, "bracket")] for rung in ("bench", "paper-100jobs")]
+    assert all(r["high_source"] == "tiresias" and r["low_source"] == "colgen_lb" for r in rows)
+    return [f"{_w(rows[0])} and {_w(rows[1])}"]
+
+
+def ladder_unused():
+    L = _ladder_rows()
+    hu = L[("harmony", "uniform", 60, "bracket")]
+    het = [float(L[("hetero", r, 600, "bracket")]["elapsed_s"]) for r in ("bench", "paper-100jobs")]
+    return [f"{float(hu['elapsed_s']):.1f}", f"{min(het):.0f}-{max(het):.0f}"]
 
 
 CLAIMS += [
-    Sentence(README, "PD-ORS at Fig. 9 scale (100 jobs, T = 80, 50 machines) within {} (PD-ORS's "
-             "own schedule against column generation), where HiGHS has nothing. - **Warm starts "
-             "and column generation pay at mid size.** PD-ORS 15 jobs: HiGHS alone ends at {} "
-             "(its incumbent after 60 s); warm-started from PD-ORS's schedule it starts at {}. "
-             "OASiS 50 jobs: column generation's restricted-master schedule ({}) and certificate "
-             "({}) give {}, where the model alone has {} against {} ({}). OASiS 200 jobs: "
-             "[{}, {}] ({}) where the model does not even build in 60 s.", ladder_prose,
-             what="ladder prose"),
-    Sentence(README, "(the best algorithm is {}-{}x it)", hetero_lower_bound,
-             what="hetero's lower bound on the ladder"),
+    Sentence(README, "the 1-minute load average at each row's start is its `load1` column: {}.",
+             ladder_loads, what="ladder loads"),
+    Sentence(README, "At 600 s: PD-ORS at Fig. 9 scale (100 jobs, T = 80, 50 machines) within {} "
+             "([{} colgen schedule, {} colgen]), edgecloud `paper-sim` (300 jobs) within {} "
+             "([{} `pool_lb`, {} `pool_greedy`]; the exact model is over its cell cap), Harmony "
+             "`uniform` within {} and OASiS at 200 jobs within {}, where the model alone has "
+             "nothing.", ladder_open, what="ladder: open for the model alone"),
+    Sentence(README, "OASiS 50 jobs: {} at 60 s, {} at 600 s ([{}, {}]), against {} and {} for "
+             "the model alone. PD-ORS 15 jobs closes at 60 s (PD-ORS's own schedule, {}, meets "
+             "column generation's bound) where HiGHS alone has {} against {} ({}) at 60 s and "
+             "{} at 600 s. hetero `paper-default`, 100 jobs: {} at 60 s, {} at 600 s.",
+             ladder_ten, what="ladder: ten times the budget"),
+    Sentence(README, "hetero at 40 and 100 jobs is {} wide at 600 s", ladder_hetero,
+             what="ladder: hetero"),
+    Sentence(README, "Harmony `uniform` at 60 s after {} s (its local search killed at its "
+             "share, 30 s of default cap against a share of about 14 s), hetero at 600 s after "
+             "{} s.", ladder_unused, what="ladder: time left unused"),
 ]
 
 
