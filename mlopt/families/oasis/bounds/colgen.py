@@ -54,7 +54,8 @@ from typing import Any
 
 import highspy
 
-from mlopt.solvers.quiet_highs import binary_program, quiet_highs, run_highs
+from mlopt.solvers.quiet_highs import binary_program, quiet_highs, run_highs, \
+    run_mip_consistent
 import numpy as np
 
 from mlopt.families.oasis.online import OasisRun, oasis_online
@@ -84,7 +85,8 @@ from mlopt.families.oasis.primal.price_and_branch import master_primal
 INF = highspy.kHighsInf
 ILP_BACKENDS = ("highs", "pyomo")
 ILP_COLUMNS = ("auto", "near_zero_rc", "all")
-LP_POINT_MODES = ("when_needed", "always")
+LP_POINT_MODES = ("when_needed", "always", "add")
+SMOOTHING_MODES = ("fixed", "auto")
 AUTO_ALL_COLUMNS = 1000  # "auto": the ILP takes every column up to this many
 
 
@@ -347,11 +349,13 @@ class MasterLP:
         if time_limit is not None:
             mip.setOptionValue("time_limit", max(0.1, float(time_limit)))
         mip.passModel(lp)
+        ws = None
         if warm_start is not None:
             ws = highspy.HighsSolution()
             ws.col_value = [float(v) for v in np.asarray(warm_start, dtype=float)[kept]]
-            mip.setSolution(ws)
-        run_highs(mip)
+        # a start with presolve on once gave an "optimal" objective that was not its own
+        # solution's value (HiGHS 1.16): checked, re-solved without presolve if so
+        run = run_mip_consistent(mip, ws)
         info = mip.getInfo()
         status = mip.getModelStatus()
         has = info.primal_solution_status == 2  # kSolutionStatusFeasible
@@ -359,13 +363,15 @@ class MasterLP:
         if has:
             x = np.zeros(n_all)
             x[kept] = np.round(np.asarray(mip.getSolution().col_value, dtype=float))
-        obj = float(info.objective_function_value) if has else None
-        bound = float(info.mip_dual_bound)
+        # the solution's own value; HiGHS's bound only when its report agrees with it
+        obj = run["own"] if has else None
+        bound = float(info.mip_dual_bound) if run["consistent"] else math.nan
         proven = status == highspy.HighsModelStatus.kOptimal and has and \
             abs(bound - obj) <= 1e-6 * max(1.0, abs(obj))
         return {"status": "optimal" if proven else ("feasible" if has else "no_solution"),
                 "termination": mip.modelStatusToString(status), "objective": obj,
                 "bound": bound if math.isfinite(bound) else None, "x": x,
+                "presolve_retry": run["retried"], "consistent": run["consistent"],
                 "columns": int(lp.num_col_), "rows": int(lp.num_row_), "seconds": time.perf_counter() - start}
 
 
@@ -425,6 +431,32 @@ def symmetrize(price: np.ndarray, classes: np.ndarray) -> np.ndarray:
     return (sums / n[None, :, None])[:, classes, :]
 
 
+AUTO_STEP = 0.1  # smoothing_mode="auto": the change of alpha per round
+AUTO_MAX = 0.9  # ... and its largest value (alpha -> 1 would freeze the pricing point)
+
+
+def auto_alpha(workload: Workload, cert, pi_lp, center, alpha: float) -> float:
+    """Automatic Wentges smoothing (after Pessoa, Sadykov, Uchoa and Vanderbeck 2018): the
+    next round's alpha from the subgradient g of D at the smoothed point just priced,
+    g = c - (resources used by every job's best schedule with positive payoff).  D is
+    minimized: if D decreases from the smoothed point towards the LP duals (g . (pi_LP -
+    center) < 0) the LP duals get more weight (alpha - AUTO_STEP), otherwise the center does
+    (alpha + AUTO_STEP), within [AUTO_STEP, AUTO_MAX].  Only the pricing point moves: every certificate
+    is still evaluated exactly where it is priced, so the bound stays valid whatever alpha."""
+    a = workload.arrays
+    T = workload.horizon
+    gw = np.broadcast_to(a.cap_worker, (T,) + a.cap_worker.shape).astype(float)
+    gp = np.broadcast_to(a.cap_ps, (T,) + a.cap_ps.shape).astype(float)
+    for i in np.flatnonzero(cert.payoff > 0):
+        s = cert.schedules[int(i)]
+        gw = gw - s.workers[:, :, None] * a.worker_demand[i][None, None, :]
+        gp = gp - s.ps[:, :, None] * a.ps_demand[i][None, None, :]
+    slope = float(np.sum(gw * (pi_lp[0] - center[0])) + np.sum(gp * (pi_lp[1] - center[1])))
+    if slope < 0:
+        return max(AUTO_STEP, alpha - AUTO_STEP)
+    return min(AUTO_MAX, alpha + AUTO_STEP)
+
+
 def colgen_bound(workload: Workload, *, run: OasisRun | None = None, time_limit: float = 600.0,
                  max_iterations: int | None = None, rc_tol: float = 1e-7,
                  smoothing: float = 0.5, symmetrize_prices: bool = True,
@@ -434,7 +466,8 @@ def colgen_bound(workload: Workload, *, run: OasisRun | None = None, time_limit:
                  lazy_rows: bool = True, threads: int = 1, verbose: bool = False,
                  primal_time_limit: float | None = 60.0, local_search: bool = True,
                  price_lp_point: str = "when_needed", total_time_limit: float | None = None,
-                 seed: int = 0, dive_share: float = 0.25) -> BoundResult:
+                 seed: int = 0, dive_share: float = 0.25, smoothing_mode: str = "fixed"
+                 ) -> BoundResult:
     """Column generation bound on OPT (LP(14)), plus the restricted-master ILP schedule.
 
     Returns a :class:`BoundResult` whose ``upper_bound`` is the best dual certificate seen
@@ -471,6 +504,9 @@ def colgen_bound(workload: Workload, *, run: OasisRun | None = None, time_limit:
         raise InputError("must be in [0, 1)", field="smoothing", value=smoothing)
     if not 0.0 <= dive_share <= 1.0:
         raise InputError("must be in [0, 1]", field="dive_share", value=dive_share)
+    if smoothing_mode not in SMOOTHING_MODES:
+        raise InputError(f"unknown mode (known: {', '.join(SMOOTHING_MODES)})",
+                         field="smoothing_mode", value=smoothing_mode)
     if ilp_columns not in ILP_COLUMNS:
         raise InputError(f"unknown ILP column set (known: {', '.join(ILP_COLUMNS)})",
                          field="ilp_columns", value=ilp_columns)
@@ -521,6 +557,7 @@ def colgen_bound(workload: Workload, *, run: OasisRun | None = None, time_limit:
                               tolerance=tol)
     best_ub, best_round, best_point = cert0.bound, 0, "oasis_prices"
     center: tuple[np.ndarray, np.ndarray] | None = None
+    alpha = smoothing  # the Wentges weight of the center (adapted with smoothing_mode="auto")
     log: list[dict[str, Any]] = []
     method = "lagrangian_at_limit"
     lp: dict[str, Any] | None = None
@@ -542,9 +579,9 @@ def colgen_bound(workload: Workload, *, run: OasisRun | None = None, time_limit:
         rounds += 1
         pi_lp = (lp["p"], lp["q"])
         points = []
-        if center is not None and smoothing > 0:
-            points.append(("smoothed", sym(smoothing * center[0] + (1 - smoothing) * pi_lp[0],
-                                           smoothing * center[1] + (1 - smoothing) * pi_lp[1])))
+        if center is not None and alpha > 0:
+            points.append(("smoothed", sym(alpha * center[0] + (1 - alpha) * pi_lp[0],
+                                           alpha * center[1] + (1 - alpha) * pi_lp[1])))
         if symmetrize_prices:
             points.append(("symmetric", sym(*pi_lp)))
         points.append(("lp", pi_lp))
@@ -563,14 +600,16 @@ def colgen_bound(workload: Workload, *, run: OasisRun | None = None, time_limit:
             pos = np.flatnonzero(rc > rc_abs)
             if name == "lp":
                 positive_at_lp = len(pos)
-                if added:
+                if added and price_lp_point != "add":
                     continue
+            if name == "smoothed" and smoothing_mode == "auto":
+                alpha = auto_alpha(workload, cert, pi_lp, center, alpha)
             added += sum(master.add(Column.from_dense(workload, int(i),
                                                       cert.schedules[i].workers,
                                                       cert.schedules[i].ps, "pricing"))
                          for i in pos)
         t_price += time.perf_counter() - t1
-        entry = {"round": rounds, "lp_value": lp_value, "best_upper": best_ub,
+        entry = {"round": rounds, "lp_value": lp_value, "best_upper": best_ub, "alpha": alpha,
                  "certificates": certs, "added": int(added), "columns": len(master.columns),
                  "rows": master.rows, "elapsed_s": time.perf_counter() - start}
         log.append(entry)
@@ -647,7 +686,7 @@ def colgen_bound(workload: Workload, *, run: OasisRun | None = None, time_limit:
         if ilp_backend == "highs":
             res = master.solve_ilp(ilp_limit, warm_start=warm, keep=keep)
             ilp_x = res["x"]
-            ilp_info: dict[str, Any] = {k: res[k] for k in ("status", "termination",
+            ilp_info: dict[str, Any] = {k: res[k] for k in ("status", "termination", "presolve_retry",
                                                             "objective", "bound")}
             sched = None if res["x"] is None else schedule_from_columns(
                 workload, master.columns, res["x"] > 0.5,
