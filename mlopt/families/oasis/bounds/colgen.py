@@ -86,7 +86,6 @@ INF = highspy.kHighsInf
 ILP_BACKENDS = ("highs", "pyomo")
 ILP_COLUMNS = ("auto", "near_zero_rc", "all")
 LP_POINT_MODES = ("when_needed", "always", "add")
-SMOOTHING_MODES = ("fixed", "auto")
 AUTO_ALL_COLUMNS = 1000  # "auto": the ILP takes every column up to this many
 
 
@@ -431,32 +430,6 @@ def symmetrize(price: np.ndarray, classes: np.ndarray) -> np.ndarray:
     return (sums / n[None, :, None])[:, classes, :]
 
 
-AUTO_STEP = 0.1  # smoothing_mode="auto": the change of alpha per round
-AUTO_MAX = 0.9  # ... and its largest value (alpha -> 1 would freeze the pricing point)
-
-
-def auto_alpha(workload: Workload, cert, pi_lp, center, alpha: float) -> float:
-    """Automatic Wentges smoothing (after Pessoa, Sadykov, Uchoa and Vanderbeck 2018): the
-    next round's alpha from the subgradient g of D at the smoothed point just priced,
-    g = c - (resources used by every job's best schedule with positive payoff).  D is
-    minimized: if D decreases from the smoothed point towards the LP duals (g . (pi_LP -
-    center) < 0) the LP duals get more weight (alpha - AUTO_STEP), otherwise the center does
-    (alpha + AUTO_STEP), within [AUTO_STEP, AUTO_MAX].  Only the pricing point moves: every certificate
-    is still evaluated exactly where it is priced, so the bound stays valid whatever alpha."""
-    a = workload.arrays
-    T = workload.horizon
-    gw = np.broadcast_to(a.cap_worker, (T,) + a.cap_worker.shape).astype(float)
-    gp = np.broadcast_to(a.cap_ps, (T,) + a.cap_ps.shape).astype(float)
-    for i in np.flatnonzero(cert.payoff > 0):
-        s = cert.schedules[int(i)]
-        gw = gw - s.workers[:, :, None] * a.worker_demand[i][None, None, :]
-        gp = gp - s.ps[:, :, None] * a.ps_demand[i][None, None, :]
-    slope = float(np.sum(gw * (pi_lp[0] - center[0])) + np.sum(gp * (pi_lp[1] - center[1])))
-    if slope < 0:
-        return max(AUTO_STEP, alpha - AUTO_STEP)
-    return min(AUTO_MAX, alpha + AUTO_STEP)
-
-
 def colgen_bound(workload: Workload, *, run: OasisRun | None = None, time_limit: float = 600.0,
                  max_iterations: int | None = None, rc_tol: float = 1e-7,
                  smoothing: float = 0.5, symmetrize_prices: bool = True,
@@ -465,9 +438,8 @@ def colgen_bound(workload: Workload, *, run: OasisRun | None = None, time_limit:
                  ilp_columns: str = "auto", ilp_rc_keep: float = 1e-6,
                  lazy_rows: bool = True, threads: int = 1, verbose: bool = False,
                  primal_time_limit: float | None = 60.0, local_search: bool = True,
-                 price_lp_point: str = "when_needed", total_time_limit: float | None = None,
-                 seed: int = 0, dive_share: float = 0.25, smoothing_mode: str = "fixed"
-                 ) -> BoundResult:
+                 price_lp_point: str = "add", total_time_limit: float | None = None,
+                 seed: int = 0, dive_share: float = 0.25) -> BoundResult:
     """Column generation bound on OPT (LP(14)), plus the restricted-master ILP schedule.
 
     Returns a :class:`BoundResult` whose ``upper_bound`` is the best dual certificate seen
@@ -495,8 +467,17 @@ def colgen_bound(workload: Workload, *, run: OasisRun | None = None, time_limit:
     the swapped price vectors is no worse); for same-type servers with different NICs it is a
     heuristic, and the certificate is still evaluated exactly at whatever point it gives.
     Columns with reduced cost > ``rc_tol`` * max(1, max f) w.r.t. the LP duals are added from
-    points 1-2; from point 3 only if 1-2 added none.  "No such column at point 3" proves the
-    LP optimal (LP(14) reached); so does a certificate within the tolerances of the LP value.
+    every point priced (``price_lp_point="add"``, the default: up to three columns per job per
+    round).  "No such column at point 3" proves the LP optimal (LP(14) reached); so does a
+    certificate within the tolerances of the LP value.  The older modes price point 3 only
+    when 1-2 added no column (``"when_needed"``) or every round without adding its columns
+    when 1-2 added some (``"always"``).  DECISION (measured, ``benchmarks/oasis/frontier.md``,
+    third round): on oasis-open-1 "when_needed" stalled for ~60 rounds with the smoothed and
+    symmetric points adding 1-9 columns each that barely moved the LP (783.5 -> 783.6), while
+    the LP point, once priced, moved it by 7 in 6 rounds; adding its columns every round
+    reached LP 803.8 / bound 811.7 in 75 s of loop against 791.5 / 830.3.  Tried and
+    dropped (no measurable gain there): automatic Wentges smoothing (alpha moved by the
+    subgradient's direction, after Pessoa et al. 2018).
     The certificate at the OASiS run's final prices (round 0, the ``dual_certificate`` bound)
     starts the best bound, so the result is never worse than that bound.
     """
@@ -504,9 +485,6 @@ def colgen_bound(workload: Workload, *, run: OasisRun | None = None, time_limit:
         raise InputError("must be in [0, 1)", field="smoothing", value=smoothing)
     if not 0.0 <= dive_share <= 1.0:
         raise InputError("must be in [0, 1]", field="dive_share", value=dive_share)
-    if smoothing_mode not in SMOOTHING_MODES:
-        raise InputError(f"unknown mode (known: {', '.join(SMOOTHING_MODES)})",
-                         field="smoothing_mode", value=smoothing_mode)
     if ilp_columns not in ILP_COLUMNS:
         raise InputError(f"unknown ILP column set (known: {', '.join(ILP_COLUMNS)})",
                          field="ilp_columns", value=ilp_columns)
@@ -557,7 +535,6 @@ def colgen_bound(workload: Workload, *, run: OasisRun | None = None, time_limit:
                               tolerance=tol)
     best_ub, best_round, best_point = cert0.bound, 0, "oasis_prices"
     center: tuple[np.ndarray, np.ndarray] | None = None
-    alpha = smoothing  # the Wentges weight of the center (adapted with smoothing_mode="auto")
     log: list[dict[str, Any]] = []
     method = "lagrangian_at_limit"
     lp: dict[str, Any] | None = None
@@ -579,9 +556,9 @@ def colgen_bound(workload: Workload, *, run: OasisRun | None = None, time_limit:
         rounds += 1
         pi_lp = (lp["p"], lp["q"])
         points = []
-        if center is not None and alpha > 0:
-            points.append(("smoothed", sym(alpha * center[0] + (1 - alpha) * pi_lp[0],
-                                           alpha * center[1] + (1 - alpha) * pi_lp[1])))
+        if center is not None and smoothing > 0:
+            points.append(("smoothed", sym(smoothing * center[0] + (1 - smoothing) * pi_lp[0],
+                                           smoothing * center[1] + (1 - smoothing) * pi_lp[1])))
         if symmetrize_prices:
             points.append(("symmetric", sym(*pi_lp)))
         points.append(("lp", pi_lp))
@@ -602,14 +579,12 @@ def colgen_bound(workload: Workload, *, run: OasisRun | None = None, time_limit:
                 positive_at_lp = len(pos)
                 if added and price_lp_point != "add":
                     continue
-            if name == "smoothed" and smoothing_mode == "auto":
-                alpha = auto_alpha(workload, cert, pi_lp, center, alpha)
             added += sum(master.add(Column.from_dense(workload, int(i),
                                                       cert.schedules[i].workers,
                                                       cert.schedules[i].ps, "pricing"))
                          for i in pos)
         t_price += time.perf_counter() - t1
-        entry = {"round": rounds, "lp_value": lp_value, "best_upper": best_ub, "alpha": alpha,
+        entry = {"round": rounds, "lp_value": lp_value, "best_upper": best_ub,
                  "certificates": certs, "added": int(added), "columns": len(master.columns),
                  "rows": master.rows, "elapsed_s": time.perf_counter() - start}
         log.append(entry)
