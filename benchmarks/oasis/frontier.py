@@ -11,7 +11,9 @@ run, each as ``colgen_bound`` with the budget split the way the registry's ``col
 * ``loop_before``: the current budget split with the loop as it was before the third round
   (the exact-LP point priced only when the stabilized points add nothing, its columns not
   added when they do), so ``--only loop_before,after`` measures
-  the loop's change alone.
+  the loop's change alone;
+* ``add``: the current defaults with the exact LP point's columns added for every job
+  (``price_lp_point="add"``; the default for part of the third round).
 
 Prints one JSON line per variant: certified upper bound, best checked schedule (the
 "colgen schedule"), relative width (high - low) / high, LP value, seconds, the load, and the
@@ -33,7 +35,7 @@ from mlopt.families.oasis.bounds import colgen_budget
 from mlopt.families.oasis.bounds.colgen import colgen_bound
 from mlopt.families.oasis.generator import generate
 
-VARIANTS = ("before", "loop_before", "after")
+VARIANTS = ("before", "loop_before", "add", "after")
 TRACE_POINTS = 30
 
 
@@ -45,6 +47,8 @@ def variant_options(name: str, budget: float) -> dict:
                 "primal_time_limit": 0.0, "price_lp_point": "always"}
     if name == "loop_before":
         return {**colgen_budget(budget), "price_lp_point": "when_needed"}
+    if name == "add":
+        return {**colgen_budget(budget), "price_lp_point": "add"}
     return colgen_budget(budget)
 
 

@@ -16,7 +16,7 @@ from mlopt.models.oasis import build_utility_ilp
 from mlopt.solve import Status
 
 PLAIN = {"smoothing": 0.0, "symmetrize_prices": False, "price_lp_point": "always"}
-STABILIZED = [{}, {"price_lp_point": "when_needed"}, {"smoothing": 0.8},
+STABILIZED = [{}, {"price_lp_point": "add"}, {"price_lp_point": "when_needed"}, {"smoothing": 0.8},
               {"price_lp_point": "when_needed", "symmetrize_prices": False}]
 
 

@@ -85,7 +85,7 @@ from mlopt.families.oasis.primal.price_and_branch import master_primal
 INF = highspy.kHighsInf
 ILP_BACKENDS = ("highs", "pyomo")
 ILP_COLUMNS = ("auto", "near_zero_rc", "all")
-LP_POINT_MODES = ("when_needed", "always", "add")
+LP_POINT_MODES = ("when_needed", "always", "add", "add_missing")
 AUTO_ALL_COLUMNS = 1000  # "auto": the ILP takes every column up to this many
 
 
@@ -438,7 +438,7 @@ def colgen_bound(workload: Workload, *, run: OasisRun | None = None, time_limit:
                  ilp_columns: str = "auto", ilp_rc_keep: float = 1e-6,
                  lazy_rows: bool = True, threads: int = 1, verbose: bool = False,
                  primal_time_limit: float | None = 60.0, local_search: bool = True,
-                 price_lp_point: str = "add", total_time_limit: float | None = None,
+                 price_lp_point: str = "add_missing", total_time_limit: float | None = None,
                  seed: int = 0, dive_share: float = 0.25) -> BoundResult:
     """Column generation bound on OPT (LP(14)), plus the restricted-master ILP schedule.
 
@@ -467,17 +467,21 @@ def colgen_bound(workload: Workload, *, run: OasisRun | None = None, time_limit:
     the swapped price vectors is no worse); for same-type servers with different NICs it is a
     heuristic, and the certificate is still evaluated exactly at whatever point it gives.
     Columns with reduced cost > ``rc_tol`` * max(1, max f) w.r.t. the LP duals are added from
-    every point priced (``price_lp_point="add"``, the default: up to three columns per job per
-    round).  "No such column at point 3" proves the LP optimal (LP(14) reached); so does a
-    certificate within the tolerances of the LP value.  The older modes price point 3 only
-    when 1-2 added no column (``"when_needed"``) or every round without adding its columns
-    when 1-2 added some (``"always"``).  DECISION (measured, ``benchmarks/oasis/frontier.md``,
-    third round): on oasis-open-1 "when_needed" stalled for ~60 rounds with the smoothed and
-    symmetric points adding 1-9 columns each that barely moved the LP (783.5 -> 783.6), while
-    the LP point, once priced, moved it by 7 in 6 rounds; adding its columns every round
-    reached LP 803.8 / bound 811.7 in 75 s of loop against 791.5 / 830.3.  Tried and
-    dropped (no measurable gain there): automatic Wentges smoothing (alpha moved by the
-    subgradient's direction, after Pessoa et al. 2018).
+    points 1-2, and point 3 is priced every round: with ``price_lp_point="add_missing"`` (the
+    default) its columns enter for the jobs that 1-2 gave none, with ``"add"`` for every job
+    (up to three columns per job per round).  "No such column at point 3" proves the LP
+    optimal (LP(14) reached); so does a certificate within the tolerances of the LP value.
+    The older modes price point 3 only when 1-2 added no column (``"when_needed"``) or every
+    round without adding its columns when 1-2 added some (``"always"``).  DECISION (measured,
+    ``benchmarks/oasis/frontier.md``, third round, 300 s of loop): on oasis-open-1
+    "when_needed" stalled for ~60 rounds with the smoothed and symmetric points adding 1-9
+    columns each that barely moved the LP, while the LP point, once priced, moved it by 7 in
+    6 rounds.  Bound / LP at the end: when_needed 819.31 / 801.72, add 807.85 / 805.70,
+    add_missing 808.10 / 804.99.  On oasis-open-2 (100 jobs) "add" made rounds of up to 300
+    columns whose LP re-solves took 27-47 s: 2992.74 / 2949.92, 2999.82 / 2955.23 and
+    2991.45 / 2951.49.  "add_missing" is the one never worse than the old loop in both.
+    Tried and dropped (no measurable gain there): automatic Wentges smoothing (alpha moved by
+    the subgradient's direction, after Pessoa et al. 2018).
     The certificate at the OASiS run's final prices (round 0, the ``dual_certificate`` bound)
     starts the best bound, so the result is never worse than that bound.
     """
@@ -563,7 +567,7 @@ def colgen_bound(workload: Workload, *, run: OasisRun | None = None, time_limit:
             points.append(("symmetric", sym(*pi_lp)))
         points.append(("lp", pi_lp))
         t1 = time.perf_counter()
-        certs, added, positive_at_lp = {}, 0, 0
+        certs, added, positive_at_lp, got = {}, 0, 0, set()
         for name, (p, q) in points:
             if certs and (phase_limit(math.inf) <= 0 or time.perf_counter() - start >= time_limit):
                 break  # out of time in mid-round: the certificates so far stand
@@ -577,12 +581,15 @@ def colgen_bound(workload: Workload, *, run: OasisRun | None = None, time_limit:
             pos = np.flatnonzero(rc > rc_abs)
             if name == "lp":
                 positive_at_lp = len(pos)
-                if added and price_lp_point != "add":
+                if added and price_lp_point not in ("add", "add_missing"):
                     continue
-            added += sum(master.add(Column.from_dense(workload, int(i),
-                                                      cert.schedules[i].workers,
-                                                      cert.schedules[i].ps, "pricing"))
-                         for i in pos)
+                if price_lp_point == "add_missing":  # only jobs no other point priced in
+                    pos = pos[~np.isin(pos, list(got))]
+            for i in pos.tolist():
+                if master.add(Column.from_dense(workload, i, cert.schedules[i].workers,
+                                                cert.schedules[i].ps, "pricing")):
+                    added += 1
+                    got.add(i)
         t_price += time.perf_counter() - t1
         entry = {"round": rounds, "lp_value": lp_value, "best_upper": best_ub,
                  "certificates": certs, "added": int(added), "columns": len(master.columns),
