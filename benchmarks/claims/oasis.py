@@ -399,6 +399,49 @@ CLAIMS += [
 ]
 
 
+# --- frontier.md (issue 22, third round): the loop's change, before/after in one run ----------
+# benchmarks/oasis/data/frontier_issue22_round3.jsonl: one JSON line per frontier.py variant
+# (loop_before, after), each with its command, load at start and end, and the loop's trace.
+
+FRONTIER3_DATA = ROOT / "benchmarks" / "oasis" / "data" / "frontier_issue22_round3.jsonl"
+TRACE_AT = (30, 60, 120, 240)  # loop seconds at which the trace table reads the runs
+
+
+@cache
+def _frontier3() -> list[dict]:
+    return [json.loads(line) for line in FRONTIER3_DATA.read_text().splitlines()
+            if line.strip()]
+
+
+def frontier3_run_rows():
+    return [[r["instance"], r["variant"], f"{r['budget_s']:.0f}", r["low"], r["high"],
+             100 * r["width"], r["lp_value"], str(r["rounds"]), r["load_1min_at_start"],
+             r["load_1min_at_end"]] for r in _frontier3()]
+
+
+def frontier3_trace_rows():
+    """The last traced round at or before each of TRACE_AT seconds of the loop (those the
+    loop reached), and its last round ("end")."""
+    rows = []
+    for r in _frontier3():
+        last = r["trace"][-1]
+        for at in TRACE_AT:
+            if at <= last[1]:
+                rnd, sec, lp, ub = [t for t in r["trace"] if t[1] <= at][-1]
+                rows.append([r["instance"], r["variant"], str(at), str(rnd), sec, lp, ub])
+        rows.append([r["instance"], r["variant"], "end", str(last[0])] + last[1:])
+    return rows
+
+
+CLAIMS += [
+    Table(FRONTIER, "| instance | variant | budget s | low (source) | high | width % | master LP "
+          "| rounds | load at start | load at end |", frontier3_run_rows, key=2,
+          what="frontier round 3: runs"),
+    Table(FRONTIER, "| instance | variant | by loop s | round | at s | master LP | best bound |",
+          frontier3_trace_rows, key=3, what="frontier round 3: loop traces"),
+]
+
+
 # --- prose that rests on the same stores (issue 23: every number from committed data) ------------
 
 def fig5_outliers():

@@ -102,3 +102,41 @@ def binary_program(cost, rows, cols, vals, row_lower, row_upper, *, maximize: bo
     if integer:
         lp.integrality_ = [highspy.HighsVarType.kInteger] * n
     return lp
+
+
+def run_mip_consistent(highs, start=None) -> dict:
+    """Run a MIP (``start``: a ``HighsSolution`` handed to ``setSolution`` before each run)
+    and make sure the objective HiGHS reports is its own solution's value.
+
+    HiGHS 1.16 with presolve on and a start from ``setSolution`` once reported "optimal" with
+    an objective far from the value of the solution ``getSolution()`` returned (hetero's
+    master, :mod:`mlopt.warmstart`).  When the two disagree the run is repeated once with
+    presolve off (which answered correctly there).  Returns ``{"retried": bool, "consistent":
+    bool, "reported": float | None, "own": float | None}`` for the last run; callers use the
+    solution's own value (``own``), never a disagreeing report, and no bound of such a run."""
+    import numpy as np
+
+    def once():
+        if start is not None:
+            highs.setSolution(start)
+        run_highs(highs)
+        info = highs.getInfo()
+        if info.primal_solution_status != 2:  # no feasible solution: nothing to compare
+            return None, None
+        lp = highs.getLp()
+        x = np.asarray(highs.getSolution().col_value, dtype=float)
+        own = float(np.dot(np.asarray(lp.col_cost_, dtype=float), x) + float(lp.offset_))
+        return float(info.objective_function_value), own
+
+    def agree(rep, own):
+        return rep is None or abs(rep - own) <= 1e-6 * max(1.0, abs(own))
+
+    reported, own = once()
+    retried = False
+    if not agree(reported, own):
+        retried = True
+        highs.setOptionValue("presolve", "off")
+        highs.clearSolver()
+        reported, own = once()
+    return {"retried": retried, "consistent": agree(reported, own), "reported": reported,
+            "own": own}

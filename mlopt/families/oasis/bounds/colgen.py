@@ -54,7 +54,8 @@ from typing import Any
 
 import highspy
 
-from mlopt.solvers.quiet_highs import binary_program, quiet_highs, run_highs
+from mlopt.solvers.quiet_highs import binary_program, quiet_highs, run_highs, \
+    run_mip_consistent
 import numpy as np
 
 from mlopt.families.oasis.online import OasisRun, oasis_online
@@ -84,7 +85,7 @@ from mlopt.families.oasis.primal.price_and_branch import master_primal
 INF = highspy.kHighsInf
 ILP_BACKENDS = ("highs", "pyomo")
 ILP_COLUMNS = ("auto", "near_zero_rc", "all")
-LP_POINT_MODES = ("when_needed", "always")
+LP_POINT_MODES = ("when_needed", "always", "add", "add_missing")
 AUTO_ALL_COLUMNS = 1000  # "auto": the ILP takes every column up to this many
 
 
@@ -347,11 +348,13 @@ class MasterLP:
         if time_limit is not None:
             mip.setOptionValue("time_limit", max(0.1, float(time_limit)))
         mip.passModel(lp)
+        ws = None
         if warm_start is not None:
             ws = highspy.HighsSolution()
             ws.col_value = [float(v) for v in np.asarray(warm_start, dtype=float)[kept]]
-            mip.setSolution(ws)
-        run_highs(mip)
+        # a start with presolve on once gave an "optimal" objective that was not its own
+        # solution's value (HiGHS 1.16): checked, re-solved without presolve if so
+        run = run_mip_consistent(mip, ws)
         info = mip.getInfo()
         status = mip.getModelStatus()
         has = info.primal_solution_status == 2  # kSolutionStatusFeasible
@@ -359,13 +362,15 @@ class MasterLP:
         if has:
             x = np.zeros(n_all)
             x[kept] = np.round(np.asarray(mip.getSolution().col_value, dtype=float))
-        obj = float(info.objective_function_value) if has else None
-        bound = float(info.mip_dual_bound)
+        # the solution's own value; HiGHS's bound only when its report agrees with it
+        obj = run["own"] if has else None
+        bound = float(info.mip_dual_bound) if run["consistent"] else math.nan
         proven = status == highspy.HighsModelStatus.kOptimal and has and \
             abs(bound - obj) <= 1e-6 * max(1.0, abs(obj))
         return {"status": "optimal" if proven else ("feasible" if has else "no_solution"),
                 "termination": mip.modelStatusToString(status), "objective": obj,
                 "bound": bound if math.isfinite(bound) else None, "x": x,
+                "presolve_retry": run["retried"], "consistent": run["consistent"],
                 "columns": int(lp.num_col_), "rows": int(lp.num_row_), "seconds": time.perf_counter() - start}
 
 
@@ -433,7 +438,7 @@ def colgen_bound(workload: Workload, *, run: OasisRun | None = None, time_limit:
                  ilp_columns: str = "auto", ilp_rc_keep: float = 1e-6,
                  lazy_rows: bool = True, threads: int = 1, verbose: bool = False,
                  primal_time_limit: float | None = 60.0, local_search: bool = True,
-                 price_lp_point: str = "when_needed", total_time_limit: float | None = None,
+                 price_lp_point: str = "add_missing", total_time_limit: float | None = None,
                  seed: int = 0, dive_share: float = 0.25) -> BoundResult:
     """Column generation bound on OPT (LP(14)), plus the restricted-master ILP schedule.
 
@@ -462,8 +467,21 @@ def colgen_bound(workload: Workload, *, run: OasisRun | None = None, time_limit:
     the swapped price vectors is no worse); for same-type servers with different NICs it is a
     heuristic, and the certificate is still evaluated exactly at whatever point it gives.
     Columns with reduced cost > ``rc_tol`` * max(1, max f) w.r.t. the LP duals are added from
-    points 1-2; from point 3 only if 1-2 added none.  "No such column at point 3" proves the
-    LP optimal (LP(14) reached); so does a certificate within the tolerances of the LP value.
+    points 1-2, and point 3 is priced every round: with ``price_lp_point="add_missing"`` (the
+    default) its columns enter for the jobs that 1-2 gave none, with ``"add"`` for every job
+    (up to three columns per job per round).  "No such column at point 3" proves the LP
+    optimal (LP(14) reached); so does a certificate within the tolerances of the LP value.
+    The older modes price point 3 only when 1-2 added no column (``"when_needed"``) or every
+    round without adding its columns when 1-2 added some (``"always"``).  DECISION (measured,
+    ``benchmarks/oasis/frontier.md``, third round, 300 s of loop): on oasis-open-1
+    "when_needed" stalled for ~60 rounds with the smoothed and symmetric points adding 1-9
+    columns each that barely moved the LP, while the LP point, once priced, moved it by 7 in
+    6 rounds.  Bound / LP at the end: when_needed 819.31 / 801.72, add 807.85 / 805.70,
+    add_missing 808.10 / 804.99.  On oasis-open-2 (100 jobs) "add" made rounds of up to 300
+    columns whose LP re-solves took 27-47 s: 2992.74 / 2949.92, 2999.82 / 2955.23 and
+    2991.45 / 2951.49.  "add_missing" is the one never worse than the old loop in both.
+    Tried and dropped (no measurable gain there): automatic Wentges smoothing (alpha moved by
+    the subgradient's direction, after Pessoa et al. 2018).
     The certificate at the OASiS run's final prices (round 0, the ``dual_certificate`` bound)
     starts the best bound, so the result is never worse than that bound.
     """
@@ -549,7 +567,7 @@ def colgen_bound(workload: Workload, *, run: OasisRun | None = None, time_limit:
             points.append(("symmetric", sym(*pi_lp)))
         points.append(("lp", pi_lp))
         t1 = time.perf_counter()
-        certs, added, positive_at_lp = {}, 0, 0
+        certs, added, positive_at_lp, got = {}, 0, 0, set()
         for name, (p, q) in points:
             if certs and (phase_limit(math.inf) <= 0 or time.perf_counter() - start >= time_limit):
                 break  # out of time in mid-round: the certificates so far stand
@@ -563,12 +581,15 @@ def colgen_bound(workload: Workload, *, run: OasisRun | None = None, time_limit:
             pos = np.flatnonzero(rc > rc_abs)
             if name == "lp":
                 positive_at_lp = len(pos)
-                if added:
+                if added and price_lp_point not in ("add", "add_missing"):
                     continue
-            added += sum(master.add(Column.from_dense(workload, int(i),
-                                                      cert.schedules[i].workers,
-                                                      cert.schedules[i].ps, "pricing"))
-                         for i in pos)
+                if price_lp_point == "add_missing":  # only jobs no other point priced in
+                    pos = pos[~np.isin(pos, list(got))]
+            for i in pos.tolist():
+                if master.add(Column.from_dense(workload, i, cert.schedules[i].workers,
+                                                cert.schedules[i].ps, "pricing")):
+                    added += 1
+                    got.add(i)
         t_price += time.perf_counter() - t1
         entry = {"round": rounds, "lp_value": lp_value, "best_upper": best_ub,
                  "certificates": certs, "added": int(added), "columns": len(master.columns),
@@ -647,7 +668,7 @@ def colgen_bound(workload: Workload, *, run: OasisRun | None = None, time_limit:
         if ilp_backend == "highs":
             res = master.solve_ilp(ilp_limit, warm_start=warm, keep=keep)
             ilp_x = res["x"]
-            ilp_info: dict[str, Any] = {k: res[k] for k in ("status", "termination",
+            ilp_info: dict[str, Any] = {k: res[k] for k in ("status", "termination", "presolve_retry",
                                                             "objective", "bound")}
             sched = None if res["x"] is None else schedule_from_columns(
                 workload, master.columns, res["x"] > 0.5,
