@@ -40,7 +40,10 @@ def test_warm_started_highs_streams_too(workload):
 def test_bracket_streams_the_exact_models_log_from_its_child(workload):
     out = _mlopt("bracket", workload, "--time-limit", "20", "--json", "--log-solver")
     assert out.returncode == 0 and json.loads(out.stdout)["status"] == "optimal"
-    assert "Running HiGHS" in out.stderr
+    # the model's own log lines: HiGHS prints its "Running HiGHS" banner once per process,
+    # and not at all on the warm-started path (a HiGHS object built with output off), which
+    # bracket takes whenever the online algorithm's start arrives within its cap
+    assert "MIP has" in out.stderr
 
 
 def test_cpsat_says_its_log_is_not_streamed(workload):
