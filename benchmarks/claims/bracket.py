@@ -8,6 +8,7 @@ from claims.core import ROOT, Sentence, Table, load_script, solu
 
 README = "benchmarks/bracket/README.md"
 LADDER = ROOT / "benchmarks" / "bracket" / "data" / "ladder-2026-11-29.csv"
+ANYTIME = ROOT / "benchmarks" / "bracket" / "data" / "anytime-2026-11-29.csv"
 
 
 @cache
@@ -176,4 +177,26 @@ def harmony_uniform0():
 CLAIMS += [
     Sentence(README, "Harmony uniform seed 0 {} (23.9% before `local_search`)", harmony_uniform0,
              what="Harmony uniform at 600 s"),
+]
+
+
+def anytime_rows():
+    """The anytime-algorithms table: each re-run rung's width beside the ladder's."""
+    import csv
+
+    L = _ladder_rows()
+    out = []
+    with open(ANYTIME, newline="") as f:
+        for r in csv.DictReader(f):
+            b = int(float(r["budget_s"]))
+            before = L[(r["family"], r["rung"], b, "bracket")]
+            out.append([r["family"], r["rung"], str(b), _w(before), _w(r),
+                        f"[{_g(r['low'])} ({r['low_source']}), {_g(r['high'])} "
+                        f"({r['high_source']})]"])
+    return out
+
+
+CLAIMS += [
+    Table(README, "| family | rung | budget s | ladder (before) | after | after: ends |",
+          anytime_rows, key=3, what="anytime algorithms"),
 ]
