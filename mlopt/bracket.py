@@ -42,7 +42,9 @@ bounds run side by side, one core taking the algorithms first and the other the 
 for the whole budget, instead of in turn on one core while the other sits idle (each source's
 ``started_s`` shows the timeline).  An anytime bound gets its own time limit 15% inside its
 hard one, so it returns what it found instead of being killed with it (and so does an
-anytime algorithm).  The LP relaxation runs at the end, if time is left and the solver gave no bound.  Building a model counts against the budget: ``time_limit`` is wall-clock for everything.
+anytime algorithm).  The LP relaxation runs at the end, if time is left and the solver gave
+no bound.  Building a model counts against the budget: ``time_limit`` is wall-clock for
+everything.
 """
 from __future__ import annotations
 

@@ -106,10 +106,10 @@ def ladder_loads():
 
 def ladder_open():
     L = _ladder_rows()
-    fig9, sim = L[("pdors", "paper-fig9", 600, "bracket")], L[("edgecloud", "paper-sim", 600, "bracket")]
-    hu, o200 = L[("harmony", "uniform", 600, "bracket")], L[("oasis", "paper-200jobs", 600, "bracket")]
-    for rung in (("pdors", "paper-fig9"), ("edgecloud", "paper-sim"), ("harmony", "uniform"),
-                 ("oasis", "paper-200jobs")):  # "where the model alone has nothing"
+    rungs = [("pdors", "paper-fig9"), ("edgecloud", "paper-sim"), ("harmony", "uniform"),
+             ("oasis", "paper-200jobs")]
+    fig9, sim, hu, o200 = (L[(*rung, 600, "bracket")] for rung in rungs)
+    for rung in rungs:  # "where the model alone has nothing"
         assert L[(*rung, 600, "solve")]["low"] == "", rung
     assert (sim["low_source"], sim["high_source"]) == ("pool_lb", "pool_greedy")
     return [_w(fig9), _g(fig9["low"]), _g(fig9["high"]), _w(sim), _g(sim["low"]),

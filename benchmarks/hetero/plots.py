@@ -58,9 +58,9 @@ def _lines(ax, df, x, algs, logx=False, value="wct", scale=1.0):
 
 
 def _save(fig, path: Path) -> None:
-    """Every figure: each panel's title starts with the family's name, one legend for all its panels below them (inside a panel it covered
-    lines; every line of every panel is named), tight layout, 110 dpi PNG, closed (no pyplot
-    state carried over).  A panel without data says so instead of showing empty axes."""
+    """Every figure: each panel's title starts with the family's name, one legend for all its
+    panels below them (inside a panel it covered lines; every line of every panel is named),
+    tight layout, 110 dpi PNG, closed (no pyplot state carried over).  A panel without data says so instead of showing empty axes."""
     handles: dict[str, object] = {}
     for ax in fig.axes:
         if ax.get_title() and not ax.get_title().startswith("hetero"):
