@@ -32,7 +32,11 @@ FAMILY = Family(
     formulations=[
         Formulation.exact(
             "placement_milp", "mlopt.models.harmony.placement",
-            estimate="mlopt.models.harmony.estimate:estimate_placement_milp"),
+            estimate="mlopt.models.harmony.estimate:estimate_placement_milp", options={
+                "symmetry": Param.bool(True, doc="order identical servers by their first job "
+                                       "(c_sym_servers)"),
+                "run_rows": Param.bool(True, doc="each job runs at least its standalone "
+                                       "intervals, in one block (c_run_total, c_run_length)")}),
         # milp_greedy's per-interval model, for export (it has no full schedule)
         Formulation("interval_milp", "mlopt.models.harmony.interval:build_interval_milp_at",
                     role="export", options={
@@ -68,7 +72,11 @@ FAMILY = Family(
                                               "row without improvement"),
                       "kick": Param.int(3, low=0, high=1_000,
                                         doc="jobs moved at random per perturbation (0: one "
-                                            "climb only)")}),
+                                            "climb only)"),
+                      "perturb": Param.choice("kick", ("kick", "ruin"),
+                                              doc="kick: move `kick` random jobs at random; "
+                                                  "ruin: take `kick` related jobs out and "
+                                                  "re-insert each at its best (.ruin)")}),
         *(Algorithm(name, f"{P}.baselines:BASELINES.{name}", role="baseline", options={})
           for name in ("lb", "tetris")),
         *(Algorithm(name, f"{P}.baselines:BASELINES.{name}", role="baseline",

@@ -49,6 +49,7 @@ import numpy as np
 
 from mlopt.errors import InputError
 from mlopt.families.harmony.bounds import standalone_bound
+from mlopt.families.harmony.ruin import best_insert, ruin_recreate
 from mlopt.families.harmony.state import EPS, ClusterState
 
 CAP_TOL = 1e-7  # stricter than the checker's 1e-6 (module docstring)
@@ -331,37 +332,34 @@ def _kick(rp, s, x, cands, rng, size):
 def insertion(workload, rp, cands, horizon: int = 4):
     """A start of local_search's own: jobs in arrival order, each inserted at the (start within
     ``horizon`` intervals of its arrival, placement: room-fitted or compact) that least raises
-    the replayed total of the jobs inserted so far (their slowdowns included).  (s, x), or None
-    when some job fits nowhere that way."""
+    the replayed total of the jobs inserted so far (their slowdowns included;
+    :func:`~mlopt.families.harmony.ruin.best_insert`).  (s, x), or None when some job fits
+    nowhere that way."""
     n_jobs, m = len(workload.jobs), len(rp.cap)
     s = np.full(n_jobs, rp.T + 1, int)
     x = np.zeros((2, n_jobs, m), int)
     for n in np.lexsort((np.arange(n_jobs), rp.jobs.arrival)):
-        best = None
-        rp.set_base(s, x)
-        for t in range(int(rp.jobs.arrival[n]), min(int(rp.jobs.arrival[n]) + horizon, rp.T) + 1):
-            for place in rp.fitted(s, x, n, t) + cands[n]:
-                s[n], x[:, n] = t, place
-                val = rp.total(s, x, n)
-                if np.isfinite(val) and (best is None or val < best[0] - 1e-9):
-                    best = (val, t, place)
-            s[n], x[:, n] = rp.T + 1, 0
-            if best is not None and best[1] < t:  # a later start than the best so far rarely wins
-                break
+        best = best_insert(rp, s, x, n, cands, int(rp.jobs.arrival[n]) + horizon)
         if best is None:
             return None
         s[n], x[:, n] = best[1], best[2]
     return s, x
 
 
+#: the perturbations of the iterated search, by name (the ``perturb`` option)
+PERTURB = {"kick": _kick, "ruin": ruin_recreate}
+
+
 def run_local_search(workload, *, seed: int = 0, start: str = "insertion", time_limit: float = 30.0,
-                     rounds: int = 20, kick: int = 3):
+                     rounds: int = 20, kick: int = 3, perturb: str = "kick"):
     """Iterated hill climbing from ``start``'s schedule (module docstring); never worse than
     the start."""
     from mlopt.families import get_family
 
     if start == "local_search":
         raise InputError("must be another algorithm", field="start", value=start)
+    if perturb not in PERTURB:
+        raise InputError(f"must be one of {', '.join(PERTURB)}", field="perturb", value=perturb)
     fam = get_family("harmony")
     rp = Replay(workload)
     cands = [compact_placements(rp.jobs, rp.cap, n) for n in range(len(workload.jobs))]
@@ -388,7 +386,7 @@ def run_local_search(workload, *, seed: int = 0, start: str = "insertion", time_
     kicks = idle = 0
     while idle < rounds and best > floor + 1e-9 and time.perf_counter() < deadline and kick > 0:
         ks, kx = s.copy(), x.copy()  # perturb, climb again, keep the better
-        _kick(rp, ks, kx, cands, rng, kick)
+        PERTURB[perturb](rp, ks, kx, cands, rng, kick)
         val = rp.total(ks, kx)
         kicks += 1
         idle += 1
@@ -398,7 +396,8 @@ def run_local_search(workload, *, seed: int = 0, start: str = "insertion", time_
         passes += p
         if val < best - 1e-9:
             s, x, best, moves, idle = ks, kx, val, moves + m, 0
-    out = _schedule(workload, s, x, {"start": start, "moves": moves, "passes": passes,
+    out = _schedule(workload, s, x, {"start": start, "perturb": perturb, "moves": moves,
+                                     "passes": passes,
                                      "kicks": kicks, "replay_start": start_total,
                                      "replay_end": best})
     check = fam.check(workload, out)
