@@ -82,3 +82,21 @@ def test_bad_perturb():
     with pytest.raises(InputError) as err:
         FAM.run("local_search", w, options={"perturb": "shake"})
     assert "perturb" in str(err.value.field)
+
+
+def test_a_job_that_fits_nowhere_restores_the_schedule(monkeypatch):
+    # the second re-insertion finds no room: the ruined jobs go back where they were
+    import mlopt.families.harmony.ruin as ruin
+    w = two_that_fit_together()
+    rp, cands, s, x = _setup(w, "lb")
+    calls = []
+    real = ruin.best_insert
+
+    def second_fails(*args):
+        calls.append(1)
+        return None if len(calls) == 2 else real(*args)
+
+    monkeypatch.setattr(ruin, "best_insert", second_fails)
+    s2, x2 = s.copy(), x.copy()
+    assert ruin_recreate(rp, s2, x2, cands, np.random.default_rng(0), size=2) is False
+    assert (s2 == s).all() and (x2 == x).all() and len(calls) == 2

@@ -14,7 +14,7 @@ move of a job is almost always undone by the climb.  Ruin and recreate instead
   order (a fair coin per round), so the freed room is re-packed as a whole.
 
 The result is then climbed (one-job moves) and kept by local_search only when it beats the best
-total so far.  A recreated job that fits nowhere leaves the round infeasible (inf: discarded).
+total so far.  When a recreated job fits nowhere the schedule is restored (the round is spent).
 
 DECISIONS (the paper has no offline search; mlopt's): relatedness is overlap of the run
 intervals [start, completion] in the current schedule, not shared servers (a job waiting for
@@ -61,12 +61,12 @@ def related(rp, s, x, rng, size: int) -> np.ndarray:
     return np.concatenate(([seed], order[order != seed][:size - 1]))
 
 
-def ruin_recreate(rp, s, x, cands, rng, size: int, horizon: int = 4) -> None:
+def ruin_recreate(rp, s, x, cands, rng, size: int, horizon: int = 4) -> bool:
     """Take ``size`` related jobs out of (s, x) and re-insert each at its best insertion (module
-    docstring); s and x are changed in place (a job that fits nowhere stays out: the caller's
-    replay of the result is then inf)."""
+    docstring); s and x are changed in place.  When a job fits nowhere (the room freed at its
+    starts is taken by jobs re-inserted before it) (s, x) is restored and False returned."""
     out = related(rp, s, x, rng, size)
-    before = s[out].copy()
+    before, saved = s[out].copy(), x[:, out].copy()
     s[out], x[:, out] = rp.T + 1, 0
     arrival = rp.jobs.arrival[out]
     order = np.argsort(arrival, kind="stable") if rng.random() < 0.5 else rng.permutation(len(out))
@@ -75,5 +75,7 @@ def ruin_recreate(rp, s, x, cands, rng, size: int, horizon: int = 4) -> None:
         best = best_insert(rp, s, x, n, cands,
                            max(int(arrival[i]) + horizon, int(before[i]) + 1))
         if best is None:
-            return
+            s[out], x[:, out] = before, saved
+            return False
         s[n], x[:, n] = best[1], best[2]
+    return True
