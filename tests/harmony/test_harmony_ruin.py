@@ -1,6 +1,7 @@
-"""Harmony's ruin and recreate (mlopt/families/harmony/ruin.py), local_search's ``perturb="ruin"``:
-a hand case re-packed to the optimum, related jobs overlap the seed's run, checked schedules
-never worse than the start and never below the certified bound (hypothesis), a bad option."""
+"""Harmony's ruin and recreate (mlopt/families/harmony/ruin.py), local_search's ``perturb="ruin"``
+and ``accept``: a hand case re-packed to the optimum, related jobs overlap the seed's run, a
+failed re-insertion restores the schedule, checked schedules never worse than the start and
+never below the certified bound (hypothesis), bad options."""
 from __future__ import annotations
 
 import numpy as np
@@ -62,13 +63,14 @@ def test_related_jobs_overlap_the_seed_run():
 
 @settings(max_examples=6, deadline=None, suppress_health_check=list(HealthCheck))
 @given(preset=st.sampled_from(["tiny", "small", "mini"]), seed=st.integers(0, 10_000),
-       size=st.integers(1, 6))
-def test_ruin_search_checked_never_worse_than_start_never_below_bound(preset, seed, size):
+       size=st.integers(1, 6), accept=st.sampled_from([0.0, 0.05]))
+def test_ruin_search_checked_never_worse_than_start_never_below_bound(preset, seed, size,
+                                                                      accept):
     w = FAM.generate(preset, seed=seed)
     base = pipeline.run_algorithm(w, "local_search", family="harmony",
                                   options={"rounds": 0, "time_limit": 1.0})
     r = pipeline.run_algorithm(w, "local_search", family="harmony", options={
-        "perturb": "ruin", "kick": size, "rounds": 3, "time_limit": 1.0})
+        "perturb": "ruin", "kick": size, "rounds": 3, "time_limit": 1.0, "accept": accept})
     assert r.check.feasible
     assert r.check.objective <= base.check.objective + 1e-9
     assert r.check.objective >= share_bound(w)["bound"] - 1e-9
@@ -82,6 +84,9 @@ def test_bad_perturb():
     with pytest.raises(InputError) as err:
         FAM.run("local_search", w, options={"perturb": "shake"})
     assert "perturb" in str(err.value.field)
+    with pytest.raises(InputError) as err:
+        run_local_search(w, accept=1.5)
+    assert err.value.field == "accept"
 
 
 def test_a_job_that_fits_nowhere_restores_the_schedule(monkeypatch):

@@ -76,7 +76,11 @@ FAMILY = Family(
                       "perturb": Param.choice("kick", ("kick", "ruin"),
                                               doc="kick: move `kick` random jobs at random; "
                                                   "ruin: take `kick` related jobs out and "
-                                                  "re-insert each at its best (.ruin)")}),
+                                                  "re-insert each at its best (.ruin)"),
+                      "accept": Param.float(0.0, low=0.0, high=1.0,
+                                            doc="perturb next from a result within this "
+                                                "fraction of the best total (0: only "
+                                                "from improvements)")}),
         *(Algorithm(name, f"{P}.baselines:BASELINES.{name}", role="baseline", options={})
           for name in ("lb", "tetris")),
         *(Algorithm(name, f"{P}.baselines:BASELINES.{name}", role="baseline",

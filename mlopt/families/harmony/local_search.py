@@ -11,10 +11,14 @@ the known speed model: for one job at a time it tries
   empty server, beginning at each server in turn) at each of those starts,
 
 and keeps the first change that lowers the total (first improvement), until a full pass over
-the jobs improves nothing.  Then it iterates: ``kick`` random jobs get a random start in
-[arrival, start + 2] and a random placement, the result is climbed again, and kept only if it
-beats the best so far (iterated local search), until ``rounds`` rounds in a row improve nothing
-or the total reaches the standalone bound's (every job alone at its fastest: optimal).
+the jobs improves nothing.  Then it iterates a perturbation (``perturb``): with ``kick``,
+``kick`` random jobs get a random start in [arrival, start + 2] and a random placement; with
+``ruin``, ``kick`` related jobs are taken out and re-inserted one by one at their best
+insertion (:mod:`.ruin`).  The result is climbed again and kept only if it beats the best so
+far (iterated local search), until ``rounds`` rounds in a row improve nothing or the total
+reaches the standalone bound's (every job alone at its fastest: optimal).  With ``accept`` >
+0 the next perturbation starts from the last result within that fraction of the best total
+(threshold acceptance: it may leave a basin uphill); the best schedule is returned.
 ``time_limit`` seconds (after the start's run) cap the whole search: a run it stops depends on
 the machine's speed, one that ends by ``rounds`` is deterministic (same seed, same schedule).  Moves are evaluated by a
 vectorized replay of the intervals with the speed model (:meth:`SpeedModel.speeds`, the
@@ -351,13 +355,16 @@ PERTURB = {"kick": _kick, "ruin": ruin_recreate}
 
 
 def run_local_search(workload, *, seed: int = 0, start: str = "insertion", time_limit: float = 30.0,
-                     rounds: int = 20, kick: int = 3, perturb: str = "kick"):
+                     rounds: int = 20, kick: int = 3, perturb: str = "kick",
+                     accept: float = 0.0):
     """Iterated hill climbing from ``start``'s schedule (module docstring); never worse than
     the start."""
     from mlopt.families import get_family
 
     if start == "local_search":
         raise InputError("must be another algorithm", field="start", value=start)
+    if not 0.0 <= accept <= 1.0:
+        raise InputError("must be in [0, 1]", field="accept", value=accept)
     if perturb not in PERTURB:
         raise InputError(f"must be one of {', '.join(PERTURB)}", field="perturb", value=perturb)
     fam = get_family("harmony")
@@ -384,8 +391,9 @@ def run_local_search(workload, *, seed: int = 0, start: str = "insertion", time_
     floor = float(sum(standalone_bound(workload)["per_job"]))
     best, moves, passes = _climb(rp, s, x, start_total, cands, rng, deadline)
     kicks = idle = 0
+    cs, cx, cur = s, x, best  # the current schedule perturbed next (threshold acceptance)
     while idle < rounds and best > floor + 1e-9 and time.perf_counter() < deadline and kick > 0:
-        ks, kx = s.copy(), x.copy()  # perturb, climb again, keep the better
+        ks, kx = cs.copy(), cx.copy()  # perturb, climb again, keep the better
         PERTURB[perturb](rp, ks, kx, cands, rng, kick)
         val = rp.total(ks, kx)
         kicks += 1
@@ -396,6 +404,9 @@ def run_local_search(workload, *, seed: int = 0, start: str = "insertion", time_
         passes += p
         if val < best - 1e-9:
             s, x, best, moves, idle = ks, kx, val, moves + m, 0
+            cs, cx, cur = ks, kx, val
+        elif val < cur - 1e-9 or val < best * (1 + accept) - 1e-9:  # never at accept 0
+            cs, cx, cur = ks, kx, val
     out = _schedule(workload, s, x, {"start": start, "perturb": perturb, "moves": moves,
                                      "passes": passes,
                                      "kicks": kicks, "replay_start": start_total,
