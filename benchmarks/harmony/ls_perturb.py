@@ -7,7 +7,7 @@ one JSON line each: the checked objective, the perturbation rounds done, the pro
 seconds and the load average (a shared machine).  Each schedule is written to ``--schedules``.
 
     python benchmarks/harmony/ls_perturb.py --seeds 0 1 2 --time-limit 60 \\
-        --runs kick:3 ruin:6 ruin:10 -o benchmarks/harmony/data/ls_perturb_60.jsonl
+        --runs kick:3 ruin:4 ruin:4:0.02 -o benchmarks/harmony/data/ls_perturb_60.jsonl
 """
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ def main(argv=None):
     ap.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
     ap.add_argument("--time-limit", type=float, default=60.0)
     ap.add_argument("--runs", nargs="+", default=["kick:3", "ruin:6"],
-                    help="perturb:size pairs")
+                    help="perturb:size[:accept] (accept default 0)")
     ap.add_argument("--schedules", default=None, help="a folder for the schedules")
     ap.add_argument("-o", "--output", required=True)
     args = ap.parse_args(argv)
@@ -34,14 +34,15 @@ def main(argv=None):
         for seed in args.seeds:
             w = fam.generate("uniform", seed=seed)
             for run in args.runs:
-                perturb, size = run.split(":")
+                perturb, size, *acc = run.split(":")
+                accept = float(acc[0]) if acc else 0.0
                 c0, t0, load0 = time.process_time(), time.perf_counter(), os.getloadavg()[0]
                 sched = fam.run("local_search", w, options={
                     "time_limit": args.time_limit, "rounds": 1_000_000, "kick": int(size),
-                    "perturb": perturb})
+                    "perturb": perturb, "accept": accept})
                 check = fam.check(w, sched)
                 assert check.feasible, check.violations[:1]
-                row = {"seed": seed, "perturb": perturb, "size": int(size),
+                row = {"seed": seed, "perturb": perturb, "size": int(size), "accept": accept,
                        "time_limit": args.time_limit, "objective": check.objective,
                        "rounds_done": sched.meta.get("kicks"),
                        "cpu_s": round(time.process_time() - c0, 1),
@@ -49,7 +50,7 @@ def main(argv=None):
                        "load_start": load0, "load_end": os.getloadavg()[0]}
                 if args.schedules:
                     Path(args.schedules).mkdir(parents=True, exist_ok=True)
-                    sched.save(Path(args.schedules) / f"u{seed}_{perturb}{size}.json")
+                    sched.save(Path(args.schedules) / f"u{seed}_{run.replace(':', '_')}.json")
                 out.write(json.dumps(row) + "\n")
                 out.flush()
                 print(json.dumps(row), flush=True)

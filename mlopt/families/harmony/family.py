@@ -73,7 +73,7 @@ FAMILY = Family(
                       "kick": Param.int(3, low=0, high=1_000,
                                         doc="jobs moved at random per perturbation (0: one "
                                             "climb only)"),
-                      "perturb": Param.choice("kick", ("kick", "ruin"),
+                      "perturb": Param.choice("ruin", ("kick", "ruin"),
                                               doc="kick: move `kick` random jobs at random; "
                                                   "ruin: take `kick` related jobs out and "
                                                   "re-insert each at its best (.ruin)"),

@@ -38,7 +38,9 @@ the checker's (1e-7 instead of 1e-6 over capacity) so a summation order cannot m
 move infeasible; ties are not accepted (no cycling); the job order of a pass is drawn from
 ``seed``.  The default start is ``insertion``: at ``uniform`` (Fig. 8 scale) it is the best
 start (seed 0: 3.415 from it, 4.615 from the DRL policy's schedule in ``mlopt bracket``'s
-300 s; benchmarks/harmony/frontier.md).
+300 s; benchmarks/harmony/frontier.md).  The default perturbation is ``ruin``: at ``uniform``
+60 s runs it reached 3.338 (seed 0, ruin of 4) and 3.283 (seed 1, ruin of 3) where kicks of 3
+stopped at 3.415 and 3.300 (frontier.md, data/ls_perturb_60.jsonl).
 Tried and left out: stopping a move's replay once a lower bound on its total (each unfinished
 job at its standalone speed) reaches the best; it cut 15% of the replays at ``uniform`` and
 its per-event bound cost more than they saved (evaluations per CPU second 2,581 against 3,185
@@ -355,7 +357,7 @@ PERTURB = {"kick": _kick, "ruin": ruin_recreate}
 
 
 def run_local_search(workload, *, seed: int = 0, start: str = "insertion", time_limit: float = 30.0,
-                     rounds: int = 20, kick: int = 3, perturb: str = "kick",
+                     rounds: int = 20, kick: int = 3, perturb: str = "ruin",
                      accept: float = 0.0):
     """Iterated hill climbing from ``start``'s schedule (module docstring); never worse than
     the start."""
