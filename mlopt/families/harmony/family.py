@@ -71,8 +71,9 @@ FAMILY = Family(
                                           doc="stop after this many perturbation rounds in a "
                                               "row without improvement"),
                       "kick": Param.int(3, low=0, high=1_000,
-                                        doc="jobs moved at random per perturbation (0: one "
-                                            "climb only)"),
+                                        doc="jobs moved (perturb=kick) or ruined and "
+                                            "re-inserted (perturb=ruin) per perturbation (0: "
+                                            "one climb only)"),
                       "perturb": Param.choice("ruin", ("kick", "ruin"),
                                               doc="kick: move `kick` random jobs at random; "
                                                   "ruin: take `kick` related jobs out and "
