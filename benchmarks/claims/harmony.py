@@ -512,10 +512,13 @@ def ruin_rows():
     out = []
     for seed, r in _uniform().iterrows():
         w = fam.generate("uniform", seed=int(seed))
-        obj = float(fam.check(w, Schedule.load(
-            DATA / "schedules_ruin" / f"u{seed}_ruin.json")).objective)
-        best = min(obj, float(r["best"]))
-        out.append([str(seed), float(r["share"]), float(r["best"]), obj,
+        runs = []
+        for name in ("ruin", "ruin600"):  # 240 s (every seed) and 600 s (seeds 0-1) runs
+            path = DATA / "schedules_ruin" / f"u{seed}_{name}.json"
+            runs.append(float(fam.check(w, Schedule.load(path)).objective)
+                        if path.exists() else None)
+        best = min([float(r["best"])] + [x for x in runs if x is not None])
+        out.append([str(seed), float(r["share"]), float(r["best"]), *runs,
                     100 * (best - float(r["share"])) / best])
     return out
 
@@ -534,7 +537,8 @@ CLAIMS += [
              lambda: [_proven("small10/scip_seed1.json")], what="frontier: SCIP at 10 jobs"),
     Table(FRONTIER, "| jobs | seed | share | local_search | OPT | share / OPT | "
           "local_search / OPT |", weak_side_rows, key=2, what="frontier: weak side"),
-    Table(FRONTIER, "| seed | share | best before | ruin 240 s | width % |", ruin_rows,
+    Table(FRONTIER, "| seed | share | best before | ruin 240 s | ruin 600 s | width % |",
+          ruin_rows,
           what="frontier: ruin 240 s schedules (schedules_ruin)"),
     Table(FRONTIER, "| seed | perturb | size | accept | objective | rounds | CPU s |",
           perturb_rows, key=4, what="frontier: kick against ruin, 60 s (ls_perturb_60.jsonl)"),
