@@ -1,6 +1,7 @@
 """``placement_milp`` before and after its strengthening rows, in one run (one process, one
 after the other): the plain form (``symmetry=False, run_rows=False``: the model before this
-round), each row family alone and both, on `small` instances with ``-p n_jobs=N``.
+round), each row family alone, both, and both with the ``share_row`` cut (the bound runs in
+the model's build, outside the solve's CPU), on `small` instances with ``-p n_jobs=N``.
 
 Every solve: HiGHS, one thread, warm-started from ``local_search``'s schedule (its defaults,
 ``perturb`` as given) through :mod:`mlopt.warmstart`, ``--time-limit`` seconds.  The
@@ -24,7 +25,8 @@ from mlopt.warmstart import encode_schedule, solve_warm
 VARIANTS = {"plain": dict(symmetry=False, run_rows=False),
             "symmetry": dict(symmetry=True, run_rows=False),
             "run_rows": dict(symmetry=False, run_rows=True),
-            "both": dict(symmetry=True, run_rows=True)}
+            "both": dict(symmetry=True, run_rows=True),
+            "both+share": dict(symmetry=True, run_rows=True, share_row=True)}
 
 
 def main(argv=None):

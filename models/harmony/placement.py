@@ -41,6 +41,12 @@ solves both forms to the same optimum):
   start, ``act[n,t] >= sum_{t' in (t - k_n, t]} st[n,t']`` (``c_run_length``, jobs with k_n >=
   2).  Both are implied for integer points; they lift the LP relaxation to the standalone bound.
 
+``share_row`` (off by default: it runs the bound, 1-10 s): ``sum_n JCT_n >= ceil(J x share)``
+(``c_share_cut``) with :func:`~mlopt.families.harmony.share_bound.share_bound`'s certified
+value.  Valid for every point: a point's objective is at least its replay's checked average
+JCT (below), which is at least OPT, at least the bound; JCTs are integers, so the sum rounds up
+(less 1e-6 first, for the float product).
+
 Why this is exact: any real run of a placement is a feasible point (set every variable to its
 true value), so OPT_MILP <= OPT. Conversely, in a MILP solution speeds are at most the true
 speeds given the MILP's active sets; replaying its placements and start intervals, by induction
@@ -82,7 +88,7 @@ def min_run(epochs: float, speed: float) -> int:
 
 
 def build_placement_milp(workload: Workload, *, symmetry: bool = True, run_rows: bool = True,
-                         **options) -> pyo.ConcreteModel:
+                         share_row: bool = False, **options) -> pyo.ConcreteModel:
     """Build the offline placement MILP minimizing average JCT under the known speed model
     (``symmetry`` / ``run_rows``: the strengthening rows of the module docstring)."""
     sm = model_of(workload)
@@ -205,6 +211,12 @@ def build_placement_milp(workload: Workload, *, symmetry: bool = True, run_rows:
                          ordered=True)
         m.c_run_length = pyo.Constraint(m.RUNK, rule=lambda m, n, t: m.act[n, t] >= sum(
             m.st[n, u] for u in range(max(a[n], t - k[n] + 1), t + 1)))
+
+    if share_row and J:  # the sum of JCTs at least the certified bound's (module docstring)
+        from mlopt.families.harmony.share_bound import share_bound
+        need = math.ceil(share_bound(workload)["bound"] * len(J) - RUN_TOL)
+        m.c_share_cut = pyo.Constraint(expr=sum(
+            (t - a[n]) * m.st[n, t] + m.act[n, t] for (n, t) in m.JT) >= need)
 
     # no jobs: the average JCT is 0 by convention (as the checker's); solvers refuse a model
     # without variables, so an empty instance gets one, fixed at 0, and the optimum 0

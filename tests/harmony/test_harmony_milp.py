@@ -157,22 +157,26 @@ def test_strengthened_rows_in_the_model():
     assert set(m.RUNK) == {("j1", t) for t in range(1, 5)}
     plain = build_placement_milp(w, symmetry=False, run_rows=False)
     assert not hasattr(plain, "c_sym_servers") and not hasattr(plain, "c_run_length")
+    # share on this case: both fit alone from interval 1 on their own servers (JCTs 1 + 2):
+    # the cut asks for a sum of at least 3
+    assert build_placement_milp(w, share_row=True).c_share_cut.lower == 3
 
 
 @settings(max_examples=4, deadline=None, suppress_health_check=list(HealthCheck))
 @given(seed=st.integers(0, 10_000), preset=st.sampled_from(["tiny", "small"]))
 def test_strengthened_equals_plain_formulation(seed, preset):
-    # the symmetry and run rows cut off no optimum: both forms prove the same value
+    # the symmetry, run and share rows cut off no optimum: every form proves the same value
     from mlopt.solve import solve
     w = FAM.preset(preset)(seed=seed)
     if preset == "small":  # 5 jobs take up to a minute plain; 3 of them keep the test fast
         w = dataclasses.replace(w, jobs=w.jobs[:3])
     vals = []
-    for opts in ({}, {"symmetry": False, "run_rows": False}):
+    for opts in ({}, {"symmetry": False, "run_rows": False}, {"share_row": True}):
         res = solve(build_placement_milp(w, **opts), "highs", time_limit=60)
         assert res.status == Status.OPTIMAL
         vals.append(res.objective)
-    assert vals[0] == pytest.approx(vals[1], abs=1e-6)
+    assert vals[0] == pytest.approx(vals[1], abs=1e-6) and vals[2] == pytest.approx(vals[1],
+                                                                                    abs=1e-6)
 
 
 def test_warm_start_relabels_identical_servers():
@@ -195,3 +199,12 @@ def test_warm_start_relabels_identical_servers():
     got, _, _ = check_start(compile_linear(model), start)
     assert got.full and got.feasible and got.objective == pytest.approx(1.5)
     assert start[model.X["j0", "s0"]] == 1 and start[model.X["j1", "s1"]] == 1
+
+
+@pytest.mark.parametrize("opts", [{"share_row": True}, {"symmetry": False, "run_rows": False}])
+def test_estimate_follows_the_options(opts):
+    # the size estimate is exact for every option set, not only the defaults
+    from mlopt.modelsize import measure
+    from mlopt.models.harmony.estimate import estimate_placement_milp
+    w = FAM.preset("small")(seed=3)
+    assert estimate_placement_milp(w, **opts) == measure(build_placement_milp(w, **opts))

@@ -36,7 +36,9 @@ FAMILY = Family(
                 "symmetry": Param.bool(True, doc="order identical servers by their first job "
                                        "(c_sym_servers)"),
                 "run_rows": Param.bool(True, doc="each job runs at least its standalone "
-                                       "intervals, in one block (c_run_total, c_run_length)")}),
+                                       "intervals, in one block (c_run_total, c_run_length)"),
+                "share_row": Param.bool(False, doc="the sum of JCTs at least the share "
+                                        "bound's (c_share_cut; runs the bound)")}),
         # milp_greedy's per-interval model, for export (it has no full schedule)
         Formulation("interval_milp", "mlopt.models.harmony.interval:build_interval_milp_at",
                     role="export", options={
