@@ -9,17 +9,39 @@ from __future__ import annotations
 
 import numpy as np
 
-from mlopt.families.harmony.speed import RESOURCES
+from mlopt.families.harmony.speed import RESOURCES, model_of
 from mlopt.modelsize import ModelSize
-from mlopt.models.harmony.placement import MODEL_NAME
+from mlopt.models.harmony.placement import MODEL_NAME, min_run, server_classes
 from mlopt.workload import Workload
 
 
-def estimate_placement_milp(workload: Workload, **options) -> ModelSize:
+def estimate_placement_milp(workload: Workload, *, symmetry: bool = True, run_rows: bool = True,
+                            share_row: bool = False, **options) -> ModelSize:
     """Return the size of the offline placement MILP without building it."""
     J, S, T = len(workload.jobs), len(workload.servers), workload.horizon
     if J == 0:  # the builder's one fixed variable, no rows
         return ModelSize(MODEL_NAME, 0, 0, 0)
+    extra_rows = extra_nnz = 0
+    if symmetry:  # a row per (job, server with a previous one in its class): z and the prefix
+        followers = sum(len(c) - 1 for c in server_classes(workload))
+        extra_rows += J * followers
+        extra_nnz += followers * sum(1 + (i + 1) for i in range(J))
+    if share_row:  # one row over every st and act (st at the arrival has coefficient 0)
+        a0 = np.array([j.arrival for j in workload.jobs])
+        extra_rows += 1
+        extra_nnz += 2 * int(np.maximum(0, T - a0 + 1).sum()) - int((a0 <= T).sum())
+    if run_rows:
+        sm = model_of(workload)
+        for j in workload.jobs:
+            e = float(j.epochs)
+            b = float(sm.standalone(sm.index(j.extra["model"]), int(j.extra["workers"])))
+            k = min_run(e, b)
+            ts = range(j.arrival, T + 1)
+            extra_rows += 1  # c_run_total over the job's intervals
+            extra_nnz += len(ts)
+            if k >= 2:  # c_run_length: act and the starts in the window
+                extra_rows += len(ts)
+                extra_nnz += sum(1 + min(k, t - j.arrival + 1) for t in ts)
     a = np.array([j.arrival for j in workload.jobs])
     span = np.maximum(0, T - a + 1)
     JT = int(span.sum())
@@ -41,4 +63,4 @@ def estimate_placement_milp(workload: Workload, **options) -> ModelSize:
         users = np.array([((a <= t) * terms).sum() for t in range(1, T + 1)])
         nrows += S * int((users > 0).sum())
         nnz += S * int(users.sum())
-    return ModelSize(MODEL_NAME, nvars, nrows, nnz)
+    return ModelSize(MODEL_NAME, nvars, nrows + extra_rows, nnz + extra_nnz)

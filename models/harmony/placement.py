@@ -26,6 +26,27 @@ Decisions per job n (arrival a_n, W_n workers, P_n PSs, e_n epochs, model l_n) a
 Objective: (1/|J|) sum_n [sum_t (t - a_n) st[n,t] + sum_t act[n,t]] = average of
 completion - a_n + 1 (JCT in whole intervals, the checker's definition).
 
+Strengthening rows (options, both on by default; each cuts off no integer point up to a
+relabelling of identical servers, so the optimum is the same: tests/harmony/test_harmony_milp.py
+solves both forms to the same optimum):
+
+* ``symmetry``: identical servers (same role and capacities) are interchangeable, so order each
+  class by the first job (workload order) with a task there: ``z[n,m] <= sum_{n' <= n}
+  z[n',m-]`` with m- the class's previous server (``c_sym_servers``).  Valid: set z to the
+  presence of tasks (lower z only relaxes the slowdown rows) and sort each class by first user;
+  then a job on m comes at or after m's first user, which comes at or after m-'s;
+* ``run_rows``: s <= b_n act and sum_t s >= e_n force k_n = ceil(e_n / b_n) running intervals
+  (less 1e-6 before rounding up, so a float quotient a hair above an integer does not cost an
+  interval): ``sum_t act[n,t] >= k_n`` (``c_run_total``) and, as the run is one block from its
+  start, ``act[n,t] >= sum_{t' in (t - k_n, t]} st[n,t']`` (``c_run_length``, jobs with k_n >=
+  2).  Both are implied for integer points; they lift the LP relaxation to the standalone bound.
+
+``share_row`` (off by default: it runs the bound, 1-10 s): ``sum_n JCT_n >= ceil(J x share)``
+(``c_share_cut``) with :func:`~mlopt.families.harmony.share_bound.share_bound`'s certified
+value.  Valid for every point: a point's objective is at least its replay's checked average
+JCT (below), which is at least OPT, at least the bound; JCTs are integers, so the sum rounds up
+(less 1e-6 first, for the float product).
+
 Why this is exact: any real run of a placement is a feasible point (set every variable to its
 true value), so OPT_MILP <= OPT. Conversely, in a MILP solution speeds are at most the true
 speeds given the MILP's active sets; replaying its placements and start intervals, by induction
@@ -34,6 +55,8 @@ active sets are subsets, interference is no larger: the checked JCT is <= the MI
 Hence the checked JCT of the extracted schedule equals the optimum (the tests assert it).
 """
 from __future__ import annotations
+
+import math
 
 import pyomo.environ as pyo
 
@@ -45,8 +68,29 @@ from mlopt.workload import Workload
 MODEL_NAME = "harmony_placement_milp"
 
 
-def build_placement_milp(workload: Workload, **options) -> pyo.ConcreteModel:
-    """Build the offline placement MILP minimizing average JCT under the known speed model."""
+#: k_n is rounded up from e_n / b_n less this (module docstring, ``run_rows``)
+RUN_TOL = 1e-6
+
+
+def server_classes(workload: Workload) -> list[list[str]]:
+    """Server ids grouped by (role, capacities), each class in workload order: the servers a
+    schedule may relabel among themselves."""
+    classes: dict = {}
+    for srv in workload.servers:
+        key = (srv.role, tuple(float(srv.capacity[r]) for r in RESOURCES))
+        classes.setdefault(key, []).append(srv.id)
+    return list(classes.values())
+
+
+def min_run(epochs: float, speed: float) -> int:
+    """k_n: the fewest intervals a job of ``epochs`` trains in at ``speed`` (its standalone)."""
+    return max(1, math.ceil(epochs / speed - RUN_TOL))
+
+
+def build_placement_milp(workload: Workload, *, symmetry: bool = True, run_rows: bool = True,
+                         share_row: bool = False, **options) -> pyo.ConcreteModel:
+    """Build the offline placement MILP minimizing average JCT under the known speed model
+    (``symmetry`` / ``run_rows``: the strengthening rows of the module docstring)."""
     sm = model_of(workload)
     jobs = workload.jobs
     J = [j.id for j in jobs]
@@ -151,6 +195,28 @@ def build_placement_milp(workload: Workload, **options) -> pyo.ConcreteModel:
     # the job trains all its epochs within the horizon
     m.c_epochs = pyo.Constraint(m.J, rule=lambda m, n: sum(
         m.s[n, t] for t in T if t >= a[n]) >= e[n])
+
+    if symmetry:  # identical servers ordered by their first user (module docstring)
+        prev = {cls[i]: cls[i - 1] for cls in server_classes(workload) for i in range(1, len(cls))}
+        order = {n: i for i, n in enumerate(J)}
+        m.SYM = pyo.Set(dimen=2, initialize=[(n, s) for n in J for s in S if s in prev],
+                        ordered=True)
+        m.c_sym_servers = pyo.Constraint(m.SYM, rule=lambda m, n, s: m.z[n, s] <= sum(
+            m.z[o, prev[s]] for o in J if order[o] <= order[n]))
+    if run_rows:  # at least k_n running intervals, in one block from the start
+        k = {n: min_run(e[n], b[n]) for n in J}
+        m.c_run_total = pyo.Constraint(m.J, rule=lambda m, n: sum(
+            m.act[n, t] for t in T if t >= a[n]) >= k[n])
+        m.RUNK = pyo.Set(dimen=2, initialize=[(n, t) for (n, t) in m.JT if k[n] >= 2],
+                         ordered=True)
+        m.c_run_length = pyo.Constraint(m.RUNK, rule=lambda m, n, t: m.act[n, t] >= sum(
+            m.st[n, u] for u in range(max(a[n], t - k[n] + 1), t + 1)))
+
+    if share_row and J:  # the sum of JCTs at least the certified bound's (module docstring)
+        from mlopt.families.harmony.share_bound import share_bound
+        need = math.ceil(share_bound(workload)["bound"] * len(J) - RUN_TOL)
+        m.c_share_cut = pyo.Constraint(expr=sum(
+            (t - a[n]) * m.st[n, t] + m.act[n, t] for (n, t) in m.JT) >= need)
 
     # no jobs: the average JCT is 0 by convention (as the checker's); solvers refuse a model
     # without variables, so an empty instance gets one, fixed at 0, and the optimum 0

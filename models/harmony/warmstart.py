@@ -13,6 +13,11 @@ affine piece attaining the factor.  A *full* start; for a schedule the checker c
 objective equals the checked average JCT.  A job without a (single, in-horizon) placement
 interval, or that the replay does not finish by T, has its ``st``/``act``/``s`` left to the
 solver (partial start).
+
+With the model's symmetry rows (``c_sym_servers``) the schedule's identical servers are first
+relabelled, each class sorted by the first job (workload order) with a task there (the
+rows' order; the same JCTs, as identical servers are interchangeable), so the start is
+feasible.
 """
 from __future__ import annotations
 
@@ -22,10 +27,27 @@ import pyomo.environ as pyo
 from pyomo.common.collections import ComponentMap
 
 from mlopt.families.harmony.speed import model_of
+from mlopt.models.harmony.placement import server_classes
 from mlopt.schedule import Schedule
 from mlopt.workload import Workload
 
 _EPS = 1e-9  # the checker's tolerance on finished epochs
+
+
+def _relabel(workload, J, X, Y):
+    """X, Y with each class of identical servers reordered by first user (module docstring)."""
+    first = {s.id: next((i for i, n in enumerate(J) if X[n, s.id] + Y[n, s.id] > 0), len(J))
+             for s in workload.servers}
+    to = {}
+    for cls in server_classes(workload):
+        for slot, srv in zip(cls, sorted(cls, key=lambda s: (first[s], cls.index(s)))):
+            to[srv] = slot
+    X2, Y2 = defaultdict(int), defaultdict(int)
+    for (n, s), c in X.items():
+        X2[n, to.get(s, s)] += c
+    for (n, s), c in Y.items():
+        Y2[n, to.get(s, s)] += c
+    return X2, Y2
 
 
 def encode(model: pyo.ConcreteModel, workload: Workload, schedule: Schedule) -> ComponentMap:
@@ -52,6 +74,8 @@ def encode(model: pyo.ConcreteModel, workload: Workload, schedule: Schedule) -> 
             continue
         (X if role == "worker" else Y)[job, server] += int(count)
         placed[job].add(int(slot))
+    if hasattr(model, "c_sym_servers"):
+        X, Y = _relabel(workload, J, X, Y)
     tn = {n: next(iter(placed[n])) for n in J if len(placed[n]) == 1
           and (n, next(iter(placed[n]))) in model.st}
     for n in J:

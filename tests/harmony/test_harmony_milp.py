@@ -6,6 +6,7 @@ Refresh the golden file after an intended model change with
 """
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -37,7 +38,8 @@ def test_golden_lp_file():
     text = GOLDEN.read_text()
     for name in ("obj_avg_jct", "c_start_once(j0)", "c_capacity(s0_2_cpu)",
                  "c_slowdown(j0_s0_1)", "c_speed_factor(j1_3_tail)", "c_epochs(j1)",
-                 "c_run_contiguous(j0_2)", "c_running_ps(j1_s0_3)"):
+                 "c_run_contiguous(j0_2)", "c_running_ps(j1_s0_3)", "c_run_total(j1)",
+                 "c_run_length(j1_2)"):
         assert name in text, name
 
 
@@ -132,3 +134,77 @@ def test_interval_milp_hand_case_and_greedy_reference():
         off = pipeline.solve_offline(wt, family="harmony", time_limit=60)
         g = pipeline.run_algorithm(wt, "milp_greedy", family="harmony")
         assert g.check.feasible and g.check.objective >= off.objective - 1e-9
+
+
+def test_min_run_hand_values():
+    # ResNeXt: 3 epochs at 3 per interval alone -> 1 interval (3/3 - 1e-6 rounds up to 1);
+    # CTC: 10 epochs at 6 per interval -> 10/6 = 1.67 -> 2 intervals
+    from mlopt.models.harmony.placement import min_run
+    assert min_run(3.0, 3.0) == 1 and min_run(10.0, 6.0) == 2
+    assert min_run(6.0 + 1e-12, 3.0) == 2  # a hair above an integer costs no interval
+
+
+def test_strengthened_rows_in_the_model():
+    # two identical servers: the second may host job n only if the first hosts some job <= n;
+    # the CTC (k = 2) runs in its start interval and the next
+    w = make_workload([
+        {"model": "resnext110", "workers": 1, "ps": 1, "epochs": 3, "arrival": 1},
+        {"model": "ctc", "workers": 1, "ps": 1, "epochs": 10, "arrival": 1}],
+        n_servers=2, horizon=4)
+    m = build_placement_milp(w)
+    assert set(m.SYM) == {("j0", "s1"), ("j1", "s1")}
+    assert len(list(m.c_sym_servers["j1", "s1"].body.args)) >= 2
+    assert set(m.RUNK) == {("j1", t) for t in range(1, 5)}
+    plain = build_placement_milp(w, symmetry=False, run_rows=False)
+    assert not hasattr(plain, "c_sym_servers") and not hasattr(plain, "c_run_length")
+    # share on this case: both fit alone from interval 1 on their own servers (JCTs 1 + 2):
+    # the cut asks for a sum of at least 3
+    assert build_placement_milp(w, share_row=True).c_share_cut.lower == 3
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=list(HealthCheck))
+@given(seed=st.integers(0, 10_000), preset=st.sampled_from(["tiny", "small"]))
+def test_strengthened_equals_plain_formulation(seed, preset):
+    # the symmetry, run and share rows cut off no optimum: every form proves the same value
+    from mlopt.solve import solve
+    w = FAM.preset(preset)(seed=seed)
+    if preset == "small":  # 5 jobs take up to a minute plain; 3 of them keep the test fast
+        w = dataclasses.replace(w, jobs=w.jobs[:3])
+    vals = []
+    for opts in ({}, {"symmetry": False, "run_rows": False}, {"share_row": True}):
+        res = solve(build_placement_milp(w, **opts), "highs", time_limit=60)
+        assert res.status == Status.OPTIMAL
+        vals.append(res.objective)
+    assert vals[0] == pytest.approx(vals[1], abs=1e-6) and vals[2] == pytest.approx(vals[1],
+                                                                                    abs=1e-6)
+
+
+def test_warm_start_relabels_identical_servers():
+    # a schedule that uses s1 before s0 violates the symmetry rows as is; encoded, the servers
+    # are swapped and the start is full, feasible and of the checked objective
+    from mlopt.schedule import Schedule
+    from mlopt.solvers._matrix import compile_linear
+    from mlopt.warmstart import check_start, encode_schedule
+    w = make_workload([
+        {"model": "resnext110", "workers": 1, "ps": 1, "epochs": 3, "arrival": 1},
+        {"model": "ctc", "workers": 1, "ps": 1, "epochs": 10, "arrival": 1}],
+        n_servers=2, horizon=4)
+    sched = Schedule.from_rows(["j0", "j1"], [
+        ("j0", 1, "s1", "worker", 1), ("j0", 1, "s1", "ps", 1),
+        ("j1", 1, "s0", "worker", 1), ("j1", 1, "s0", "ps", 1)], {})
+    check = FAM.check(w, sched)
+    assert check.feasible and check.objective == pytest.approx(1.5)
+    model = build_placement_milp(w)
+    start = encode_schedule("harmony", model, w, sched)
+    got, _, _ = check_start(compile_linear(model), start)
+    assert got.full and got.feasible and got.objective == pytest.approx(1.5)
+    assert start[model.X["j0", "s0"]] == 1 and start[model.X["j1", "s1"]] == 1
+
+
+@pytest.mark.parametrize("opts", [{"share_row": True}, {"symmetry": False, "run_rows": False}])
+def test_estimate_follows_the_options(opts):
+    # the size estimate is exact for every option set, not only the defaults
+    from mlopt.modelsize import measure
+    from mlopt.models.harmony.estimate import estimate_placement_milp
+    w = FAM.preset("small")(seed=3)
+    assert estimate_placement_milp(w, **opts) == measure(build_placement_milp(w, **opts))

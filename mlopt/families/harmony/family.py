@@ -32,7 +32,13 @@ FAMILY = Family(
     formulations=[
         Formulation.exact(
             "placement_milp", "mlopt.models.harmony.placement",
-            estimate="mlopt.models.harmony.estimate:estimate_placement_milp"),
+            estimate="mlopt.models.harmony.estimate:estimate_placement_milp", options={
+                "symmetry": Param.bool(True, doc="order identical servers by their first job "
+                                       "(c_sym_servers)"),
+                "run_rows": Param.bool(True, doc="each job runs at least its standalone "
+                                       "intervals, in one block (c_run_total, c_run_length)"),
+                "share_row": Param.bool(False, doc="the sum of JCTs at least the share "
+                                        "bound's (c_share_cut; runs the bound)")}),
         # milp_greedy's per-interval model, for export (it has no full schedule)
         Formulation("interval_milp", "mlopt.models.harmony.interval:build_interval_milp_at",
                     role="export", options={
@@ -67,8 +73,17 @@ FAMILY = Family(
                                           doc="stop after this many perturbation rounds in a "
                                               "row without improvement"),
                       "kick": Param.int(3, low=0, high=1_000,
-                                        doc="jobs moved at random per perturbation (0: one "
-                                            "climb only)")}),
+                                        doc="jobs moved (perturb=kick) or ruined and "
+                                            "re-inserted (perturb=ruin) per perturbation (0: "
+                                            "one climb only)"),
+                      "perturb": Param.choice("ruin", ("kick", "ruin"),
+                                              doc="kick: move `kick` random jobs at random; "
+                                                  "ruin: take `kick` related jobs out and "
+                                                  "re-insert each at its best (.ruin)"),
+                      "accept": Param.float(0.0, low=0.0, high=1.0,
+                                            doc="perturb next from a result within this "
+                                                "fraction of the best total (0: only "
+                                                "from improvements)")}),
         *(Algorithm(name, f"{P}.baselines:BASELINES.{name}", role="baseline", options={})
           for name in ("lb", "tetris")),
         *(Algorithm(name, f"{P}.baselines:BASELINES.{name}", role="baseline",

@@ -11,10 +11,14 @@ the known speed model: for one job at a time it tries
   empty server, beginning at each server in turn) at each of those starts,
 
 and keeps the first change that lowers the total (first improvement), until a full pass over
-the jobs improves nothing.  Then it iterates: ``kick`` random jobs get a random start in
-[arrival, start + 2] and a random placement, the result is climbed again, and kept only if it
-beats the best so far (iterated local search), until ``rounds`` rounds in a row improve nothing
-or the total reaches the standalone bound's (every job alone at its fastest: optimal).
+the jobs improves nothing.  Then it iterates a perturbation (``perturb``): with ``kick``,
+``kick`` random jobs get a random start in [arrival, start + 2] and a random placement; with
+``ruin``, ``kick`` related jobs are taken out and re-inserted one by one at their best
+insertion (:mod:`.ruin`).  The result is climbed again and kept only if it beats the best so
+far (iterated local search), until ``rounds`` rounds in a row improve nothing or the total
+reaches the standalone bound's (every job alone at its fastest: optimal).  With ``accept`` >
+0 the next perturbation starts from the last result within that fraction of the best total
+(threshold acceptance: it may leave a basin uphill); the best schedule is returned.
 ``time_limit`` seconds (after the start's run) cap the whole search: a run it stops depends on
 the machine's speed, one that ends by ``rounds`` is deterministic (same seed, same schedule).  Moves are evaluated by a
 vectorized replay of the intervals with the speed model (:meth:`SpeedModel.speeds`, the
@@ -34,7 +38,9 @@ the checker's (1e-7 instead of 1e-6 over capacity) so a summation order cannot m
 move infeasible; ties are not accepted (no cycling); the job order of a pass is drawn from
 ``seed``.  The default start is ``insertion``: at ``uniform`` (Fig. 8 scale) it is the best
 start (seed 0: 3.415 from it, 4.615 from the DRL policy's schedule in ``mlopt bracket``'s
-300 s; benchmarks/harmony/frontier.md).
+300 s; benchmarks/harmony/frontier.md).  The default perturbation is ``ruin``: at ``uniform``
+60 s runs it reached 3.338 (seed 0, ruin of 4) and 3.283 (seed 1, ruin of 3) where kicks of 3
+stopped at 3.415 and 3.300 (frontier.md, data/ls_perturb_60.jsonl).
 Tried and left out: stopping a move's replay once a lower bound on its total (each unfinished
 job at its standalone speed) reaches the best; it cut 15% of the replays at ``uniform`` and
 its per-event bound cost more than they saved (evaluations per CPU second 2,581 against 3,185
@@ -49,6 +55,7 @@ import numpy as np
 
 from mlopt.errors import InputError
 from mlopt.families.harmony.bounds import standalone_bound
+from mlopt.families.harmony.ruin import best_insert, ruin_recreate
 from mlopt.families.harmony.state import EPS, ClusterState
 
 CAP_TOL = 1e-7  # stricter than the checker's 1e-6 (module docstring)
@@ -331,37 +338,37 @@ def _kick(rp, s, x, cands, rng, size):
 def insertion(workload, rp, cands, horizon: int = 4):
     """A start of local_search's own: jobs in arrival order, each inserted at the (start within
     ``horizon`` intervals of its arrival, placement: room-fitted or compact) that least raises
-    the replayed total of the jobs inserted so far (their slowdowns included).  (s, x), or None
-    when some job fits nowhere that way."""
+    the replayed total of the jobs inserted so far (their slowdowns included;
+    :func:`~mlopt.families.harmony.ruin.best_insert`).  (s, x), or None when some job fits
+    nowhere that way."""
     n_jobs, m = len(workload.jobs), len(rp.cap)
     s = np.full(n_jobs, rp.T + 1, int)
     x = np.zeros((2, n_jobs, m), int)
     for n in np.lexsort((np.arange(n_jobs), rp.jobs.arrival)):
-        best = None
-        rp.set_base(s, x)
-        for t in range(int(rp.jobs.arrival[n]), min(int(rp.jobs.arrival[n]) + horizon, rp.T) + 1):
-            for place in rp.fitted(s, x, n, t) + cands[n]:
-                s[n], x[:, n] = t, place
-                val = rp.total(s, x, n)
-                if np.isfinite(val) and (best is None or val < best[0] - 1e-9):
-                    best = (val, t, place)
-            s[n], x[:, n] = rp.T + 1, 0
-            if best is not None and best[1] < t:  # a later start than the best so far rarely wins
-                break
+        best = best_insert(rp, s, x, n, cands, int(rp.jobs.arrival[n]) + horizon)
         if best is None:
             return None
         s[n], x[:, n] = best[1], best[2]
     return s, x
 
 
+#: the perturbations of the iterated search, by name (the ``perturb`` option)
+PERTURB = {"kick": _kick, "ruin": ruin_recreate}
+
+
 def run_local_search(workload, *, seed: int = 0, start: str = "insertion", time_limit: float = 30.0,
-                     rounds: int = 20, kick: int = 3):
+                     rounds: int = 20, kick: int = 3, perturb: str = "ruin",
+                     accept: float = 0.0):
     """Iterated hill climbing from ``start``'s schedule (module docstring); never worse than
     the start."""
     from mlopt.families import get_family
 
     if start == "local_search":
         raise InputError("must be another algorithm", field="start", value=start)
+    if not 0.0 <= accept <= 1.0:
+        raise InputError("must be in [0, 1]", field="accept", value=accept)
+    if perturb not in PERTURB:
+        raise InputError(f"must be one of {', '.join(PERTURB)}", field="perturb", value=perturb)
     fam = get_family("harmony")
     rp = Replay(workload)
     cands = [compact_placements(rp.jobs, rp.cap, n) for n in range(len(workload.jobs))]
@@ -386,9 +393,10 @@ def run_local_search(workload, *, seed: int = 0, start: str = "insertion", time_
     floor = float(sum(standalone_bound(workload)["per_job"]))
     best, moves, passes = _climb(rp, s, x, start_total, cands, rng, deadline)
     kicks = idle = 0
+    cs, cx, cur = s, x, best  # the current schedule perturbed next (threshold acceptance)
     while idle < rounds and best > floor + 1e-9 and time.perf_counter() < deadline and kick > 0:
-        ks, kx = s.copy(), x.copy()  # perturb, climb again, keep the better
-        _kick(rp, ks, kx, cands, rng, kick)
+        ks, kx = cs.copy(), cx.copy()  # perturb, climb again, keep the better
+        PERTURB[perturb](rp, ks, kx, cands, rng, kick)
         val = rp.total(ks, kx)
         kicks += 1
         idle += 1
@@ -398,7 +406,11 @@ def run_local_search(workload, *, seed: int = 0, start: str = "insertion", time_
         passes += p
         if val < best - 1e-9:
             s, x, best, moves, idle = ks, kx, val, moves + m, 0
-    out = _schedule(workload, s, x, {"start": start, "moves": moves, "passes": passes,
+            cs, cx, cur = ks, kx, val
+        elif val < cur - 1e-9 or val < best * (1 + accept) - 1e-9:  # never at accept 0
+            cs, cx, cur = ks, kx, val
+    out = _schedule(workload, s, x, {"start": start, "perturb": perturb, "moves": moves,
+                                     "passes": passes,
                                      "kicks": kicks, "replay_start": start_total,
                                      "replay_end": best})
     check = fam.check(workload, out)
