@@ -208,16 +208,7 @@ def solve_offline(workload: Workload, *, family: str | None = None, model: str |
         schedule.meta.update({"producer": f"{solver}:{name}", "status": res.status.value,
                               "family": fam.name})
         check = fam.check(workload, schedule)
-        if not check.feasible and res.status == Status.OPTIMAL:
-            # Never report a proven optimum for a schedule the checker rejects.
-            res.status = Status.ERROR
-            res.message = "solver schedule rejected by the checker: " + check.summary()
-        elif (check.feasible and res.objective is not None
-              and not close(check.objective, res.objective)):
-            # The model's objective is not the checked problem's: its optimum proves nothing.
-            res.status = Status.ERROR
-            res.message = (f"the checker's objective {check.objective:.10g} differs from the "
-                           f"solver's {res.objective:.10g}")
+        reconcile(res, check)
     verification = None
     if verifier is not None:
         verification = verify_offline(fam, name, m, workload, res, verifier, time_limit,
@@ -225,6 +216,42 @@ def solve_offline(workload: Workload, *, family: str | None = None, model: str |
     log.info("%s on %s: %s, objective %s, bound %s, %.2f s", solver, name, res.status.value,
              res.objective, res.bound, res.runtime_s)
     return OfflineResult(res, schedule, check, build_s, name, verification, size)
+
+
+def reconcile(res: SolveResult, check) -> None:
+    """Hold the solver's word against the checker's, in place.
+
+    A proven optimum whose schedule the checker rejects, or whose checked objective differs
+    from the solver's, is an error: the model is then not the checked problem, and its optimum
+    proves nothing.  DECISION: an unproven incumbent whose checked objective is *better* than
+    the model's (lower for min, higher for max) is no error.  An exact model may carry slack at
+    a non-optimal point (Harmony's "running" indicator can stay on after a job finished, so an
+    incumbent scores 4.0 in the model and 3.9 checked) while its optimum is exact; the schedule
+    is feasible and the checker's value is the honest primal end, so it replaces the model's
+    and the gap is recomputed from it.  A checked value *worse* than the model's stays an error
+    (the model under-counts: its bound is suspect too), and so is a checked value beyond the
+    solver's bound."""
+    if not check.feasible:
+        if res.status == Status.OPTIMAL:  # never a proven optimum for a rejected schedule
+            res.status = Status.ERROR
+            res.message = "solver schedule rejected by the checker: " + check.summary()
+        return
+    if res.objective is None or close(check.objective, res.objective):
+        return
+    better = (check.objective < res.objective if res.sense == "min"
+              else check.objective > res.objective)
+    beats_bound = res.bound is not None and not close(check.objective, res.bound) and (
+        check.objective < res.bound if res.sense == "min" else check.objective > res.bound)
+    if res.status != Status.OPTIMAL and better and not beats_bound:
+        res.message = (f"the incumbent's checked objective {check.objective:.10g} is better "
+                       f"than the model's {res.objective:.10g} (slack at a non-optimal point); "
+                       f"the checker's is reported")
+        res.objective = check.objective
+        res.gap = relative_gap(res.objective, res.bound)
+        return
+    res.status = Status.ERROR
+    res.message = (f"the checker's objective {check.objective:.10g} differs from the "
+                   f"solver's {res.objective:.10g}")
 
 
 def _too_slow_to_build(fam, model: str, workload: Workload, time_limit: float) -> InputError:
