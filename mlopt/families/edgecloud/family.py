@@ -45,7 +45,9 @@ FAMILY = Family(
         # (issue 21); jct_milp stays the default and the reference it is tested against
         Formulation.exact("jct_step", f"{M}.jct_step", options={
             "symmetry": Param.bool(True, doc="order identical workers of a server by load"),
-            "pool_cut": Param.bool(True, doc="total JCT >= ceil(pool_lb) as a row"),
+            "pool_cut": Param.bool(False, doc="total JCT >= ceil(pool_lb) as a row"),
+            "tight": Param.bool(True, doc="y + u <= z, per-slot width and lifted worker "
+                                          "floors (the LP at 100 jobs)"),
             "dominance": Param.bool(True, doc="edge slots before H_j only, no mixed jobs "
                                               "(keeps an optimum, not every schedule)")}),
         # lower-bound models: exportable (golden LPs), used through the bounds below
