@@ -168,3 +168,22 @@ def test_lp_relaxation_above_jct_milp():
     well above jct_milp's (measured 20 vs 571 at 100 jobs)."""
     w = generate("paper-ratio", 0, n_jobs=30, arrival_window=15)
     assert _lp(build_jct_step(w, pool_cut=False)) > 3 * _lp(build_jct_milp(w))
+
+
+@pytest.mark.parametrize("preset,params", [("tiny", {}), ("tiny", {"storage_gb": [1.0, 4.0]}),
+                                           ("paper-ratio", {"n_jobs": 8})])
+def test_estimate_matches_the_built_model_for_every_option(preset, params):
+    """estimate_jct_step counts the built model exactly, whatever the options (the rows each
+    option adds or changes: u_j terms, width rows, symmetry, the cut, dominance's slots)."""
+    import itertools
+
+    from mlopt.modelsize import measure
+    from mlopt.models.edgecloud.estimate import estimate_jct_step
+
+    w = generate(preset, 1, **params)
+    combos = [dict(symmetry=a, dominance=b, tight=c)
+              for a, b, c in itertools.product([True, False], repeat=3)] + [dict(pool_cut=True)]
+    for kw in combos:
+        est, got = estimate_jct_step(w, **kw), measure(build_jct_step(w, **kw))
+        assert (est.variables, est.rows, est.nonzeros) == \
+            (got.variables, got.rows, got.nonzeros), kw
