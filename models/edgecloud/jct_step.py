@@ -35,7 +35,7 @@ minimization can reach (c_j = the job's completion):
 * **Objective cut** (``pool_cut``): total JCT >= ceil(pool_lb), a certified bound on every
   feasible schedule (:mod:`mlopt.families.edgecloud.pool_bound`), so on every solution here.
   Off by default since the ``tight`` rows: their LP is above pool_lb on every 100-job seed
-  measured (433.5 / 584.5 / 479.1 against 393 / 548 / 447), and on edgecloud-tiny-2 the
+  measured (433.5 / 584.7 / 479.4 against 393 / 548 / 447), and on edgecloud-tiny-2 the
   dense row made HiGHS 2-3x slower (0.11 s against 0.03 s, median of 7).
 * **Dominance** (``dominance``): a job that trains on the edge at slot H_j or later, or has a
   cloud chunk, finishes at H_j or later; moving it entirely to the cloud finishes it at H_j
