@@ -872,8 +872,8 @@ def seed1_best():
 
 
 CLAIMS += [
-    Sentence(FRONTIER, "Under the same load, the new rows prove seed 0 {}x faster ({} s against {} s), "
-             "and they prove seed\n2, which the old model left at {}. Seed 1's gap halves ({} to "
+    Sentence(FRONTIER, "Under the same load, the new rows prove seed 0 {}x faster ({} s against "
+             "{} s), and they prove seed\n2, which the old model left at {}. Seed 1's gap halves ({} to "
              "{}): the bound goes from {}\nto {}.", tight_prose,
              what="frontier: before/after headline"),
     Sentence(FRONTIER, "Its best interval is [{}, {}] = {}", seed1_best,

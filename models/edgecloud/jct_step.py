@@ -18,7 +18,8 @@ minimization can reach (c_j = the job's completion):
   u_j <= z_j(t) (a cloud chunk keeps the job busy to H_j), c_j >= F_j + sum_t z_j(t).  In an
   integer solution this is exactly c_j >= last trained slot; in the LP, z_j(t) >= max_{tau >= t}
   y_jw(tau).  Option ``tight`` (default) adds two rows that raise that LP (issue 21, seed 1 of
-  the 100-job shape: 418.9 -> 432.7 against a best schedule of 449): under dominance a cloud job has no edge slot, so
+  the 100-job shape: 418.9 -> 432.7 against a best schedule of 449): under dominance a cloud
+  job has no edge slot, so
   y_jw(t) + u_j <= z_j(t) (u_j = 1 forces n_j. = 0, hence y = 0, and z_j(t) = 1 to H_j); and
   sum_w y_jw(t) <= m_j (z_j(t) - u_j), m_j = min(D_j, the workers j may use), since each slot a
   worker trains one chunk and j has D_j chunks (without dominance: y <= z, sum_w y <= m_j z).
