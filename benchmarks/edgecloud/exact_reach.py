@@ -32,18 +32,49 @@ from mlopt.warmstart import best_start, encode_schedule, solve_warm
 START_FROM = ("a_online", "pool_greedy")
 
 
-def one(n: int, seed: int, model: str, limit: float, solver: str = "highs") -> dict:
+def model_spec(spec: str) -> tuple[str, dict]:
+    """``name`` or ``name:key=value,key=value`` (the formulation's declared options, checked;
+    booleans as 0/1): e.g. ``jct_step:tight=0,pool_cut=1`` is jct_step before the tight rows."""
+    from mlopt.params import check_values
+
+    name, _, rest = spec.partition(":")
+    raw = dict(kv.split("=", 1) for kv in rest.split(",") if kv)
+    declared = get_family("edgecloud").formulation(name).options
+    vals = {k: (bool(int(v)) if declared.get(k) is not None and declared[k].kind == "bool"
+                else v) for k, v in raw.items()}
+    return name, check_values(declared, vals)
+
+
+def solver_options(pairs: list[str]) -> dict:
+    """``key=value`` HiGHS options; numbers parsed as int or float."""
+    out = {}
+    for kv in pairs:
+        k, v = kv.split("=", 1)
+        for cast in (int, float):
+            try:
+                v = cast(v)
+                break
+            except ValueError:
+                continue
+        out[k] = v
+    return out
+
+
+def one(n: int, seed: int, spec: str, limit: float, solver: str = "highs",
+        options: dict | None = None) -> dict:
     fam = get_family("edgecloud")
+    model, kw = model_spec(spec)
     w = generate("paper-ratio", seed, n_jobs=n, arrival_window=n / 2)
     cand = best_start(w, "edgecloud", START_FROM)
     t0 = time.perf_counter()
-    m = fam.model(model)(w)
+    m = fam.model(model)(w, **kw)
     build = time.perf_counter() - t0
     r = solve_warm(m, encode_schedule("edgecloud", m, w, cand.schedule), solver,
-                   time_limit=limit, threads=1)
+                   time_limit=limit, threads=1, options=options or None)
     sched = fam.extract[model](m, w)
     chk = fam.check(w, sched)
-    return {"jobs": n, "seed": seed, "edge_servers": 5, "model": model, "solver": solver,
+    return {"jobs": n, "seed": seed, "edge_servers": 5, "model": spec, "solver": solver,
+            "solver_options": options or {},
             "start": {"algorithm": cand.algorithm, "objective": cand.objective},
             "build_s": round(build, 2), "solve_s": round(r.runtime_s, 2),
             "status": r.status.value, "objective": r.objective, "bound": r.bound, "gap": r.gap,
@@ -51,18 +82,21 @@ def one(n: int, seed: int, model: str, limit: float, solver: str = "highs") -> d
             "pool_lb": pool_lb(w)["bound"], "load_1min": round(os.getloadavg()[0], 1)}
 
 
-def lp_row(n: int, seed: int, model: str) -> dict:
+def lp_row(n: int, seed: int, spec: str) -> dict:
     import pyomo.environ as pyo
 
     from mlopt.solve import solve
 
     fam = get_family("edgecloud")
+    model, kw = model_spec(spec)
+    if model == "jct_step":
+        kw.setdefault("pool_cut", False)
     w = generate("paper-ratio", seed, n_jobs=n, arrival_window=n / 2)
-    m = fam.model(model)(w, **({"pool_cut": False} if model == "jct_step" else {}))
+    m = fam.model(model)(w, **kw)
     pyo.TransformationFactory("core.relax_integer_vars").apply_to(m)
     r = solve(m, "highs", threads=1)
     best = best_start(w, "edgecloud", START_FROM)
-    return {"jobs": n, "seed": seed, "model": model, "lp_status": r.status.value,
+    return {"jobs": n, "seed": seed, "model": spec, "lp_status": r.status.value,
             "lp": r.objective, "lp_s": round(r.runtime_s, 2), "pool_lb": pool_lb(w)["bound"],
             "best_start": best.objective, "start_algorithm": best.algorithm}
 
@@ -75,14 +109,16 @@ def main() -> None:
     ap.add_argument("--time-limit", type=float, default=600.0)
     ap.add_argument("--lp", action="store_true", help="LP relaxations only (seconds)")
     ap.add_argument("--solver", default="highs", help="highs or scip (one thread)")
+    ap.add_argument("--option", nargs="*", default=[], metavar="KEY=VALUE",
+                    help="solver options, e.g. mip_heuristic_effort=0.3")
     a = ap.parse_args()
     out = {"machine": cpu_model(), "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-           "time_limit_s": a.time_limit, "threads": 1, "runs": []}
+           "time_limit_s": a.time_limit, "threads": 1, "argv": sys.argv[1:], "runs": []}
     for n in a.jobs:
         for seed in a.seeds:
             for model in a.models:
-                row = lp_row(n, seed, model) if a.lp else one(n, seed, model, a.time_limit,
-                                                                a.solver)
+                row = lp_row(n, seed, model) if a.lp else one(
+                    n, seed, model, a.time_limit, a.solver, solver_options(a.option))
                 out["runs"].append(row)
                 print(json.dumps(row), flush=True, file=sys.stderr)
     print(json.dumps(out, indent=1))

@@ -17,14 +17,27 @@ minimization can reach (c_j = the job's completion):
   t in (F_j, H_j] says "j still trains at t or later": z non-increasing in t, y_jw(t) <= z_j(t),
   u_j <= z_j(t) (a cloud chunk keeps the job busy to H_j), c_j >= F_j + sum_t z_j(t).  In an
   integer solution this is exactly c_j >= last trained slot; in the LP, z_j(t) >= max_{tau >= t}
-  y_jw(tau).  Plus y_jw(t) <= n_jw (no slot on a worker without chunks there) and the per-worker
-  floor c_j >= s_jw - 1 + p0_j n_jw (n_jw chunks back to back from the data arrival s_jw).
+  y_jw(tau).  Option ``tight`` (default) adds two rows that raise that LP (issue 21, seed 1 of
+  the 100-job shape: 418.9 -> 432.7 against a best schedule of 449): under dominance a cloud
+  job has no edge slot, so
+  y_jw(t) + u_j <= z_j(t) (u_j = 1 forces n_j. = 0, hence y = 0, and z_j(t) = 1 to H_j); and
+  sum_w y_jw(t) <= m_j (z_j(t) - u_j), m_j = min(D_j, the workers j may use), since each slot a
+  worker trains one chunk and j has D_j chunks (without dominance: y <= z, sum_w y <= m_j z).
+  In the LP the first stops a half-cloud job from training its edge half "for free" under the
+  u_j part of z; the second makes z pay for parallel edge slots.  Plus y_jw(t) <= n_jw (no
+  slot on a worker without chunks there) and the per-worker floor
+  c_j >= s_jw - 1 + p0_j n_jw (n_jw chunks back to back from the data arrival s_jw), which
+  ``tight`` lifts by u_j under dominance: + (H_j - s_jw + 1) u_j (u_j = 1: n_jw = 0 and
+  c_j = H_j); the lift takes that LP to 433.5.
 * **Symmetry.**  Workers of one type on one server are identical (same delays, same
   eligibility), so any schedule can relabel them so that their loads sum_j p0_j n_jw are
   non-increasing in worker order: rows load(w) >= load(w') for consecutive identical workers.
   The warm-start encoder relabels a schedule's workers the same way (:mod:`.warmstart`).
 * **Objective cut** (``pool_cut``): total JCT >= ceil(pool_lb), a certified bound on every
   feasible schedule (:mod:`mlopt.families.edgecloud.pool_bound`), so on every solution here.
+  Off by default since the ``tight`` rows: their LP is above pool_lb on every 100-job seed
+  measured (433.5 / 584.7 / 479.4 against 393 / 548 / 447), and on edgecloud-tiny-2 the
+  dense row made HiGHS 2-3x slower (0.11 s against 0.03 s, median of 7).
 * **Dominance** (``dominance``): a job that trains on the edge at slot H_j or later, or has a
   cloud chunk, finishes at H_j or later; moving it entirely to the cloud finishes it at H_j
   and frees its edge slots, so some optimum has every edge slot of j at <= H_j - 1 and every
@@ -74,8 +87,8 @@ def completion_floor(ec: EdgeCloud, jv: JobView) -> int:
     return min(edge_makespan(ec, jv), ec.horizon_bound(jv))
 
 
-def build_jct_step(workload: Workload, *, symmetry: bool = True, pool_cut: bool = True,
-                   dominance: bool = True) -> pyo.ConcreteModel:
+def build_jct_step(workload: Workload, *, symmetry: bool = True, pool_cut: bool = False,
+                   dominance: bool = True, tight: bool = True) -> pyo.ConcreteModel:
     """The pinned total-JCT MILP with step-indexed completions (module docstring)."""
     m = build_jct_milp(workload, last_edge_slot=_before_cloud if dominance else None)
     m.name = "edgecloud_jct_step"
@@ -86,6 +99,8 @@ def build_jct_step(workload: Workload, *, symmetry: bool = True, pool_cut: bool 
     F = {j: min(E[j], H[j]) for j in H}
     for j in H:
         m.c[j].setlb(F[j])
+    p0 = {jv.index: jv.p_edge for jv in ec.jobs}
+    D = {jv.index: jv.chunks for jv in ec.jobs}
     Z = [(j, t) for j in sorted(H) for t in range(F[j] + 1, H[j] + 1)]
     m.Z = pyo.Set(initialize=Z, dimen=2)
     m.z = pyo.Var(m.Z, domain=pyo.Binary)  # j trains at slot t or later
@@ -96,18 +111,31 @@ def build_jct_step(workload: Workload, *, symmetry: bool = True, pool_cut: bool 
     m.step_completion = pyo.Constraint(m.J, rule=lambda m, j: m.c[j] >= F[j] + sum(
         m.z[j, t] for t in range(F[j] + 1, H[j] + 1)))
     m.step_cloud = pyo.Constraint(m.Z, rule=lambda m, j, t: m.u[j] <= m.z[j, t])
+    # tight (under dominance): a cloud job has no edge slot, so y + u <= z (else y <= z)
+    cloud = (lambda m, j: m.u[j]) if dominance and tight else (lambda m, j: 0)
     m.step_edge = pyo.Constraint(
         [(j, w, t) for (j, w, t) in m.JWT if t > F[j]],
-        rule=lambda m, j, w, t: m.y[j, w, t] <= m.z[j, t])
+        rule=lambda m, j, w, t: m.y[j, w, t] + cloud(m, j) <= m.z[j, t])
+    if tight:  # at most m_j = min(D_j, its workers) edge slots of j per slot, none once done
+        by_jt = defaultdict(list)
+        for (j, w, t) in m.JWT:
+            if t > F[j]:
+                by_jt[(j, t)].append(w)
+        workers = defaultdict(set)
+        for (j, w) in m.JW:
+            workers[j].add(w)
+        width = {j: min(D[j], len(workers[j])) for j in H}
+        m.step_width = pyo.Constraint(sorted(by_jt), rule=lambda m, j, t: sum(
+            m.y[j, w, t] for w in by_jt[(j, t)]) <= width[j] * (m.z[j, t] - cloud(m, j)))
     m.slot_needs_chunk = pyo.Constraint(m.JWT, rule=lambda m, j, w, t: m.y[j, w, t]
                                         <= m.n[j, w])
-    p0 = {jv.index: jv.p_edge for jv in ec.jobs}
-    D = {jv.index: jv.chunks for jv in ec.jobs}
     first = {}
     for (j, w, t) in m.JWT:
         first[(j, w)] = min(t, first.get((j, w), t))
+    # tight (under dominance), lifted by u_j: a cloud job has n_j. = 0 and finishes at H_j
     m.worker_floor = pyo.Constraint(m.JW, rule=lambda m, j, w: m.c[j]
-                                    >= first[(j, w)] - 1 + p0[j] * m.n[j, w])
+                                    >= first[(j, w)] - 1 + p0[j] * m.n[j, w]
+                                    + (H[j] - first[(j, w)] + 1) * cloud(m, j))
     m.cloud_floor = pyo.Constraint(
         [j for j in sorted(H) if E[j] < H[j]],
         rule=lambda m, j: m.c[j] >= E[j] + (H[j] - E[j]) * m.u[j])

@@ -65,10 +65,53 @@ def test_hand_floor_and_optimum():
     assert _lp(build_jct_milp(w)) < 4 - 1e-6
 
 
+def _half_cloud_point(m):
+    """The fractional point of test_tight_cuts_half_cloud_point (every variable set)."""
+    from pyomo.common.collections import ComponentMap
+
+    ec = m._ec
+    a, b = ec.job_index["a"], ec.job_index["b"]
+    e0 = next(w.index for w in ec.workers if w.server == "e0")
+    e1 = next(w.index for w in ec.workers if w.server == "e1")
+    x = ComponentMap((v, 0.0) for v in m.component_data_objects(pyo.Var))
+    x[m.u[a]] = x[m.zeta[a]] = 0.5
+    x[m.k[a]] = 1.0
+    x[m.n[a, e1]] = x[m.y[a, e1, 2]] = x[m.y[a, e1, 3]] = 1.0
+    x[m.c[a]] = 3.5
+    x[m.z[a, 4]] = 0.5
+    x[m.n[b, e0]] = x[m.y[b, e0, 2]] = x[m.y[b, e0, 3]] = 1.0
+    x[m.c[b]] = 3.0
+    return x
+
+
+def test_tight_cuts_half_cloud_point():
+    """The lifted worker floor on the hand instance (tests/edgecloud_tiny.py).  Point: a half
+    in the cloud (u = zeta = 0.5, k = 1) and one chunk on e1 in slots 2-3, c_a = 3.5; b on e0
+    in slots 2-3, c_b = 3.  Without ``tight`` every row holds (a's cloud row: c_a >= L0 u -
+    (L0 - L1) zeta = 5 * 0.5 - 1 * 0.5 = 2; floors 3 + (4 - 3) * 0.5 = 3.5 and 2 - 1 + 2 * 1 = 3;
+    z_a(4) = 0.5 >= u_a) and its JCT is (3.5 - 1) + (3 - 1) = 4.5 < OPT = 5.  With ``tight`` the
+    floor of (a, e1) is 2 - 1 + 2 * 1 + (H_a - 2 + 1) u_a = 3 + 3 * 0.5 = 4.5 > 3.5: cut off.
+    The LP of jct_step is 4.5 without the tight rows and 5 = OPT with them (measured)."""
+    w = tiny_workload()
+    loose = build_jct_step(w, tight=False)
+    pyo.TransformationFactory("core.relax_integer_vars").apply_to(loose)
+    chk, _, _ = check_start(compile_linear(loose), _half_cloud_point(loose))
+    assert chk.feasible, chk.worst_row
+    assert chk.objective == pytest.approx(4.5)
+    tight = build_jct_step(w)
+    pyo.TransformationFactory("core.relax_integer_vars").apply_to(tight)
+    chk, _, _ = check_start(compile_linear(tight), _half_cloud_point(tight))
+    assert not chk.feasible
+    assert chk.max_violation == pytest.approx(1.0)  # 4.5 - 3.5
+    assert "worker_floor" in chk.worst_row
+    assert _lp(build_jct_step(w, tight=False)) == pytest.approx(4.5, abs=1e-6)
+    assert _lp(build_jct_step(w)) == pytest.approx(OPT, abs=1e-6)
+
+
 def test_options_are_declared_and_checked():
     fam = get_family("edgecloud")
     form = fam.formulation("jct_step")
-    assert set(form.options) == {"symmetry", "pool_cut", "dominance"}
+    assert set(form.options) == {"symmetry", "pool_cut", "dominance", "tight"}
     from mlopt.params import check_values
 
     with pytest.raises(InputError) as err:
@@ -89,12 +132,13 @@ def test_committed_optima(name):
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), n_jobs=st.integers(1, 6),
        preset=st.sampled_from(["tiny", "paper-ratio"]), symmetry=st.booleans(),
-       dominance=st.booleans())
-def test_equal_to_jct_milp_random(seed, n_jobs, preset, symmetry, dominance):
+       dominance=st.booleans(), tight=st.booleans(), pool_cut=st.booleans())
+def test_equal_to_jct_milp_random(seed, n_jobs, preset, symmetry, dominance, tight, pool_cut):
     w = generate(preset, seed, n_jobs=n_jobs)
     ref = solve(build_jct_milp(w), "highs", time_limit=60)
     assert ref.status == Status.OPTIMAL
-    got = _opt(build_jct_step(w, symmetry=symmetry, dominance=dominance), w)
+    got = _opt(build_jct_step(w, symmetry=symmetry, dominance=dominance, tight=tight,
+                              pool_cut=pool_cut), w)
     assert got == pytest.approx(ref.objective, abs=1e-6)
 
 
@@ -124,3 +168,22 @@ def test_lp_relaxation_above_jct_milp():
     well above jct_milp's (measured 20 vs 571 at 100 jobs)."""
     w = generate("paper-ratio", 0, n_jobs=30, arrival_window=15)
     assert _lp(build_jct_step(w, pool_cut=False)) > 3 * _lp(build_jct_milp(w))
+
+
+@pytest.mark.parametrize("preset,params", [("tiny", {}), ("tiny", {"storage_gb": [1.0, 4.0]}),
+                                           ("paper-ratio", {"n_jobs": 8})])
+def test_estimate_matches_the_built_model_for_every_option(preset, params):
+    """estimate_jct_step counts the built model exactly, whatever the options (the rows each
+    option adds or changes: u_j terms, width rows, symmetry, the cut, dominance's slots)."""
+    import itertools
+
+    from mlopt.modelsize import measure
+    from mlopt.models.edgecloud.estimate import estimate_jct_step
+
+    w = generate(preset, 1, **params)
+    combos = [dict(symmetry=a, dominance=b, tight=c)
+              for a, b, c in itertools.product([True, False], repeat=3)] + [dict(pool_cut=True)]
+    for kw in combos:
+        est, got = estimate_jct_step(w, **kw), measure(build_jct_step(w, **kw))
+        assert (est.variables, est.rows, est.nonzeros) == \
+            (got.variables, got.rows, got.nonzeros), kw
