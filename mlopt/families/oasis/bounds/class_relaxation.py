@@ -36,7 +36,8 @@ from collections import defaultdict
 from typing import Any
 
 from mlopt.families.oasis.bounds.colgen import server_classes
-from mlopt.models.oasis import _max_copies, build_utility_ilp
+from mlopt.families.oasis.primal.disaggregate import disaggregate
+from mlopt.models.oasis import _max_copies, build_utility_ilp, extract_schedule
 from mlopt.solve import solve
 from mlopt.workload import Server, Workload
 
@@ -85,19 +86,67 @@ def build_class_relaxation(workload: Workload):
     return m, merged, members
 
 
+def merged_schedule(workload: Workload, members: dict[str, list[Server]], schedule):
+    """A schedule of the real cluster as one of the merged cluster: every row's server is
+    replaced by its class's merged server (counts of one job, slot and class add up).  The
+    inverse direction of :func:`~mlopt.families.oasis.primal.disaggregate.disaggregate`, used to
+    warm-start the relaxation from a known schedule (feasible there: see the module
+    docstring)."""
+    from mlopt.schedule import Schedule
+
+    of = {s.id: sid for sid, ss in members.items() for s in ss}
+    rows = [(j, int(t), of[s], role, int(n)) for j, t, s, role, n in schedule.allocations[
+        ["job", "slot", "server", "role", "count"]].itertuples(index=False)]
+    return Schedule.from_rows(schedule.admitted, rows, {"producer": "merged"})
+
+
+def _checked_split(workload, merged, members, m):
+    """The solver's merged incumbent split onto the real servers and checked: (schedule,
+    checker's objective, dropped job ids), or (None, None, None) without an incumbent."""
+    from mlopt.families.oasis.checker import check_oasis as check
+
+    try:
+        ms = extract_schedule(m, merged)
+    except ValueError:  # no integral incumbent loaded
+        return None, None, None
+    sched, dropped = disaggregate(workload, ms, members)
+    res = check(workload, sched)
+    return (sched, float(res.objective), dropped) if res.feasible else (None, None, dropped)
+
+
 def class_relaxation(workload: Workload, *, time_limit: float | None = None, threads: int = 1,
-                     solver: str = "highs", mip_gap: float = 0.0) -> dict[str, Any]:
+                     solver: str = "highs", mip_gap: float = 0.0,
+                     warm_start=None) -> dict[str, Any]:
     """Upper bound on OPT: the solver's dual bound of the class-aggregated relaxation (its
-    optimum when solved).  ``bound`` is None when the solver ends without one."""
+    optimum when solved).  ``bound`` is None when the solver ends without one.
+
+    Primal side: the solver's incumbent on the merged cluster is split onto the real servers
+    (:func:`~mlopt.families.oasis.primal.disaggregate.disaggregate`) and checked; ``schedule``
+    and ``feasible_objective`` are that schedule and the checker's objective (None when there
+    is no incumbent), ``dropped`` the jobs the split had to drop.  With nothing dropped and the
+    relaxation solved to optimality, the schedule's objective equals the bound: OPT.
+    ``warm_start``: a checked schedule of the real cluster handed to the solver as its first
+    incumbent (HiGHS or SCIP; mapped onto the merged servers)."""
     t0 = time.perf_counter()
     m, merged, members = build_class_relaxation(workload)
     built = time.perf_counter() - t0
     # the solver gets 90% of the budget minus the build: handing the model over and reading
     # the result back take seconds on a loaded machine, and a caller that kills at its limit
-    # (mlopt bound, mlopt bracket) would otherwise lose the bound
+    # (mlopt bound, mlopt bracket) would otherwise lose the bound; the split and the check of
+    # the incumbent take a second or two at 50 jobs, inside the 10% left
     left = None if time_limit is None else max(0.5, 0.9 * float(time_limit) - built)
-    sol = solve(m, solver, time_limit=left, mip_gap=mip_gap, threads=threads)
+    if warm_start is not None:
+        from mlopt.models.oasis.warmstart import encode
+        from mlopt.warmstart import solve_warm
+
+        start = encode(m, merged, merged_schedule(workload, members, warm_start))
+        sol = solve_warm(m, start, solver, time_limit=left, mip_gap=mip_gap, threads=threads)
+    else:
+        sol = solve(m, solver, time_limit=left, mip_gap=mip_gap, threads=threads)
     bound = sol.bound if sol.bound is not None and math.isfinite(sol.bound) else None
+    sched, value, dropped = (_checked_split(workload, merged, members, m) if sol.has_solution
+                             else (None, None, None))
     return {"bound": bound, "status": sol.status.value, "relaxation_objective": sol.objective,
+            "feasible_objective": value, "dropped": dropped, "schedule": sched,
             "classes": len(merged.servers), "servers": sum(len(v) for v in members.values()),
             "solver": sol.solver, "build_s": built, "runtime_s": time.perf_counter() - t0}
