@@ -36,6 +36,7 @@ from collections import defaultdict
 from typing import Any
 
 from mlopt.families.oasis.bounds.colgen import server_classes
+from mlopt.families.oasis.bounds.packing_cuts import add_packing_cuts
 from mlopt.families.oasis.primal.disaggregate import disaggregate
 from mlopt.models.oasis import _max_copies, build_utility_ilp, extract_schedule
 from mlopt.solve import solve
@@ -67,9 +68,10 @@ def aggregate_servers(workload: Workload) -> tuple[Workload, dict[str, list[Serv
                                servers=tuple(merged)), members
 
 
-def build_class_relaxation(workload: Workload):
+def build_class_relaxation(workload: Workload, packing_cuts: bool = True):
     """The utility ILP on the merged cluster with the per-(job, class) copy bounds (module
-    docstring); returns (Pyomo model, merged workload, members)."""
+    docstring) and, with ``packing_cuts``, the bin-packing rows of :mod:`.packing_cuts`;
+    returns (Pyomo model, merged workload, members)."""
     merged, members = aggregate_servers(workload)
     m = build_utility_ilp(merged)
     R = workload.resources
@@ -83,6 +85,8 @@ def build_class_relaxation(workload: Workload):
                                      or 0) for srv in members[s])
             if most[i, s] < var[i, s, t].ub:
                 var[i, s, t].setub(most[i, s])
+    if packing_cuts:
+        add_packing_cuts(m, workload, members)
     return m, merged, members
 
 
@@ -116,7 +120,7 @@ def _checked_split(workload, merged, members, m):
 
 def class_relaxation(workload: Workload, *, time_limit: float | None = None, threads: int = 1,
                      solver: str = "highs", mip_gap: float = 0.0,
-                     warm_start=None) -> dict[str, Any]:
+                     warm_start=None, packing_cuts: bool = True) -> dict[str, Any]:
     """Upper bound on OPT: the solver's dual bound of the class-aggregated relaxation (its
     optimum when solved).  ``bound`` is None when the solver ends without one.
 
@@ -128,7 +132,7 @@ def class_relaxation(workload: Workload, *, time_limit: float | None = None, thr
     ``warm_start``: a checked schedule of the real cluster handed to the solver as its first
     incumbent (HiGHS or SCIP; mapped onto the merged servers)."""
     t0 = time.perf_counter()
-    m, merged, members = build_class_relaxation(workload)
+    m, merged, members = build_class_relaxation(workload, packing_cuts)
     built = time.perf_counter() - t0
     # the solver gets 90% of the budget minus the build: handing the model over and reading
     # the result back take seconds on a loaded machine, and a caller that kills at its limit
