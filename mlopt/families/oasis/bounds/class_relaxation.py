@@ -37,10 +37,16 @@ from typing import Any
 
 from mlopt.families.oasis.bounds.colgen import server_classes
 from mlopt.families.oasis.bounds.packing_cuts import add_packing_cuts
-from mlopt.families.oasis.primal.disaggregate import disaggregate
+from mlopt.families.oasis.primal.disaggregate import disaggregate, refill
 from mlopt.models.oasis import _max_copies, build_utility_ilp, extract_schedule
 from mlopt.solve import solve
 from mlopt.workload import Server, Workload
+
+
+#: share of the time limit the local search refilling a split with dropped jobs may take
+#: (inside the 10% the solver leaves; 30 s without a limit)
+REFILL_SHARE = 0.04
+REFILL_SECONDS = 30.0
 
 
 def aggregate_servers(workload: Workload) -> tuple[Workload, dict[str, list[Server]]]:
@@ -104,9 +110,10 @@ def merged_schedule(workload: Workload, members: dict[str, list[Server]], schedu
     return Schedule.from_rows(schedule.admitted, rows, {"producer": "merged"})
 
 
-def _checked_split(workload, merged, members, m):
-    """The solver's merged incumbent split onto the real servers and checked: (schedule,
-    checker's objective, dropped job ids), or (None, None, None) without an incumbent."""
+def _checked_split(workload, merged, members, m, refill_s: float):
+    """The solver's merged incumbent split onto the real servers, refilled by local search
+    for ``refill_s`` seconds when the split dropped jobs, and checked: (schedule, checker's
+    objective, dropped job ids), or (None, None, None) without an incumbent."""
     from mlopt.families.oasis.checker import check_oasis as check
 
     try:
@@ -114,8 +121,14 @@ def _checked_split(workload, merged, members, m):
     except ValueError:  # no integral incumbent loaded
         return None, None, None
     sched, dropped = disaggregate(workload, ms, members)
+    if not check(workload, sched).feasible:  # pragma: no cover - packed by construction
+        return None, None, dropped
+    if dropped and refill_s > 0:
+        better = refill(workload, sched, refill_s)
+        if check(workload, better).feasible:
+            sched = better
     res = check(workload, sched)
-    return (sched, float(res.objective), dropped) if res.feasible else (None, None, dropped)
+    return sched, float(res.objective), dropped
 
 
 def class_relaxation(workload: Workload, *, time_limit: float | None = None, threads: int = 1,
@@ -148,8 +161,9 @@ def class_relaxation(workload: Workload, *, time_limit: float | None = None, thr
     else:
         sol = solve(m, solver, time_limit=left, mip_gap=mip_gap, threads=threads)
     bound = sol.bound if sol.bound is not None and math.isfinite(sol.bound) else None
-    sched, value, dropped = (_checked_split(workload, merged, members, m) if sol.has_solution
-                             else (None, None, None))
+    refill_s = REFILL_SECONDS if time_limit is None else REFILL_SHARE * float(time_limit)
+    sched, value, dropped = (_checked_split(workload, merged, members, m, refill_s)
+                             if sol.has_solution else (None, None, None))
     return {"bound": bound, "status": sol.status.value, "relaxation_objective": sol.objective,
             "feasible_objective": value, "dropped": dropped, "schedule": sched,
             "classes": len(merged.servers), "servers": sum(len(v) for v in members.values()),

@@ -193,3 +193,18 @@ def disaggregate(workload: Workload, merged: Schedule, members: Mapping[str, Seq
             for (i, sid), n in p.items() if i in admitted]
     meta = {"producer": "oasis.class_relaxation.disaggregate", "dropped": dropped}
     return Schedule.from_rows(sorted(admitted), rows, meta), dropped
+
+
+def refill(workload: Workload, schedule: Schedule, seconds: float, seed: int = 0) -> Schedule:
+    """The split schedule improved by the residual local search (insert the dropped jobs,
+    re-fit, ruin-and-recreate: :mod:`.local_search`) for ``seconds``; the search accepts no
+    move that lowers the utility, so the result is never worse than ``schedule``."""
+    from mlopt.families.oasis.primal.local_search import LocalSearch, Packing
+    from mlopt.models.oasis.master import columns_from_schedule, schedule_from_columns
+
+    pk = Packing.from_columns(workload, columns_from_schedule(workload, schedule, "split"))
+    pk, info = LocalSearch(workload, seed=seed).improve(pk, seconds)
+    cols = list(pk.chosen.values())
+    meta = {**schedule.meta, "producer": "oasis.class_relaxation.disaggregate+local_search",
+            "local_search": {k: v for k, v in info.items() if k != "seconds"}}
+    return schedule_from_columns(workload, cols, [True] * len(cols), meta)
