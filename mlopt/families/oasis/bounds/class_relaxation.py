@@ -110,61 +110,96 @@ def merged_schedule(workload: Workload, members: dict[str, list[Server]], schedu
     return Schedule.from_rows(schedule.admitted, rows, {"producer": "merged"})
 
 
-def _checked_split(workload, merged, members, m, refill_s: float):
-    """The solver's merged incumbent split onto the real servers, refilled by local search
-    for ``refill_s`` seconds when the split dropped jobs, and checked: (schedule, checker's
-    objective, dropped job ids), or (None, None, None) without an incumbent."""
-    from mlopt.families.oasis.checker import check_oasis as check
-
+def _split(workload, merged, members, m):
+    """The solver's merged incumbent split onto the real servers: (schedule, dropped job ids,
+    unpackable groups), or None without an integral incumbent."""
     try:
         ms = extract_schedule(m, merged)
     except ValueError:  # no integral incumbent loaded
-        return None, None, None
-    sched, dropped = disaggregate(workload, ms, members)
-    if not check(workload, sched).feasible:  # pragma: no cover - packed by construction
-        return None, None, dropped
-    if dropped and refill_s > 0:
-        better = refill(workload, sched, refill_s)
-        if check(workload, better).feasible:
-            sched = better
-    res = check(workload, sched)
-    return sched, float(res.objective), dropped
+        return None
+    unpacked: list = []
+    sched, dropped = disaggregate(workload, ms, members, unpacked)
+    return sched, dropped, unpacked
 
 
 def class_relaxation(workload: Workload, *, time_limit: float | None = None, threads: int = 1,
-                     solver: str = "highs", mip_gap: float = 0.0,
-                     warm_start=None, packing_cuts: bool = True) -> dict[str, Any]:
+                     solver: str = "highs", mip_gap: float = 0.0, warm_start=None,
+                     packing_cuts: bool = True, max_rounds: int = 20) -> dict[str, Any]:
     """Upper bound on OPT: the solver's dual bound of the class-aggregated relaxation (its
     optimum when solved).  ``bound`` is None when the solver ends without one.
 
     Primal side: the solver's incumbent on the merged cluster is split onto the real servers
     (:func:`~mlopt.families.oasis.primal.disaggregate.disaggregate`) and checked; ``schedule``
-    and ``feasible_objective`` are that schedule and the checker's objective (None when there
-    is no incumbent), ``dropped`` the jobs the split had to drop.  With nothing dropped and the
-    relaxation solved to optimality, the schedule's objective equals the bound: OPT.
+    and ``feasible_objective`` are the best such schedule and the checker's objective (None
+    without an incumbent), ``dropped`` the jobs its split had to drop (then the residual local
+    search refills it: :func:`~mlopt.families.oasis.primal.disaggregate.refill`).
+
+    Rounds (with ``packing_cuts``; at most ``max_rounds``): when the split finds (slot, class)
+    groups that do not pack, the valid rows of
+    :func:`~mlopt.families.oasis.bounds.packing_cuts.add_subset_cuts` cut that solution off
+    and the relaxation is solved again in the time left (a root-only "branch-and-check").
+    Every round's dual bound is valid (rows are only added), the lowest is returned.  When a
+    round is solved to optimality and its split drops nothing, the schedule's objective equals
+    the bound: ``proven`` is True (OPT, on the word of the MILP solver's optimality).
     ``warm_start``: a checked schedule of the real cluster handed to the solver as its first
-    incumbent (HiGHS or SCIP; mapped onto the merged servers)."""
+    incumbent in the first round (HiGHS or SCIP; mapped onto the merged servers)."""
+    from mlopt.families.oasis.bounds.packing_cuts import add_subset_cuts
+    from mlopt.families.oasis.checker import check_oasis
+
     t0 = time.perf_counter()
     m, merged, members = build_class_relaxation(workload, packing_cuts)
     built = time.perf_counter() - t0
     # the solver gets 90% of the budget minus the build: handing the model over and reading
     # the result back take seconds on a loaded machine, and a caller that kills at its limit
-    # (mlopt bound, mlopt bracket) would otherwise lose the bound; the split and the check of
-    # the incumbent take a second or two at 50 jobs, inside the 10% left
-    left = None if time_limit is None else max(0.5, 0.9 * float(time_limit) - built)
-    if warm_start is not None:
-        from mlopt.models.oasis.warmstart import encode
-        from mlopt.warmstart import solve_warm
-
-        start = encode(m, merged, merged_schedule(workload, members, warm_start))
-        sol = solve_warm(m, start, solver, time_limit=left, mip_gap=mip_gap, threads=threads)
-    else:
-        sol = solve(m, solver, time_limit=left, mip_gap=mip_gap, threads=threads)
-    bound = sol.bound if sol.bound is not None and math.isfinite(sol.bound) else None
+    # (mlopt bound, mlopt bracket) would otherwise lose the bound; the splits, checks and the
+    # refill take the rest (REFILL_SHARE of it for the refill)
+    end = None if time_limit is None else t0 + 0.9 * float(time_limit)
     refill_s = REFILL_SECONDS if time_limit is None else REFILL_SHARE * float(time_limit)
-    sched, value, dropped = (_checked_split(workload, merged, members, m, refill_s)
-                             if sol.has_solution else (None, None, None))
-    return {"bound": bound, "status": sol.status.value, "relaxation_objective": sol.objective,
-            "feasible_objective": value, "dropped": dropped, "schedule": sched,
+    bound, best, log, proven, sol = None, None, [], False, None
+    for rnd in range(max(1, max_rounds)):
+        left = None if end is None else end - time.perf_counter() - (refill_s if rnd else 0.0)
+        if left is not None and left < 0.5:
+            break
+        if warm_start is not None and rnd == 0:
+            from mlopt.models.oasis.warmstart import encode
+            from mlopt.warmstart import solve_warm
+
+            start = encode(m, merged, merged_schedule(workload, members, warm_start))
+            sol = solve_warm(m, start, solver, time_limit=left, mip_gap=mip_gap,
+                             threads=threads)
+        else:
+            sol = solve(m, solver, time_limit=left, mip_gap=mip_gap, threads=threads)
+        if sol.bound is not None and math.isfinite(sol.bound):
+            bound = sol.bound if bound is None else min(bound, sol.bound)
+        got = _split(workload, merged, members, m) if sol.has_solution else None
+        entry = {"round": rnd, "status": sol.status.value, "relaxation_objective": sol.objective,
+                 "bound": sol.bound, "s": round(time.perf_counter() - t0, 1)}
+        if got is not None:
+            sched, dropped, unpacked = got
+            res = check_oasis(workload, sched)
+            if res.feasible:
+                value = float(res.objective)
+                entry.update(split=value, dropped=len(dropped), unpacked=len(unpacked))
+                if best is None or value > best[1]:
+                    best = (sched, value, dropped)
+                if not dropped and sol.status.value == "optimal":
+                    proven = True
+        log.append(entry)
+        if proven or got is None or not packing_cuts or sol.status.value != "optimal":
+            break
+        entry["cuts"] = add_subset_cuts(m, workload, members, got[2])
+        if not entry["cuts"]:
+            break
+    sched, value, dropped = best if best is not None else (None, None, None)
+    if sched is not None and dropped and refill_s > 0:
+        better = refill(workload, sched, refill_s)
+        res = check_oasis(workload, better)
+        if res.feasible and float(res.objective) > value:
+            sched, value = better, float(res.objective)
+    return {"bound": bound, "status": None if sol is None else sol.status.value,
+            "relaxation_objective": None if sol is None else sol.objective,
+            "feasible_objective": value, "dropped": dropped, "proven": proven,
+            "rounds": log, "schedule": sched,
             "classes": len(merged.servers), "servers": sum(len(v) for v in members.values()),
-            "solver": sol.solver, "build_s": built, "runtime_s": time.perf_counter() - t0}
+            "solver": None if sol is None else sol.solver, "build_s": built,
+            "runtime_s": time.perf_counter() - t0}

@@ -83,3 +83,67 @@ def add_packing_cuts(m: pyo.ConcreteModel, workload, members) -> int:
     for terms, n_c in rows:
         m.packing_cuts.add(pyo.quicksum(a * v for a, v in terms) <= n_c)
     return len(rows)
+
+
+def subset_cuts(counts: dict[str, int], most: dict[str, int], demand: dict[str, dict],
+                servers, resources) -> list[tuple[dict[str, float], float]]:
+    """Rows ``sum_i alpha_i y_ic(t) <= beta`` over the jobs of one (slot, class) group whose
+    copy counts ``counts`` do not pack onto the class's ``servers``, each violated by
+    ``counts`` and valid for every slot.
+
+    Why valid: in any schedule of the real cluster the class's copies of these jobs in a slot
+    pack onto its servers, with y_ic(t) <= ``most[i]`` (the merged variable's bound), so
+    alpha . y_c(t) is at most beta = the packing MIP's dual bound of max alpha . a over the
+    packable a <= most (:func:`~mlopt.families.oasis.primal.disaggregate.most_packed`).
+    Weights tried: all ones (the most copies of these jobs the class holds), 1 / most[i]
+    (shares of each job's own maximum) and the counts themselves.  Integer weights round
+    beta down (alpha . y is then an integer); others keep it with a 1e-9 relative slack.
+    """
+    from mlopt.families.oasis.primal.disaggregate import most_packed
+
+    jobs = [i for i, n in counts.items() if n > 0]
+    tries = ({i: 1.0 for i in jobs}, {i: 1.0 / max(1, most[i]) for i in jobs},
+             {i: float(counts[i]) for i in jobs})
+    out = []
+    for alpha in tries:
+        beta = most_packed(alpha, {i: most[i] for i in jobs}, demand, servers, resources)
+        if all(float(a).is_integer() for a in alpha.values()):
+            beta = math.floor(beta + 1e-6)
+        else:
+            beta = beta * (1 + 1e-9) + 1e-9
+        if sum(alpha[i] * counts[i] for i in jobs) > beta + 1e-6 * max(1.0, beta):
+            out.append((alpha, beta))
+    return out
+
+
+def add_subset_cuts(m: pyo.ConcreteModel, workload, members, unpacked) -> int:
+    """For every unpackable group (slot, merged server, role, counts) of a merged solution,
+    the :func:`subset_cuts` rows on that class in every slot (``m.subset_cuts``, created on
+    the first call); returns how many rows were added.  A row is skipped in a slot where it
+    cannot bind (sum alpha ub <= beta) and where the same row exists already."""
+    jobs = {j.id: j for j in workload.jobs}
+    if not hasattr(m, "subset_cuts"):
+        m.subset_cuts = pyo.ConstraintList()
+        m._subset_seen = set()
+    T = workload.horizon
+    added = 0
+    for (_t, s, role, counts) in unpacked:
+        var = m.y if role == "worker" else m.z
+        demand = {i: (jobs[i].worker_demand if role == "worker" else jobs[i].ps_demand)
+                  for i in counts}
+        most = {}
+        for i in counts:
+            key = next(((i, s, t) for t in range(jobs[i].arrival, T + 1) if (i, s, t) in var),
+                       None)
+            most[i] = 0 if key is None else int(round(var[key].ub))
+        for alpha, beta in subset_cuts(counts, most, demand, members[s], workload.resources):
+            sig = (s, role, tuple(sorted(alpha.items())))
+            if sig in m._subset_seen:
+                continue
+            m._subset_seen.add(sig)
+            for t in range(1, T + 1):
+                terms = [(a, var[i, s, t]) for i, a in alpha.items() if (i, s, t) in var]
+                if terms and sum(a * v.ub for a, v in terms) > beta + 1e-9:
+                    m.subset_cuts.add(pyo.quicksum(a * v for a, v in terms) <= beta)
+                    added += 1
+    return added

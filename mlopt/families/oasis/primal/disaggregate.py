@@ -69,22 +69,21 @@ def _greedy(counts: dict[str, int], demand: dict[str, dict], servers: Sequence[S
     return out
 
 
-def _mip(counts: dict[str, int], demand: dict[str, dict], servers: Sequence[Server],
-         resources) -> dict[tuple[str, str], int] | None:
-    """Exact feasibility MIP: integer a_ih >= 0, sum_h a_ih = n_i, capacity per server and
-    resource.  None when infeasible or undecided within :data:`PACK_MIP_SECONDS`."""
+def _packing_lp(counts: dict[str, int], demand: dict[str, dict], servers: Sequence[Server],
+                resources, weights: dict[str, float] | None):
+    """The packing MIP over integer a_ih >= 0 (job i's copies on server h) with capacity rows
+    per server and resource: ``weights`` None -> sum_h a_ih = counts[i] (feasibility),
+    else maximize sum_i weights[i] sum_h a_ih with sum_h a_ih <= counts[i]."""
     import highspy
     import numpy as np
-
-    from mlopt.solvers.quiet_highs import quiet_highs, run_highs
 
     jobs = list(counts)
     cols = [(i, s) for i in jobs for s in servers]
     rows, cidx, vals, lo, hi = [], [], [], [], []
-    for a, i in enumerate(jobs):  # every copy placed
+    for a, i in enumerate(jobs):  # copies placed: all of them, or at most counts[i]
         for b in range(len(servers)):
             rows.append(a), cidx.append(a * len(servers) + b), vals.append(1.0)
-        lo.append(counts[i]), hi.append(counts[i])
+        lo.append(counts[i] if weights is None else 0.0), hi.append(counts[i])
     r0 = len(jobs)
     for b, s in enumerate(servers):
         for r in resources:
@@ -97,7 +96,10 @@ def _mip(counts: dict[str, int], demand: dict[str, dict], servers: Sequence[Serv
             r0 += 1
     lp = highspy.HighsLp()
     lp.num_col_, lp.num_row_ = len(cols), len(lo)
-    lp.col_cost_ = np.zeros(len(cols))
+    lp.col_cost_ = (np.zeros(len(cols)) if weights is None
+                    else np.array([float(weights[i]) for i, _ in cols]))
+    if weights is not None:
+        lp.sense_ = highspy.ObjSense.kMaximize
     lp.col_lower_ = np.zeros(len(cols))
     lp.col_upper_ = np.array([float(counts[i]) for i, _ in cols])
     lp.row_lower_, lp.row_upper_ = np.array(lo, dtype=float), np.array(hi, dtype=float)
@@ -108,19 +110,47 @@ def _mip(counts: dict[str, int], demand: dict[str, dict], servers: Sequence[Serv
     lp.a_matrix_.index_ = rows_a.astype(np.int32)
     lp.a_matrix_.value_ = np.asarray(vals, dtype=float)[order]
     lp.integrality_ = [highspy.HighsVarType.kInteger] * len(cols)
+    return lp, cols
+
+
+def _run(lp):
+    from mlopt.solvers.quiet_highs import quiet_highs, run_highs
+
     h = quiet_highs()
     h.setOptionValue("time_limit", PACK_MIP_SECONDS)
     h.passModel(lp)
     run_highs(h)
+    return h
+
+
+def _mip(counts: dict[str, int], demand: dict[str, dict], servers: Sequence[Server],
+         resources) -> dict[tuple[str, str], int] | None:
+    """Exact feasibility MIP: integer a_ih >= 0, sum_h a_ih = n_i, capacity per server and
+    resource.  None when infeasible or undecided within :data:`PACK_MIP_SECONDS`."""
+    lp, cols = _packing_lp(counts, demand, servers, resources, None)
+    h = _run(lp)
     if h.getInfo().primal_solution_status != 2:
         return None
-    x = h.getSolution().col_value
     out = {}
-    for (i, s), v in zip(cols, x):
+    for (i, s), v in zip(cols, h.getSolution().col_value):
         n = int(round(v))
         if n:
             out[i, s.id] = n
     return out
+
+
+def most_packed(weights: dict[str, float], most: dict[str, int], demand: dict[str, dict],
+                servers: Sequence[Server], resources) -> float:
+    """An upper bound on max sum_i weights[i] a_i over the copy counts a_i <= most[i] that
+    pack onto ``servers``: the MIP's dual bound (its optimum when solved; HiGHS's
+    tolerances only relax the rows, so the bound stays >= the exact maximum)."""
+    lp, _ = _packing_lp(most, demand, servers, resources, weights)
+    h = _run(lp)
+    info = h.getInfo()
+    bound = float(info.mip_dual_bound)
+    if not math.isfinite(bound):  # no bound at all: the trivial one
+        bound = float(sum(weights[i] * most[i] for i in most))
+    return bound
 
 
 def _valid(packing, counts, demand, servers, resources) -> bool:
@@ -151,9 +181,11 @@ def pack_group(counts: dict[str, int], demand: dict[str, dict], servers: Sequenc
 
 
 def disaggregate(workload: Workload, merged: Schedule, members: Mapping[str, Sequence[Server]],
-                 ) -> tuple[Schedule, list[str]]:
+                 unpacked: list | None = None) -> tuple[Schedule, list[str]]:
     """Split ``merged`` (a schedule of the merged cluster, server ids of ``members``' keys)
-    onto the real servers; returns (schedule, dropped job ids), see the module docstring."""
+    onto the real servers; returns (schedule, dropped job ids), see the module docstring.
+    ``unpacked``, when given, receives (slot, merged server id, role, counts) of every group
+    of ``merged`` that does not pack (before any drop)."""
     jobs = {j.id: j for j in workload.jobs}
     R = workload.resources
     groups: dict[tuple[int, str, str], dict[str, int]] = defaultdict(dict)
@@ -182,6 +214,8 @@ def disaggregate(workload: Workload, merged: Schedule, members: Mapping[str, Seq
                 cache[ck] = pack_group(counts, demand_of[key[2]], members[key[1]], R)
             if cache[ck] is None:
                 failed |= set(counts)
+                if unpacked is not None and not dropped:
+                    unpacked.append((key[0], key[1], key[2], counts))
             else:
                 packed[key] = cache[ck]
         if not failed:
