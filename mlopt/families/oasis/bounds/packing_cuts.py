@@ -85,35 +85,75 @@ def add_packing_cuts(m: pyo.ConcreteModel, workload, members) -> int:
     return len(rows)
 
 
+def _hull_direction(n: list[float], points: list[list[int]]) -> list[float] | None:
+    """alpha >= 0 with sum alpha = 1 maximizing alpha . n - max_{a in points} alpha . a (an
+    LP), or None when ``n`` is not separated from ``points`` (the gain is <= 1e-9)."""
+    import highspy
+    import numpy as np
+
+    from mlopt.solvers.quiet_highs import quiet_highs, run_highs
+
+    d = len(n)
+    # columns alpha_1..alpha_d, beta; rows: alpha . a - beta <= 0 per point, sum alpha = 1
+    rows = [list(a) + [-1.0] for a in points] + [[1.0] * d + [0.0]]
+    A = np.array(rows, dtype=float)
+    lp = highspy.HighsLp()
+    lp.num_col_, lp.num_row_ = d + 1, len(rows)
+    lp.col_cost_ = np.array(list(map(float, n)) + [-1.0])
+    lp.sense_ = highspy.ObjSense.kMaximize
+    lp.col_lower_ = np.array([0.0] * d + [-highspy.kHighsInf])
+    lp.col_upper_ = np.array([1.0] * d + [highspy.kHighsInf])
+    lp.row_lower_ = np.array([-highspy.kHighsInf] * len(points) + [1.0])
+    lp.row_upper_ = np.array([0.0] * len(points) + [1.0])
+    nz = np.nonzero(A.T)
+    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+    lp.a_matrix_.start_ = np.searchsorted(nz[0], np.arange(d + 2)).astype(np.int32)
+    lp.a_matrix_.index_ = nz[1].astype(np.int32)
+    lp.a_matrix_.value_ = A.T[nz]
+    h = quiet_highs()
+    h.passModel(lp)
+    run_highs(h)
+    if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+        return None
+    if h.getInfo().objective_function_value <= 1e-9:
+        return None
+    return list(h.getSolution().col_value[:d])
+
+
 def subset_cuts(counts: dict[str, int], most: dict[str, int], demand: dict[str, dict],
-                servers, resources) -> list[tuple[dict[str, float], float]]:
-    """Rows ``sum_i alpha_i y_ic(t) <= beta`` over the jobs of one (slot, class) group whose
-    copy counts ``counts`` do not pack onto the class's ``servers``, each violated by
-    ``counts`` and valid for every slot.
+                servers, resources, max_points: int = 30) -> list[tuple[dict[str, float], float]]:
+    """A row ``sum_i alpha_i y_ic(t) <= beta`` over the jobs of one (slot, class) group whose
+    copy counts ``counts`` do not pack onto the class's ``servers``, violated by ``counts``
+    and valid for every slot (empty list when none is found).
 
     Why valid: in any schedule of the real cluster the class's copies of these jobs in a slot
     pack onto its servers, with y_ic(t) <= ``most[i]`` (the merged variable's bound), so
     alpha . y_c(t) is at most beta = the packing MIP's dual bound of max alpha . a over the
-    packable a <= most (:func:`~mlopt.families.oasis.primal.disaggregate.most_packed`).
-    Weights tried: all ones (the most copies of these jobs the class holds), 1 / most[i]
-    (shares of each job's own maximum) and the counts themselves.  Integer weights round
-    beta down (alpha . y is then an integer); others keep it with a 1e-9 relative slack.
+    packable a <= most (:func:`~mlopt.families.oasis.primal.disaggregate.most_packed`), for
+    any alpha >= 0.  Separation: alpha is the LP direction separating ``counts`` from the
+    packable points known so far (each job alone at its maximum first); the MIP then either
+    confirms the cut or returns a packable point beating it, which joins the set (at most
+    ``max_points`` MIPs).  beta keeps a 1e-9 relative slack.
     """
     from mlopt.families.oasis.primal.disaggregate import most_packed
 
     jobs = [i for i, n in counts.items() if n > 0]
-    tries = ({i: 1.0 for i in jobs}, {i: 1.0 / max(1, most[i]) for i in jobs},
-             {i: float(counts[i]) for i in jobs})
-    out = []
-    for alpha in tries:
-        beta = most_packed(alpha, {i: most[i] for i in jobs}, demand, servers, resources)
-        if all(float(a).is_integer() for a in alpha.values()):
-            beta = math.floor(beta + 1e-6)
-        else:
-            beta = beta * (1 + 1e-9) + 1e-9
+    n = [float(counts[i]) for i in jobs]
+    points = [[most[i] if j == i else 0 for j in jobs] for i in jobs]
+    for _ in range(max_points):
+        direction = _hull_direction(n, points)
+        if direction is None:
+            return []
+        alpha = {i: float(a) for i, a in zip(jobs, direction)}
+        beta, point = most_packed(alpha, {i: most[i] for i in jobs}, demand, servers,
+                                  resources)
+        beta = beta * (1 + 1e-9) + 1e-9
         if sum(alpha[i] * counts[i] for i in jobs) > beta + 1e-6 * max(1.0, beta):
-            out.append((alpha, beta))
-    return out
+            return [({i: a for i, a in alpha.items() if a > 0}, beta)]
+        if point is None:
+            return []
+        points.append([point[i] for i in jobs])
+    return []
 
 
 def add_subset_cuts(m: pyo.ConcreteModel, workload, members, unpacked) -> int:

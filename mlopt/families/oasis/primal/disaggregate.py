@@ -140,17 +140,23 @@ def _mip(counts: dict[str, int], demand: dict[str, dict], servers: Sequence[Serv
 
 
 def most_packed(weights: dict[str, float], most: dict[str, int], demand: dict[str, dict],
-                servers: Sequence[Server], resources) -> float:
+                servers: Sequence[Server], resources) -> tuple[float, dict[str, int] | None]:
     """An upper bound on max sum_i weights[i] a_i over the copy counts a_i <= most[i] that
-    pack onto ``servers``: the MIP's dual bound (its optimum when solved; HiGHS's
-    tolerances only relax the rows, so the bound stays >= the exact maximum)."""
-    lp, _ = _packing_lp(most, demand, servers, resources, weights)
+    pack onto ``servers`` -- the MIP's dual bound (its optimum when solved; HiGHS's
+    tolerances only relax the rows, so the bound stays >= the exact maximum) -- and the
+    counts of the MIP's best packing (None without one)."""
+    lp, cols = _packing_lp(most, demand, servers, resources, weights)
     h = _run(lp)
     info = h.getInfo()
     bound = float(info.mip_dual_bound)
     if not math.isfinite(bound):  # no bound at all: the trivial one
         bound = float(sum(weights[i] * most[i] for i in most))
-    return bound
+    point = None
+    if info.primal_solution_status == 2:
+        point = {i: 0 for i in most}
+        for (i, _s), v in zip(cols, h.getSolution().col_value):
+            point[i] += int(round(v))
+    return bound, point
 
 
 def _valid(packing, counts, demand, servers, resources) -> bool:
