@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 import mlopt
 from mlopt.families.oasis.bounds.class_relaxation import class_relaxation
-from mlopt.families.oasis.bounds.packing_cuts import dff
+from mlopt.families.oasis.bounds.packing_cuts import dff, subset_cuts
 from mlopt.families.oasis.checker import check_oasis
 from mlopt.families.oasis.generator import generate
 from mlopt.families.oasis.primal.disaggregate import _greedy, pack_group
@@ -69,15 +69,57 @@ def test_split_schedule_is_checked_and_below_the_bound(seed):
 
 
 def test_warm_start_is_never_lost():
-    # the best split of a warm-started relaxation is at least... the start's own value is
-    # the solver's first incumbent on the merged cluster; its split drops nothing (it came
-    # from real servers) unless the solver found better, so the result is >= the start
-    wl = generate("paper-fig5", seed=1)
-    opt = mlopt.solve(build_utility_ilp(wl), time_limit=30)
+    # a warm start is checked and kept as the incumbent to beat: the result's schedule is
+    # never below it, the bound never below OPT
     from mlopt.models.oasis import extract_schedule
+
+    wl = generate("paper-fig5", seed=1)
     m = build_utility_ilp(wl)
-    mlopt.solve(m, time_limit=30)
+    opt = mlopt.solve(m, time_limit=30)
     start = extract_schedule(m, wl)
     rel = class_relaxation(wl, time_limit=30, warm_start=start)
-    assert rel["feasible_objective"] is not None
-    assert rel["bound"] >= opt.objective - 1e-6 * max(1.0, opt.objective)
+    tol = 1e-6 * max(1.0, opt.objective)
+    assert rel["feasible_objective"] >= check_oasis(wl, start).objective - tol
+    assert check_oasis(wl, rel["schedule"]).feasible
+    assert rel["bound"] >= opt.objective - tol
+
+
+def test_subset_cut_by_hand():
+    # two servers {cpu 16, mem 122}; p = {cpu 3, mem 26} (4 per server, by memory), q =
+    # {cpu 9, mem 3} (1 per server, by cpu).  7 p + 1 q fits the summed capacity (cpu 30 <= 32,
+    # mem 185 <= 244) but not the servers: q's server keeps cpu 7 for 2 p, the other takes 4 p.
+    # The packable maxima are (8, 0), (6, 1), (4, 2): the cut is p + 2 q <= 8 (scaled to sum 1)
+    R2 = ("cpu", "mem")
+    servers = [Server(f"s{n}", "worker", {"cpu": 16.0, "mem": 122.0}) for n in range(2)]
+    demand = {"p": {"cpu": 3.0, "mem": 26.0}, "q": {"cpu": 9.0, "mem": 3.0}}
+    assert pack_group({"p": 7, "q": 1}, demand, servers, R2) is None
+    [(alpha, beta)] = subset_cuts({"p": 7, "q": 1}, {"p": 8, "q": 2}, demand, servers, R2)
+    assert alpha["q"] == pytest.approx(2 * alpha["p"]) and beta / alpha["p"] == pytest.approx(8)
+    assert subset_cuts({"p": 4, "q": 2}, {"p": 8, "q": 2}, demand, servers, R2) == []
+
+
+@settings(max_examples=6, deadline=None)
+@given(caps=st.lists(st.integers(4, 12), min_size=2, max_size=3),
+       d=st.lists(st.tuples(st.integers(1, 7), st.integers(1, 7)), min_size=2, max_size=2))
+def test_subset_cuts_keep_every_packable_count(caps, d):
+    # brute force: every count vector a <= most that packs (the exact MIP) satisfies every cut
+    # derived from any unpackable vector
+    R2 = ("cpu", "mem")
+    servers = [Server(f"s{n}", "worker", {"cpu": float(c), "mem": 10.0}) for n, c in
+               enumerate(caps)]
+    demand = {"a": {"cpu": float(d[0][0]), "mem": float(d[0][1])},
+              "b": {"cpu": float(d[1][0]), "mem": float(d[1][1])}}
+    most = {i: sum(min(int(s.capacity["cpu"] // demand[i]["cpu"]),
+                       int(s.capacity["mem"] // demand[i]["mem"])) for s in servers)
+            for i in demand}
+    grid = [(x, y) for x in range(most["a"] + 1) for y in range(most["b"] + 1)]
+    packs = {(x, y): pack_group({"a": x, "b": y}, demand, servers, R2) is not None
+             for (x, y) in grid}
+    for (x, y) in grid:
+        if packs[x, y]:
+            continue
+        for alpha, beta in subset_cuts({"a": x, "b": y}, most, demand, servers, R2):
+            assert alpha.get("a", 0) * x + alpha.get("b", 0) * y > beta  # cuts the point
+            for (u, v), ok in packs.items():
+                if ok:
+                    assert alpha.get("a", 0) * u + alpha.get("b", 0) * v <= beta + 1e-9

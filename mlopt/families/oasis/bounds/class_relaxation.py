@@ -156,6 +156,10 @@ def class_relaxation(workload: Workload, *, time_limit: float | None = None, thr
     end = None if time_limit is None else t0 + 0.9 * float(time_limit)
     refill_s = REFILL_SECONDS if time_limit is None else REFILL_SHARE * float(time_limit)
     bound, best, log, proven, sol = None, None, [], False, None
+    if warm_start is not None:  # never return less than the start
+        res = check_oasis(workload, warm_start)
+        if res.feasible:
+            best = (warm_start, float(res.objective), [])
     for rnd in range(max(1, max_rounds)):
         left = None if end is None else end - time.perf_counter() - (refill_s if rnd else 0.0)
         if left is not None and left < 0.5:
@@ -183,7 +187,7 @@ def class_relaxation(workload: Workload, *, time_limit: float | None = None, thr
                 if best is None or value > best[1]:
                     best = (sched, value, dropped)
                 if not dropped and sol.status.value == "optimal":
-                    proven = True
+                    proven, best = True, (sched, value, dropped)
         log.append(entry)
         if proven or got is None or not packing_cuts or sol.status.value != "optimal":
             break
