@@ -77,3 +77,9 @@ def test_unknown_solver_is_one_input_error():
     with pytest.raises(InputError) as err:
         class_relaxation(split_bins(), solver="nope")
     assert err.value.field == "solver" and err.value.value == "nope"
+
+
+def test_bad_round_count_is_one_input_error():
+    with pytest.raises(InputError) as err:
+        class_relaxation(split_bins(), max_rounds=0)
+    assert err.value.field == "max_rounds" and err.value.value == 0

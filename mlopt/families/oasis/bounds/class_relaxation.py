@@ -39,6 +39,7 @@ from mlopt.families.oasis.bounds.colgen import server_classes
 from mlopt.families.oasis.bounds.packing_cuts import add_packing_cuts
 from mlopt.families.oasis.primal.disaggregate import disaggregate, refill
 from mlopt.models.oasis import _max_copies, build_utility_ilp, extract_schedule
+from mlopt.errors import InputError
 from mlopt.solve import solve
 from mlopt.workload import Server, Workload
 
@@ -146,6 +147,9 @@ def class_relaxation(workload: Workload, *, time_limit: float | None = None, thr
     from mlopt.families.oasis.bounds.packing_cuts import add_subset_cuts
     from mlopt.families.oasis.checker import check_oasis
 
+    if isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or max_rounds < 1:
+        raise InputError("max_rounds must be an integer >= 1", field="max_rounds",
+                         value=max_rounds)
     t0 = time.perf_counter()
     m, merged, members = build_class_relaxation(workload, packing_cuts)
     built = time.perf_counter() - t0
@@ -160,7 +164,7 @@ def class_relaxation(workload: Workload, *, time_limit: float | None = None, thr
         res = check_oasis(workload, warm_start)
         if res.feasible:
             best = (warm_start, float(res.objective), [])
-    for rnd in range(max(1, max_rounds)):
+    for rnd in range(max_rounds):
         left = None if end is None else end - time.perf_counter() - (refill_s if rnd else 0.0)
         if left is not None and left < 0.5:
             break
