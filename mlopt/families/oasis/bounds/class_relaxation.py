@@ -125,7 +125,8 @@ def _split(workload, merged, members, m):
 
 def class_relaxation(workload: Workload, *, time_limit: float | None = None, threads: int = 1,
                      solver: str = "highs", mip_gap: float = 0.0, warm_start=None,
-                     packing_cuts: bool = True, max_rounds: int = 20) -> dict[str, Any]:
+                     packing_cuts: bool = True, max_rounds: int = 20,
+                     keep_model: bool = False) -> dict[str, Any]:
     """Upper bound on OPT: the solver's dual bound of the class-aggregated relaxation (its
     optimum when solved).  ``bound`` is None when the solver ends without one.
 
@@ -143,7 +144,9 @@ def class_relaxation(workload: Workload, *, time_limit: float | None = None, thr
     round is solved to optimality and its split drops nothing, the schedule's objective equals
     the bound: ``proven`` is True (OPT, on the word of the MILP solver's optimality).
     ``warm_start``: a checked schedule of the real cluster handed to the solver as its first
-    incumbent in the first round (HiGHS or SCIP; mapped onto the merged servers)."""
+    incumbent in the first round (HiGHS or SCIP; mapped onto the merged servers).
+    ``keep_model``: also return the last round's Pyomo model (``model``, with every row
+    added), e.g. to confirm its optimum with a second solver."""
     from mlopt.families.oasis.bounds.packing_cuts import add_subset_cuts
     from mlopt.families.oasis.checker import check_oasis
 
@@ -204,7 +207,8 @@ def class_relaxation(workload: Workload, *, time_limit: float | None = None, thr
         res = check_oasis(workload, better)
         if res.feasible and float(res.objective) > value:
             sched, value = better, float(res.objective)
-    return {"bound": bound, "status": None if sol is None else sol.status.value,
+    out = {"model": m} if keep_model else {}
+    return {**out, "bound": bound, "status": None if sol is None else sol.status.value,
             "relaxation_objective": None if sol is None else sol.objective,
             "feasible_objective": value, "dropped": dropped, "proven": proven,
             "rounds": log, "schedule": sched,
