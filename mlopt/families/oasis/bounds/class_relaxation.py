@@ -26,6 +26,15 @@ exact aggregation does not apply; measured on oasis-open-1 (50 jobs / T = 50 / H
 HiGHS, one thread, loaded machine): this relaxation's bound 793.3 after 150 s and 790.1 after
 600 s, against the utility ILP's 798.9 after 300 s and the restricted master's Lagrangian bound
 830-842 after 600 s (benchmarks/oasis/frontier.md).
+
+Fourth round (issue 22, "prove oasis-open-1 through the class relaxation"): the bin-packing
+rows of :mod:`.packing_cuts` (valid for the real cluster, so the bound stays >= OPT), the
+split of every round's incumbent onto the real servers
+(:mod:`mlopt.families.oasis.primal.disaggregate`, the primal side), and rounds that cut off
+the (slot, class) groups a split could not pack.  OPT is proven when an optimal round splits
+without a drop.  Measured on oasis-open-1 (benchmarks/oasis/frontier.md, fourth round): the
+rows make the merged model solvable to optimality (783.36), one round of subset rows lowers
+it to 783.15, and the splits still drop jobs: not proven in 1300 s at load 9-12.
 """
 from __future__ import annotations
 
