@@ -507,10 +507,10 @@ def frontier_solu():
     return out
 
 
-CLAIMS += [
-    Sentence(FRONTIER, "oasis-open-0: [{}, {}], {}. oasis-open-1: [{}, {}], **{}**: the utility "
-             "ILP's HiGHS incumbent, warm-started by the bracket, against `class_relaxation`. "
-             "oasis-open-2: [{}, {}], {}.", frontier_solu, what="frontier: solu.csv intervals"),
+CLAIMS += [  # the fourth round's sentence (the second round's values are marked one-off there)
+    Sentence(FRONTIER, "`instances/solu.csv` records oasis-open-0: [{}, {}], {}; oasis-open-1: "
+             "[{}, {}], **{}**; oasis-open-2: [{}, {}], {}.", frontier_solu,
+             what="frontier: solu.csv intervals"),
 ]
 
 
@@ -647,4 +647,10 @@ CLAIMS += [
     Table(FRONTIER, "| instance | variant | budget s | low | high | width % | proven | rounds "
           "| unpackable groups by round | load at start | load at end |",
           frontier4_relaxation_rows, key=3, what="frontier round 4: class relaxation runs"),
+]
+
+CLAIMS += [
+    Table(FRONTIER, "| instance | budget s | low (source) | high (source) | width % | load at start "
+          "| load at end |", frontier4_bracket_rows, key=2,
+          what="frontier round 4: bracket runs"),
 ]
