@@ -637,7 +637,7 @@ def frontier4_relaxation_rows():
 
 
 def frontier4_bracket_rows():
-    return [[r["instance"], f"{r['budget_s']:.0f}", f"{r['objective']:.2f} ({r['low_source']})",
+    return [[r["started_utc"][11:16], r["instance"], f"{r['budget_s']:.0f}", f"{r['objective']:.2f} ({r['low_source']})",
              f"{r['bound']:.2f} ({r['high_source']})", 100 * r["gap_high"],
              r["load_1min_at_start"], r["load_1min_at_end"]]
             for r in _frontier4() if r["run"] == "bracket"]
@@ -650,8 +650,8 @@ CLAIMS += [
 ]
 
 CLAIMS += [
-    Table(FRONTIER, "| instance | budget s | low (source) | high (source) | width % | load at start "
-          "| load at end |", frontier4_bracket_rows, key=2,
+    Table(FRONTIER, "| started (UTC) | instance | budget s | low (source) | high (source) "
+          "| width % | load at start | load at end |", frontier4_bracket_rows, key=3,
           what="frontier round 4: bracket runs"),
 ]
 
