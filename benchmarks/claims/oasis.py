@@ -637,8 +637,8 @@ def frontier4_relaxation_rows():
 
 
 def frontier4_bracket_rows():
-    return [[r["started_utc"][11:16], r["instance"], f"{r['budget_s']:.0f}", f"{r['objective']:.2f} ({r['low_source']})",
-             f"{r['bound']:.2f} ({r['high_source']})", 100 * r["gap_high"],
+    return [[r["started_utc"][11:16], r["instance"], f"{r['budget_s']:.0f}",
+             f"{r['objective']:.2f} ({r['low_source']})", f"{r['bound']:.2f} ({r['high_source']})", 100 * r["gap_high"],
              r["load_1min_at_start"], r["load_1min_at_end"]]
             for r in _frontier4() if r["run"] == "bracket"]
 
