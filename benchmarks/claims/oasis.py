@@ -507,10 +507,10 @@ def frontier_solu():
     return out
 
 
-CLAIMS += [
-    Sentence(FRONTIER, "oasis-open-0: [{}, {}], {}. oasis-open-1: [{}, {}], **{}**: the utility "
-             "ILP's HiGHS incumbent, warm-started by the bracket, against `class_relaxation`. "
-             "oasis-open-2: [{}, {}], {}.", frontier_solu, what="frontier: solu.csv intervals"),
+CLAIMS += [  # the fourth round's sentence (the second round's values are marked one-off there)
+    Sentence(FRONTIER, "`instances/solu.csv` records oasis-open-0: [{}, {}], {}; oasis-open-1: "
+             "[{}, {}], **{}**; oasis-open-2: [{}, {}], {}.", frontier_solu,
+             what="frontier: solu.csv intervals"),
 ]
 
 
@@ -607,4 +607,61 @@ CLAIMS += [
     Sentence(README, "These are small effects over {} seeds, whose per-seed ratios to the exact "
              "value lie in {}–{} (scarce) and {}–{} (ample).", fig6_log_spread,
              what="Fig. 6 supplement: per-seed spread"),
+]
+
+
+# --- frontier.md (issue 22, fourth round): the class relaxation's packing rows and split ------
+# benchmarks/oasis/data/frontier_issue22_round4.jsonl: one JSON line per run, "run" telling
+# which: class_relaxation.py (a variant, with its rounds), or bracket (one instance's row of
+# `mlopt instances bracket ... --json`), each with its command and load.
+
+FRONTIER4_DATA = ROOT / "benchmarks" / "oasis" / "data" / "frontier_issue22_round4.jsonl"
+
+
+@cache
+def _frontier4() -> list[dict]:
+    return [json.loads(line) for line in FRONTIER4_DATA.read_text().splitlines()
+            if line.strip()]
+
+
+def frontier4_relaxation_rows():
+    rows = []
+    for r in _frontier4():
+        if r["run"] != "class_relaxation.py":
+            continue
+        rounds = " / ".join(str(e.get("unpacked", "-")) for e in r["rounds"])
+        rows.append([r["instance"], r["variant"], f"{r['budget_s']:.0f}", r["low"], r["high"],
+                     100 * r["width"], "yes" if r["proven"] else "no", str(len(r["rounds"])),
+                     rounds, r["load_1min_at_start"], r["load_1min_at_end"]])
+    return rows
+
+
+def frontier4_bracket_rows():
+    return [[r["started_utc"][11:16], r["instance"], f"{r['budget_s']:.0f}",
+             f"{r['objective']:.2f} ({r['low_source']})", f"{r['bound']:.2f} ({r['high_source']})", 100 * r["gap_high"],
+             r["load_1min_at_start"], r["load_1min_at_end"]]
+            for r in _frontier4() if r["run"] == "bracket"]
+
+
+CLAIMS += [
+    Table(FRONTIER, "| instance | variant | budget s | low | high | width % | proven | rounds "
+          "| unpackable groups by round | load at start | load at end |",
+          frontier4_relaxation_rows, key=3, what="frontier round 4: class relaxation runs"),
+]
+
+CLAIMS += [
+    Table(FRONTIER, "| started (UTC) | instance | budget s | low (source) | high (source) "
+          "| width % | load at start | load at end |", frontier4_bracket_rows, key=3,
+          what="frontier round 4: bracket runs"),
+]
+
+
+def medium1_solu():
+    lo, _, hi = solu("oasis")["oasis-medium-1"]
+    return [f"{lo:.2f}", f"{hi:.2f}", f"{100 * (hi - lo) / hi:.1f}%"]
+
+
+CLAIMS += [
+    Sentence(FRONTIER, "colgen schedule: [{}, {}], {} (the recorded bound was the tighter end)",
+             medium1_solu, what="frontier round 4: oasis-medium-1 in solu.csv"),
 ]

@@ -10,6 +10,7 @@ import mlopt
 from mlopt.errors import InputError
 from mlopt.families.oasis.bounds import REGISTRY
 from mlopt.families.oasis.bounds.class_relaxation import aggregate_servers, class_relaxation
+from mlopt.families.oasis.checker import check_oasis
 from mlopt.families.oasis.generator import generate
 from mlopt.models.oasis import build_utility_ilp
 from mlopt.solve import Status
@@ -25,7 +26,9 @@ def split_bins() -> Workload:
     1 Gbps) = 100 s = one slot), N = 1, a worker {cpu 1.2, bw 1}, a PS {cpu 1, bw 1},
     f(0) = 10, f(1) = 7.  A worker server holds one worker (2 x 1.2 > 2), so slot 1 runs two
     jobs: OPT = 10 + 10 + 7 = 27.  Merged, the class has cpu 4 >= 3 x 1.2 and each job's own
-    bound is 2 workers, so all three finish in slot 1: the relaxation's optimum is 30."""
+    bound is 2 workers, so all three finish in slot 1: the relaxation's optimum is 30.  The
+    packing cut u^(1) on cpu (1.2 / 2 > 1/2: one such worker per server) allows two workers
+    per slot on the class: the relaxation's optimum is then 27 = OPT."""
     servers = (Server("w1", "worker", {"cpu": 2.0, BANDWIDTH: 2.0}),
                Server("w2", "worker", {"cpu": 2.0, BANDWIDTH: 2.0}),
                Server("p1", "ps", {"cpu": 3.0, BANDWIDTH: 3.0}))
@@ -43,9 +46,18 @@ def test_merged_cluster_by_hand():
     assert caps == [("ps", 3.0, 1), ("worker", 4.0, 2)]  # 2 + 2 cpu in one worker server
     opt = mlopt.solve(build_utility_ilp(wl), time_limit=30)
     assert opt.status == Status.OPTIMAL and opt.objective == pytest.approx(27.0)
-    rel = class_relaxation(wl, time_limit=30)
+    rel = class_relaxation(wl, time_limit=30, packing_cuts=False)
     assert rel["status"] == "optimal" and rel["bound"] == pytest.approx(30.0)
     assert rel["classes"] == 2 and rel["servers"] == 3
+    # its merged optimum runs a, b, c in slot 1 on the class; the split packs two of them
+    # (one per server) and drops the lowest-utility one (ties by id: a): 10 + 10 = 20; the
+    # local search re-inserts a in slot 2 (f(1) = 7): 27
+    assert rel["feasible_objective"] == pytest.approx(27.0) and rel["dropped"] == ["a"]
+    cut = class_relaxation(wl, time_limit=30)
+    # with the packing cut the merged optimum is OPT and splits without a drop: proven
+    assert cut["status"] == "optimal" and cut["bound"] == pytest.approx(27.0)
+    assert cut["feasible_objective"] == pytest.approx(27.0) and cut["dropped"] == []
+    assert check_oasis(wl, cut["schedule"]).feasible
 
 
 @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -65,3 +77,9 @@ def test_unknown_solver_is_one_input_error():
     with pytest.raises(InputError) as err:
         class_relaxation(split_bins(), solver="nope")
     assert err.value.field == "solver" and err.value.value == "nope"
+
+
+def test_bad_round_count_is_one_input_error():
+    with pytest.raises(InputError) as err:
+        class_relaxation(split_bins(), max_rounds=0)
+    assert err.value.field == "max_rounds" and err.value.value == 0

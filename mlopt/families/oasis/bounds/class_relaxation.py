@@ -26,6 +26,15 @@ exact aggregation does not apply; measured on oasis-open-1 (50 jobs / T = 50 / H
 HiGHS, one thread, loaded machine): this relaxation's bound 793.3 after 150 s and 790.1 after
 600 s, against the utility ILP's 798.9 after 300 s and the restricted master's Lagrangian bound
 830-842 after 600 s (benchmarks/oasis/frontier.md).
+
+Fourth round (issue 22, "prove oasis-open-1 through the class relaxation"): the bin-packing
+rows of :mod:`.packing_cuts` (valid for the real cluster, so the bound stays >= OPT), the
+split of every round's incumbent onto the real servers
+(:mod:`mlopt.families.oasis.primal.disaggregate`, the primal side), and rounds that cut off
+the (slot, class) groups a split could not pack.  OPT is proven when an optimal round splits
+without a drop.  Measured on oasis-open-1 (benchmarks/oasis/frontier.md, fourth round): the
+rows make the merged model solvable to optimality (783.36), one round of subset rows lowers
+it to 783.15, and the splits still drop jobs: not proven in 1300 s at load 9-12.
 """
 from __future__ import annotations
 
@@ -36,9 +45,18 @@ from collections import defaultdict
 from typing import Any
 
 from mlopt.families.oasis.bounds.colgen import server_classes
-from mlopt.models.oasis import _max_copies, build_utility_ilp
+from mlopt.families.oasis.bounds.packing_cuts import add_packing_cuts
+from mlopt.families.oasis.primal.disaggregate import disaggregate, refill
+from mlopt.models.oasis import _max_copies, build_utility_ilp, extract_schedule
+from mlopt.errors import InputError
 from mlopt.solve import solve
 from mlopt.workload import Server, Workload
+
+
+#: share of the time limit the local search refilling a split with dropped jobs may take
+#: (inside the 10% the solver leaves; 30 s without a limit)
+REFILL_SHARE = 0.04
+REFILL_SECONDS = 30.0
 
 
 def aggregate_servers(workload: Workload) -> tuple[Workload, dict[str, list[Server]]]:
@@ -66,9 +84,10 @@ def aggregate_servers(workload: Workload) -> tuple[Workload, dict[str, list[Serv
                                servers=tuple(merged)), members
 
 
-def build_class_relaxation(workload: Workload):
+def build_class_relaxation(workload: Workload, packing_cuts: bool = True):
     """The utility ILP on the merged cluster with the per-(job, class) copy bounds (module
-    docstring); returns (Pyomo model, merged workload, members)."""
+    docstring) and, with ``packing_cuts``, the bin-packing rows of :mod:`.packing_cuts`;
+    returns (Pyomo model, merged workload, members)."""
     merged, members = aggregate_servers(workload)
     m = build_utility_ilp(merged)
     R = workload.resources
@@ -82,22 +101,126 @@ def build_class_relaxation(workload: Workload):
                                      or 0) for srv in members[s])
             if most[i, s] < var[i, s, t].ub:
                 var[i, s, t].setub(most[i, s])
+    if packing_cuts:
+        add_packing_cuts(m, workload, members)
     return m, merged, members
 
 
+def merged_schedule(workload: Workload, members: dict[str, list[Server]], schedule):
+    """A schedule of the real cluster as one of the merged cluster: every row's server is
+    replaced by its class's merged server (counts of one job, slot and class add up).  The
+    inverse direction of :func:`~mlopt.families.oasis.primal.disaggregate.disaggregate`, used to
+    warm-start the relaxation from a known schedule (feasible there: see the module
+    docstring)."""
+    from mlopt.schedule import Schedule
+
+    of = {s.id: sid for sid, ss in members.items() for s in ss}
+    rows = [(j, int(t), of[s], role, int(n)) for j, t, s, role, n in schedule.allocations[
+        ["job", "slot", "server", "role", "count"]].itertuples(index=False)]
+    return Schedule.from_rows(schedule.admitted, rows, {"producer": "merged"})
+
+
+def _split(workload, merged, members, m):
+    """The solver's merged incumbent split onto the real servers: (schedule, dropped job ids,
+    unpackable groups), or None without an integral incumbent."""
+    try:
+        ms = extract_schedule(m, merged)
+    except ValueError:  # no integral incumbent loaded
+        return None
+    unpacked: list = []
+    sched, dropped = disaggregate(workload, ms, members, unpacked)
+    return sched, dropped, unpacked
+
+
 def class_relaxation(workload: Workload, *, time_limit: float | None = None, threads: int = 1,
-                     solver: str = "highs", mip_gap: float = 0.0) -> dict[str, Any]:
+                     solver: str = "highs", mip_gap: float = 0.0, warm_start=None,
+                     packing_cuts: bool = True, max_rounds: int = 20,
+                     keep_model: bool = False) -> dict[str, Any]:
     """Upper bound on OPT: the solver's dual bound of the class-aggregated relaxation (its
-    optimum when solved).  ``bound`` is None when the solver ends without one."""
+    optimum when solved).  ``bound`` is None when the solver ends without one.
+
+    Primal side: the solver's incumbent on the merged cluster is split onto the real servers
+    (:func:`~mlopt.families.oasis.primal.disaggregate.disaggregate`) and checked; ``schedule``
+    and ``feasible_objective`` are the best such schedule and the checker's objective (None
+    without an incumbent), ``dropped`` the jobs its split had to drop (then the residual local
+    search refills it: :func:`~mlopt.families.oasis.primal.disaggregate.refill`).
+
+    Rounds (with ``packing_cuts``; at most ``max_rounds``): when the split finds (slot, class)
+    groups that do not pack, the valid rows of
+    :func:`~mlopt.families.oasis.bounds.packing_cuts.add_subset_cuts` cut that solution off
+    and the relaxation is solved again in the time left (a root-only "branch-and-check").
+    Every round's dual bound is valid (rows are only added), the lowest is returned.  When a
+    round is solved to optimality and its split drops nothing, the schedule's objective equals
+    the bound: ``proven`` is True (OPT, on the word of the MILP solver's optimality).
+    ``warm_start``: a checked schedule of the real cluster handed to the solver as its first
+    incumbent in the first round (HiGHS or SCIP; mapped onto the merged servers).
+    ``keep_model``: also return the last round's Pyomo model (``model``, with every row
+    added), e.g. to confirm its optimum with a second solver."""
+    from mlopt.families.oasis.bounds.packing_cuts import add_subset_cuts
+    from mlopt.families.oasis.checker import check_oasis
+
+    if isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or max_rounds < 1:
+        raise InputError("max_rounds must be an integer >= 1", field="max_rounds",
+                         value=max_rounds)
     t0 = time.perf_counter()
-    m, merged, members = build_class_relaxation(workload)
+    m, merged, members = build_class_relaxation(workload, packing_cuts)
     built = time.perf_counter() - t0
     # the solver gets 90% of the budget minus the build: handing the model over and reading
     # the result back take seconds on a loaded machine, and a caller that kills at its limit
-    # (mlopt bound, mlopt bracket) would otherwise lose the bound
-    left = None if time_limit is None else max(0.5, 0.9 * float(time_limit) - built)
-    sol = solve(m, solver, time_limit=left, mip_gap=mip_gap, threads=threads)
-    bound = sol.bound if sol.bound is not None and math.isfinite(sol.bound) else None
-    return {"bound": bound, "status": sol.status.value, "relaxation_objective": sol.objective,
+    # (mlopt bound, mlopt bracket) would otherwise lose the bound; the splits, checks and the
+    # refill take the rest (REFILL_SHARE of it for the refill)
+    end = None if time_limit is None else t0 + 0.9 * float(time_limit)
+    refill_s = REFILL_SECONDS if time_limit is None else REFILL_SHARE * float(time_limit)
+    bound, best, log, proven, sol = None, None, [], False, None
+    if warm_start is not None:  # never return less than the start
+        res = check_oasis(workload, warm_start)
+        if res.feasible:
+            best = (warm_start, float(res.objective), [])
+    for rnd in range(max_rounds):
+        left = None if end is None else end - time.perf_counter() - (refill_s if rnd else 0.0)
+        if left is not None and left < 0.5:
+            break
+        if warm_start is not None and rnd == 0:
+            from mlopt.models.oasis.warmstart import encode
+            from mlopt.warmstart import solve_warm
+
+            start = encode(m, merged, merged_schedule(workload, members, warm_start))
+            sol = solve_warm(m, start, solver, time_limit=left, mip_gap=mip_gap,
+                             threads=threads)
+        else:
+            sol = solve(m, solver, time_limit=left, mip_gap=mip_gap, threads=threads)
+        if sol.bound is not None and math.isfinite(sol.bound):
+            bound = sol.bound if bound is None else min(bound, sol.bound)
+        got = _split(workload, merged, members, m) if sol.has_solution else None
+        entry = {"round": rnd, "status": sol.status.value, "relaxation_objective": sol.objective,
+                 "bound": sol.bound, "s": round(time.perf_counter() - t0, 1)}
+        if got is not None:
+            sched, dropped, unpacked = got
+            res = check_oasis(workload, sched)
+            if res.feasible:
+                value = float(res.objective)
+                entry.update(split=value, dropped=len(dropped), unpacked=len(unpacked))
+                if best is None or value > best[1]:
+                    best = (sched, value, dropped)
+                if not dropped and sol.status.value == "optimal":
+                    proven, best = True, (sched, value, dropped)
+        log.append(entry)
+        if proven or got is None or not packing_cuts or sol.status.value != "optimal":
+            break
+        entry["cuts"] = add_subset_cuts(m, workload, members, got[2])
+        if not entry["cuts"]:
+            break
+    sched, value, dropped = best if best is not None else (None, None, None)
+    if sched is not None and dropped and refill_s > 0:
+        better = refill(workload, sched, refill_s)
+        res = check_oasis(workload, better)
+        if res.feasible and float(res.objective) > value:
+            sched, value = better, float(res.objective)
+    out = {"model": m} if keep_model else {}
+    return {**out, "bound": bound, "status": None if sol is None else sol.status.value,
+            "relaxation_objective": None if sol is None else sol.objective,
+            "feasible_objective": value, "dropped": dropped, "proven": proven,
+            "rounds": log, "schedule": sched,
             "classes": len(merged.servers), "servers": sum(len(v) for v in members.values()),
-            "solver": sol.solver, "build_s": built, "runtime_s": time.perf_counter() - t0}
+            "solver": None if sol is None else sol.solver, "build_s": built,
+            "runtime_s": time.perf_counter() - t0}
