@@ -16,7 +16,9 @@
 3. SCHEDULES.  Candidates: the warm start (the best checked schedule among the family's online
    algorithms and baselines, or the one named by ``warm``), and list schedules inserting jobs
    in the LP's order (mean start of the job's columns in the last master LP) and in WSPT order
-   (w_j / shortest duration, descending).
+   (w_j / shortest duration, descending), first with a price on the capacity a job occupies
+   (:mod:`.priced_insertion`, option ``insertion_price``), then at the earliest completion,
+   then with the rest of the price ladder, while the search's time lasts.
 4. LOCAL SEARCH from the best candidate until the budget ends: (a) per job, by weighted
    completion descending, take it out and re-insert it at its earliest completion (an earlier
    start, another configuration or placement); kept only when it completes strictly earlier,
@@ -52,6 +54,7 @@ from mlopt.families.hetero.baselines._list import place
 from mlopt.families.hetero.configs import KeyTest, fits_alone, job_config_arrays
 from mlopt.families.hetero.fields import HeteroData, hetero_data
 from mlopt.families.hetero.mincost import Placement
+from mlopt.families.hetero.priced_insertion import Pricer, betas, priced_list
 from mlopt.params import Param
 from mlopt.schedule import COLUMNS, SCHEDULE_SCHEMA_VERSION, Schedule
 from mlopt.workload import Workload
@@ -66,6 +69,9 @@ OPTIONS = {
                                     "generation may use (0: no columns, WSPT order only)"),
     "configs_per_job": Param.int(48, low=1, high=100_000,
                                  doc="configurations tried per job when it is inserted"),
+    "insertion_price": Param.float(0.25, low=0.0, high=100.0,
+                                   doc="beta of the priced list schedules (module docstring 3, "
+                                       ":mod:`.priced_insertion`; 0: earliest completion only)"),
     "master_share": Param.float(0.5, low=0.0, high=0.95,
                                 doc="share of the time left after the list schedules that the "
                                     "restricted master MIP over concrete placements may use "
@@ -259,7 +265,7 @@ def _warm_start(workload: Workload, warm: str):
 
 def run_pnb(workload: Workload, *, seed: int = 0, time_limit: float = 60.0, warm: str = "tiresias",
             colgen_share: float = 0.3, configs_per_job: int = 48,
-            master_share: float = 0.5) -> Schedule:
+            master_share: float = 0.5, insertion_price: float = 0.25) -> Schedule:
     """Price-and-branch (module docstring): the best schedule found within ``time_limit``."""
     from mlopt.families.hetero.colgen import run_colgen
 
@@ -271,12 +277,13 @@ def run_pnb(workload: Workload, *, seed: int = 0, time_limit: float = 60.0, warm
     if share >= 0.5:
         info, cols = run_colgen(workload, time_limit=share)
     return improve(workload, start, cols, deadline=deadline, seed=seed,
-                   configs_per_job=configs_per_job, colgen=info, master_share=master_share)
+                   configs_per_job=configs_per_job, colgen=info, master_share=master_share,
+                   insertion_price=insertion_price)
 
 
 def improve(workload: Workload, start, cols, *, deadline: float, seed: int = 0,
             configs_per_job: int = 48, colgen: dict | None = None,
-            master_share: float = 0.5) -> Schedule:
+            master_share: float = 0.5, insertion_price: float = 0.25) -> Schedule:
     """Steps 2-4 of the module docstring until ``deadline`` (perf_counter seconds): from the
     warm start ``start`` ((name, schedule, checked objective) or None) and the columns ``cols``
     (:class:`.colgen.Columns` or None), the best checked schedule, never worse than ``start``.
@@ -322,16 +329,23 @@ def improve(workload: Workload, start, cols, *, deadline: float, seed: int = 0,
         0.0, deadline - time.perf_counter())
     wspt = sorted(range(J), key=lambda j: (-data.weight[j] / max(1, cands_fast(data, keys, j)),
                                            j))
-    for name, order in (("lp order", lp_order), ("wspt", wspt)):
-        if order is None or time.perf_counter() > search_end:
+    # priced ones first (they won at paper-default), then the plain earliest-completion ones,
+    # then the rest of the price ladder, while the search's share of the budget lasts
+    first, *more = betas(insertion_price)
+    plan = [(lp_order, first), (wspt, first)] + ([(lp_order, 0.0), (wspt, 0.0)] if first else [])
+    plan += [(o, b) for b in more for o in (lp_order, wspt)]
+    pricer = Pricer(data, keys) if insertion_price > 0 else None
+
+    def stop() -> bool:  # an unfinished list schedule is dropped; the warm start stands
+        return start is not None and time.perf_counter() > search_end
+
+    for order, beta in plan:
+        if order is None or (cands and time.perf_counter() > search_end):
             continue
-        s = fresh()
-        for j in order:
-            if time.perf_counter() > search_end and start is not None:
-                break  # unfinished: the warm start stands
-            s.insert(j)
-        if len(s.pl) == J:
-            cands.append((name, s))
+        s = priced_list(fresh(), pricer, order, beta, stop=stop)
+        if s is not None:
+            name = "lp order" if order is lp_order else "wspt"
+            cands.append((f"{name}, price {beta:g}" if beta else name, s))
     got, cur = min(cands, key=lambda c: c[1].value())
     meta["candidates"] = {n: s.value() for n, s in cands}
     moves = {"reinsert": 0, "ruin": 0}
