@@ -2,10 +2,13 @@
 price changes the choice, and ``pnb`` with it checked and never worse than its warm start."""
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from mlopt.families import get_family
+from mlopt.families.hetero.alpha_points import alpha_order, alpha_points
+from mlopt.families.hetero.colgen import Columns
 from mlopt.families.hetero.fields import hetero_data
 from mlopt.families.hetero.generator import generate
 from mlopt.families.hetero.price_and_branch import Search, candidate_keys, encode, run_pnb
@@ -64,3 +67,19 @@ def test_pnb_priced_checked_never_worse_than_warm(seed, preset, beta):
     assert res.feasible
     assert res.objective <= start.objective * (1 + 1e-12)
     assert any(", price " in k for k in s.meta["pnb"]["candidates"])
+
+
+def test_alpha_points_hand():
+    # job 0's LP columns by start: 1 (x 0.5), 3 (0.2), 5 (0.3): cumulative 0.5, 0.7, 1.0, so
+    # alpha 0.5 -> 1, 0.6 -> 3, 0.71 -> 5, 1.0 -> 5; job 1 has no LP value: its arrival (7)
+    cols = Columns(job=np.array([0, 0, 0, 1]), key=np.zeros((4, 4), dtype=int),
+                   d=np.ones(4, dtype=int), start=np.array([3, 1, 5, 2]),
+                   x=np.array([0.2, 0.5, 0.3, 0.0]))
+    arr = np.array([1, 7])
+    got = [alpha_points(cols, 2, np.array([a, 0.5]), arr)[0] for a in (0.5, 0.6, 0.71, 1.0)]
+    assert got == [1, 3, 5, 5]
+    assert alpha_points(cols, 2, np.array([0.5, 0.5]), arr)[1] == 7
+    # job 0's alpha-1 point (5) is before job 1's arrival (7)
+    assert alpha_order(cols, 2, np.array([1.0, 0.5]), arr, np.zeros(2)) == [0, 1]
+    late = np.array([1, 4])  # job 1 arriving at 4 goes before job 0's alpha 1 point (5)
+    assert alpha_order(cols, 2, np.array([1.0, 0.5]), late, np.zeros(2)) == [1, 0]

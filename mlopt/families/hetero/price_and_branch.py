@@ -18,7 +18,8 @@
    in the LP's order (mean start of the job's columns in the last master LP) and in WSPT order
    (w_j / shortest duration, descending), first with a price on the capacity a job occupies
    (:mod:`.priced_insertion`, option ``insertion_price``), then at the earliest completion,
-   then with the rest of the price ladder, while the search's time lasts.
+   then with the rest of the price ladder, while the search's time lasts; then, for half the
+   search time left, random alpha-point orders of the LP (:mod:`.alpha_points`), priced.
 4. LOCAL SEARCH from the best candidate until the budget ends: (a) per job, by weighted
    completion descending, take it out and re-insert it at its earliest completion (an earlier
    start, another configuration or placement); kept only when it completes strictly earlier,
@@ -50,6 +51,7 @@ import time
 import numpy as np
 
 from mlopt.errors import InputError
+from mlopt.families.hetero.alpha_points import alpha_order
 from mlopt.families.hetero.baselines._list import place
 from mlopt.families.hetero.configs import KeyTest, fits_alone, job_config_arrays
 from mlopt.families.hetero.fields import HeteroData, hetero_data
@@ -78,6 +80,8 @@ OPTIONS = {
                                     "(0: local search only)"),
 }
 _EPS = 1e-9
+#: most random alpha-point orders drawn (small instances would otherwise draw until the clock)
+ALPHA_DRAWS = 48
 #: local-search rounds in a row without an improvement after which the search stops early
 STALL_ROUNDS = 5
 
@@ -297,7 +301,7 @@ def improve(workload: Workload, start, cols, *, deadline: float, seed: int = 0,
     meta = {"warm": None if start is None else [start[0], start[2]]}
     priced: list[set] = [set() for _ in range(J)]
     lp_keys: list[list[tuple]] = [[] for _ in range(J)]  # keys with LP value, largest first
-    lp_order = None
+    lp_order, lp_mean = None, None
     if cols is not None:
         if colgen is not None:
             meta["colgen"] = {k: colgen[k] for k in ("bound", "iterations", "converged",
@@ -313,6 +317,7 @@ def improve(workload: Workload, start, cols, *, deadline: float, seed: int = 0,
             den = np.bincount(cols.job, cols.x, minlength=J)
             mean = np.where(den > 0, num / np.maximum(den, _EPS), data.arrival)
             lp_order = sorted(range(J), key=lambda j: (mean[j], j))
+            lp_mean = mean
     keys = [candidate_keys(data, j, priced[j], configs_per_job) for j in range(J)]
 
     def fresh() -> Search:
@@ -346,8 +351,24 @@ def improve(workload: Workload, start, cols, *, deadline: float, seed: int = 0,
         if s is not None:
             name = "lp order" if order is lp_order else "wspt"
             cands.append((f"{name}, price {beta:g}" if beta else name, s))
+    # random alpha-point orders (:mod:`.alpha_points`) for half the search time left, the
+    # prices cycling through the ladder; only the best draw is kept as a candidate
+    draws, best_draw = 0, None
+    if lp_mean is not None and insertion_price > 0:
+        draw_end = time.perf_counter() + 0.5 * max(0.0, search_end - time.perf_counter())
+        ladder = betas(insertion_price)
+        while time.perf_counter() < draw_end and draws < ALPHA_DRAWS:
+            order = alpha_order(cols, J, rng.uniform(1e-9, 1.0, J), data.arrival, lp_mean)
+            s = priced_list(fresh(), pricer, order, ladder[draws % len(ladder)],
+                            stop=lambda: time.perf_counter() > draw_end)
+            draws += 1
+            if s is not None and (best_draw is None or s.value() < best_draw.value()):
+                best_draw = s
+        if best_draw is not None:
+            cands.append(("alpha points", best_draw))
     got, cur = min(cands, key=lambda c: c[1].value())
     meta["candidates"] = {n: s.value() for n, s in cands}
+    meta["alpha_draws"] = draws
     moves = {"reinsert": 0, "ruin": 0}
     idle = 0  # rounds in a row without an improvement
     while time.perf_counter() < search_end and idle < STALL_ROUNDS:
