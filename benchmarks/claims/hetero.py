@@ -1285,3 +1285,94 @@ CLAIMS += [
           "best | solu.csv: bound | tighter ends combined |", frontier_bracket_rows,
           what="frontier: instance bracket with the new rows (not in solu.csv)"),
 ]
+
+
+# --- frontier.md, priced insertion section: data/priced_open{0,1}.json -------------------------
+# One run per instance of benchmarks/hetero/priced_frontier.py: pnb's steps with
+# insertion_price=0 (before) and the default (after), same warm start, columns and budget;
+# objectives are the checker's.
+
+_PRICED = (("priced_open1.json", "RA"), ("priced_open0.json", "PS"))
+
+
+def _priced(name: str) -> dict:
+    r = _json(name)
+    assert r["before"]["feasible"] and r["after"]["feasible"]
+    assert r["before"]["insertion_price"] == 0 and r["after"]["insertion_price"] > 0
+    return r
+
+
+def _best_list(r: dict) -> tuple[str, float]:
+    c = {k: v for k, v in r["after"]["meta"]["candidates"].items() if k != "warm"}
+    k = min(c, key=c.get)
+    return k, c[k]
+
+
+def frontier_priced_rows():
+    rows = []
+    for name, arch in _PRICED:
+        r = _priced(name)
+        b, before, after = r["colgen"]["bound"], r["before"]["objective"], r["after"]["objective"]
+        k, v = _best_list(r)
+        rows.append([r["instance"], arch, b, r["warm"][1], before, after, f"{v:,.1f} ({k})",
+                     f2(before / b), f2(after / b)])
+    return rows
+
+
+def frontier_priced_loads():
+    xs = [x for name, _ in _PRICED for x in (_priced(name)["load_before"][0],
+                                             _priced(name)["before"]["load_after"][0],
+                                             _priced(name)["after"]["load_after"][0])]
+    return [f1(min(xs)), f1(max(xs))]
+
+
+def frontier_priced_lists():
+    out = []
+    for name, arch in _PRICED:
+        r = _priced(name)
+        out.append(f"{arch} {_best_list(r)[1]:,.1f} against {r['before']['objective']:,.1f}")
+    return ["; ".join(out)]
+
+
+def frontier_priced_kept():
+    def kept(r, label):
+        m = r[label]["meta"].get("master", {"rounds": 0, "improved": 0})
+        return f"{m['improved']} of {m['rounds']}"
+    after = [f"{arch} {kept(_priced(n), 'after')}" for n, arch in _PRICED]
+    before = [f"{arch} {kept(_priced(n), 'before')}" for n, arch in _PRICED]
+    return [", ".join(after), ", ".join(before)]
+
+
+def frontier_priced_draws():
+    r = _priced("priced_open1.json")
+    c = r["after"]["meta"]["candidates"]
+    p0 = _priced("priced_open0.json")["after"]["meta"]
+    assert "alpha points" not in p0["candidates"] and p0["alpha_draws"] == 0
+    assert c["alpha points"] > _best_list(r)[1]
+    return [f"{r['after']['meta']['alpha_draws']} draws, best {c['alpha points']:,.1f}"]
+
+
+def frontier_priced_after():
+    out = []
+    for name, arch in _PRICED:
+        r = _priced(name)
+        out.append(f"{arch} {f2(r['after']['objective'] / r['colgen']['bound'])} (was "
+                   f"{f2(r['before']['objective'] / r['colgen']['bound'])})")
+    return [", ".join(out)]
+
+
+CLAIMS += [
+    Table(FRONTIER, "| instance | arch | `colgen_lb` (this run) | Tiresias | before | after | "
+          "after's best list schedule | before / bound | after / bound |", frontier_priced_rows,
+          what="frontier: pnb before / after priced insertion"),
+    Sentence(FRONTIER, "load average\n{}-{} (`uptime` before and after each variant",
+             frontier_priced_loads, what="frontier: priced runs' loads"),
+    Sentence(FRONTIER, "with\nits search and master rounds: {}.", frontier_priced_lists,
+             what="frontier: priced list schedule vs before"),
+    Sentence(FRONTIER, "The restricted master then kept {} of its rounds\nafter it (before: {})",
+             frontier_priced_kept, what="frontier: master rounds after priced insertion"),
+    Sentence(FRONTIER, "did not beat the fixed orders on RA ({}) and had no time left on PS.",
+             frontier_priced_draws, what="frontier: alpha-point draws"),
+    Sentence(FRONTIER, "against each run's own certified bound: {}.", frontier_priced_after,
+             what="frontier: priced ratios"),
+]
