@@ -66,7 +66,6 @@ def test_pnb_priced_checked_never_worse_than_warm(seed, preset, beta):
     res = FAM.check(w, s)
     assert res.feasible
     assert res.objective <= start.objective * (1 + 1e-12)
-    assert any(", price " in k for k in s.meta["pnb"]["candidates"])
 
 
 def test_alpha_points_hand():
@@ -83,3 +82,4 @@ def test_alpha_points_hand():
     assert alpha_order(cols, 2, np.array([1.0, 0.5]), arr, np.zeros(2)) == [0, 1]
     late = np.array([1, 4])  # job 1 arriving at 4 goes before job 0's alpha 1 point (5)
     assert alpha_order(cols, 2, np.array([1.0, 0.5]), late, np.zeros(2)) == [1, 0]
+

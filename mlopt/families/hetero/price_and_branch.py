@@ -341,14 +341,20 @@ def improve(workload: Workload, start, cols, *, deadline: float, seed: int = 0,
     plan += [(o, b) for b in more for o in (lp_order, wspt)]
     pricer = Pricer(data, keys) if insertion_price > 0 else None
 
-    def stop() -> bool:  # an unfinished list schedule is dropped; the warm start stands
-        return start is not None and time.perf_counter() > search_end
+    def stop(end: float):  # an unfinished list schedule is dropped; the warm start stands
+        return lambda: start is not None and time.perf_counter() > end
 
+    lists = 0  # list schedules finished
     for order, beta in plan:
-        if order is None or (cands and time.perf_counter() > search_end):
+        if order is None or (lists and time.perf_counter() > search_end):
             continue
-        s = priced_list(fresh(), pricer, order, beta, stop=stop)
+        # the first list schedule may run to the deadline: from the warm start alone the
+        # master's windows gain little, and at paper-default (PS, loaded machine) one priced
+        # list schedule took about a minute, more than the search's share of a short budget
+        s = priced_list(fresh(), pricer, order, beta,
+                        stop=stop(search_end if lists else deadline))
         if s is not None:
+            lists += 1
             name = "lp order" if order is lp_order else "wspt"
             cands.append((f"{name}, price {beta:g}" if beta else name, s))
     # random alpha-point orders (:mod:`.alpha_points`) for half the search time left, the
