@@ -1376,3 +1376,25 @@ CLAIMS += [
     Sentence(FRONTIER, "against each run's own certified bound: {}.", frontier_priced_after,
              what="frontier: priced ratios"),
 ]
+
+
+# --- frontier.md, the instance bracket after priced insertion: solu.csv's live hetero-open rows
+# and data/bracket_open_priced.json (that run's output) ------------------------------------------
+
+def frontier_priced_bracket_rows():
+    rows = []
+    for r in _json("bracket_open_priced.json"):
+        high, status, low = _solu()[r["instance"]]
+        assert status == "bound"
+        old_high, _, old_low = _solu_nov28()[r["instance"]]
+        arch = "PS" if r["instance"].endswith("-0") else "RA"
+        rows.append([r["instance"], arch, r["objective"], r["bound"], high, low,
+                     f2(old_high / old_low), f2(high / low)])
+    return rows
+
+
+CLAIMS += [
+    Table(FRONTIER, "| instance | arch | this run: best schedule | this run: bound | solu.csv now: "
+          "best | solu.csv now: bound | best / bound before | best / bound now |",
+          frontier_priced_bracket_rows, what="frontier: instance bracket after priced insertion"),
+]
