@@ -1398,3 +1398,22 @@ CLAIMS += [
           "best | solu.csv now: bound | best / bound before | best / bound now |",
           frontier_priced_bracket_rows, what="frontier: instance bracket after priced insertion"),
 ]
+
+
+def frontier_small15_priced():
+    r = _json("small15_s0_priced.json")
+    s, old = r["solve"], next(x for x in _pnb_small()
+                              if x["preset"] == "small" and x["n_jobs"] == 15 and x["seed"] == 0)
+    assert s["feasible"] and s["termination"] == "Time limit reached"
+    warm = float(s["message"].rsplit("objective ", 1)[1])
+    assert warm == r["pnb_60s_alone"]["objective"]
+    return [f"{warm:,.3f}", f"{old['pnb_warm_start']:,.3f}", f"{s['objective']:,.3f}",
+            f"{s['bound']:,.3f}", f"{100 * s['gap']:.1f}", f"{old['objective']:,.3f}",
+            f"{old['bound']:,.3f}", f"{100 * old['gap']:.1f}"]
+
+
+CLAIMS += [
+    Sentence(FRONTIER, "`pnb`'s schedule is now {} (was {}); after 600 s `placement_ti` holds {} "
+             "with a bound of {} (gap {}%; before: {} / {}, {}%)", frontier_small15_priced,
+             what="frontier: 15 PS jobs seed 0 with the priced warm start"),
+]
