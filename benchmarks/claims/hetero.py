@@ -1383,7 +1383,7 @@ CLAIMS += [
 
 def frontier_priced_bracket_rows():
     rows = []
-    for r in _json("bracket_open_priced.json"):
+    for r in _json("bracket_open_priced2.json"):
         high, status, low = _solu()[r["instance"]]
         assert status == "bound"
         old_high, _, old_low = _solu_nov28()[r["instance"]]
