@@ -653,6 +653,15 @@ def _solu() -> dict:
     return solu("hetero")
 
 
+@cache
+def _solu_nov28() -> dict:
+    """solu.csv with its hetero-open rows as they stood until Nov 29
+    (data/solu_open_nov28.json): the sections written against them keep their numbers; the
+    priced-insertion section reads the live rows."""
+    old = {k: tuple(v) for k, v in _json("solu_open_nov28.json")["rows"].items()}
+    return {**_solu(), **old}
+
+
 def frontier_exact_rows():
     names = {"hetero-small-0": 0, "small seed 9104": None, "small seed 1": 1, "small seed 2": 2,
              "small seed 3": None, "small seed 4": None}
@@ -768,7 +777,7 @@ def frontier_pnb_paper_rows():
     rows = []
     for arch, name in (("ps", "hetero-open-0"), ("ra", "hetero-open-1")):
         t = float(d[d.arch == arch].set_index("algorithm").wct["tiresias"])
-        high, status, low = _solu()[name]
+        high, status, low = _solu_nov28()[name]
         assert status == "bound"
         rows.append([name, arch.upper(), t, high, low, f2(t / low), f2(high / low)])
     return rows
@@ -830,7 +839,7 @@ CLAIMS += [
 def frontier_master_ps():
     r = _json("master_open0.json")
     best = min(r["before"]["objective"], r["after"]["objective"])
-    high, _, low = _solu()["hetero-open-0"]
+    high, _, low = _solu_nov28()["hetero-open-0"]
     return [f"{best:,.1f}", f"{100 * (1 - best / high):.1f}", f"{high:,.1f}", f2(best / low)]
 
 
@@ -844,7 +853,7 @@ def frontier_master_lp(arch: str):
     name, inst = {"RA": ("master_open1.json", "hetero-open-1"),
                   "PS": ("master_open0.json", "hetero-open-0")}[arch]
     cg = _json(name)["colgen"]
-    low = _solu()[inst][2]
+    low = _solu_nov28()[inst][2]
     assert cg["lp"] >= low  # the restricted master LP is above the LP optimum, the bound below
     return [f"{cg['lp']:,.1f}", str(cg["iterations"]), f"{low:,.1f}",
             f"{100 * (cg['lp'] / low - 1):.2f}"]
@@ -1151,7 +1160,7 @@ def frontier_master_prose():
 
 
 def frontier_master_solu():
-    ps, ra = _solu()["hetero-open-0"], _solu()["hetero-open-1"]
+    ps, ra = _solu_nov28()["hetero-open-0"], _solu_nov28()["hetero-open-1"]
     cg = [_master(n)["colgen"]["bound"] for n in ("master_open0.json", "master_open1.json")]
     assert cg[0] < ps[2] and cg[1] < ra[2]  # "certified less"
     r = _master("master_open1.json")
@@ -1215,7 +1224,7 @@ def frontier_usable_rows():
         d = _json(f"usable_open{name[-1]}.json")
         pooled, usable = d["pooled_capacity"], d["usable_capacity"]
         cut = " / ".join(f"{100 * (1 - u / p):.0f}%" for p, u in zip(pooled, usable))
-        high = _solu()[name][0]
+        high = _solu_nov28()[name][0]
         before, after = d["without"]["bound"], d["with"]["bound"]
         rows.append([name, arch, cut, before,
                      d["usable"]["bound"] if "usable" in d else None, after,
@@ -1265,7 +1274,7 @@ CLAIMS += [
 def frontier_bracket_rows():
     rows = []
     for r in _json("bracket_open.json"):
-        high, _, low = _solu()[r["instance"]]
+        high, _, low = _solu_nov28()[r["instance"]]
         rows.append([r["instance"], r["objective"], r["bound"], f2(r["objective"] / r["bound"]),
                      high, low, f2(min(high, r["objective"]) / max(low, r["bound"]))])
     return rows
@@ -1275,4 +1284,136 @@ CLAIMS += [
     Table(FRONTIER, "| instance | this run: best schedule | this run: bound | ratio | solu.csv: "
           "best | solu.csv: bound | tighter ends combined |", frontier_bracket_rows,
           what="frontier: instance bracket with the new rows (not in solu.csv)"),
+]
+
+
+# --- frontier.md, priced insertion section: data/priced_open{0,1}.json -------------------------
+# One run per instance of benchmarks/hetero/priced_frontier.py: pnb's steps with
+# insertion_price=0 (before) and the default (after), same warm start, columns and budget;
+# objectives are the checker's.
+
+_PRICED = (("priced_open1.json", "RA"), ("priced_open0.json", "PS"))
+
+
+def _priced(name: str) -> dict:
+    r = _json(name)
+    assert r["before"]["feasible"] and r["after"]["feasible"]
+    assert r["before"]["insertion_price"] == 0 and r["after"]["insertion_price"] > 0
+    return r
+
+
+def _best_list(r: dict) -> tuple[str, float]:
+    c = {k: v for k, v in r["after"]["meta"]["candidates"].items() if k != "warm"}
+    k = min(c, key=c.get)
+    return k, c[k]
+
+
+def frontier_priced_rows():
+    rows = []
+    for name, arch in _PRICED:
+        r = _priced(name)
+        b, before, after = r["colgen"]["bound"], r["before"]["objective"], r["after"]["objective"]
+        k, v = _best_list(r)
+        rows.append([r["instance"], arch, b, r["warm"][1], before, after, f"{v:,.1f} ({k})",
+                     f2(before / b), f2(after / b)])
+    return rows
+
+
+def frontier_priced_loads():
+    xs = [x for name, _ in _PRICED for x in (_priced(name)["load_before"][0],
+                                             _priced(name)["before"]["load_after"][0],
+                                             _priced(name)["after"]["load_after"][0])]
+    return [f1(min(xs)), f1(max(xs))]
+
+
+def frontier_priced_lists():
+    out = []
+    for name, arch in _PRICED:
+        r = _priced(name)
+        out.append(f"{arch} {_best_list(r)[1]:,.1f} against {r['before']['objective']:,.1f}")
+    return ["; ".join(out)]
+
+
+def frontier_priced_kept():
+    def kept(r, label):
+        m = r[label]["meta"].get("master", {"rounds": 0, "improved": 0})
+        return f"{m['improved']} of {m['rounds']}"
+    after = [f"{arch} {kept(_priced(n), 'after')}" for n, arch in _PRICED]
+    before = [f"{arch} {kept(_priced(n), 'before')}" for n, arch in _PRICED]
+    return [", ".join(after), ", ".join(before)]
+
+
+def frontier_priced_draws():
+    r = _priced("priced_open1.json")
+    c = r["after"]["meta"]["candidates"]
+    p0 = _priced("priced_open0.json")["after"]["meta"]
+    assert "alpha points" not in p0["candidates"] and p0["alpha_draws"] == 0
+    assert c["alpha points"] > _best_list(r)[1]
+    return [f"{r['after']['meta']['alpha_draws']} draws, best {c['alpha points']:,.1f}"]
+
+
+def frontier_priced_after():
+    out = []
+    for name, arch in _PRICED:
+        r = _priced(name)
+        out.append(f"{arch} {f2(r['after']['objective'] / r['colgen']['bound'])} (was "
+                   f"{f2(r['before']['objective'] / r['colgen']['bound'])})")
+    return [", ".join(out)]
+
+
+CLAIMS += [
+    Table(FRONTIER, "| instance | arch | `colgen_lb` (this run) | Tiresias | before | after | "
+          "after's best list schedule | before / bound | after / bound |", frontier_priced_rows,
+          what="frontier: pnb before / after priced insertion"),
+    Sentence(FRONTIER, "load average\n{}-{} (`uptime` before and after each variant",
+             frontier_priced_loads, what="frontier: priced runs' loads"),
+    Sentence(FRONTIER, "with\nits search and master rounds: {}.", frontier_priced_lists,
+             what="frontier: priced list schedule vs before"),
+    Sentence(FRONTIER, "The restricted master then kept {} of its rounds\nafter it (before: {})",
+             frontier_priced_kept, what="frontier: master rounds after priced insertion"),
+    Sentence(FRONTIER, "did not beat the fixed orders on RA ({}) and had no time left on PS.",
+             frontier_priced_draws, what="frontier: alpha-point draws"),
+    Sentence(FRONTIER, "against each run's own certified bound: {}.", frontier_priced_after,
+             what="frontier: priced ratios"),
+]
+
+
+# --- frontier.md, the instance bracket after priced insertion: solu.csv's live hetero-open rows
+# and data/bracket_open_priced.json (that run's output) ------------------------------------------
+
+def frontier_priced_bracket_rows():
+    rows = []
+    for r in _json("bracket_open_priced2.json"):
+        high, status, low = _solu()[r["instance"]]
+        assert status == "bound"
+        old_high, _, old_low = _solu_nov28()[r["instance"]]
+        arch = "PS" if r["instance"].endswith("-0") else "RA"
+        rows.append([r["instance"], arch, r["objective"], r["bound"], high, low,
+                     f2(old_high / old_low), f2(high / low)])
+    return rows
+
+
+CLAIMS += [
+    Table(FRONTIER, "| instance | arch | this run: best schedule | this run: bound | solu.csv now: "
+          "best | solu.csv now: bound | best / bound before | best / bound now |",
+          frontier_priced_bracket_rows, what="frontier: instance bracket after priced insertion"),
+]
+
+
+def frontier_small15_priced():
+    r = _json("small15_s0_priced.json")
+    s, old = r["solve"], next(x for x in _pnb_small()
+                              if x["preset"] == "small" and x["n_jobs"] == 15 and x["seed"] == 0)
+    assert s["feasible"] and s["termination"] == "Time limit reached"
+    warm = float(s["message"].rsplit("objective ", 1)[1])
+    assert warm == r["pnb_60s_alone"]["objective"]
+    return [f"{warm:,.3f}", f"{old['pnb_warm_start']:,.3f}", f"{s['objective']:,.3f}",
+            f"{s['bound']:,.3f}", f"{100 * s['gap']:.1f}", f"{old['objective']:,.3f}",
+            f"{old['bound']:,.3f}", f"{100 * old['gap']:.1f}"]
+
+
+CLAIMS += [
+    Sentence(FRONTIER, "`pnb`'s schedule is now {} (was {}); after 600 s `placement_ti` holds {} "
+             "with a bound of {} (gap {}%; before: {} / {}, {}%)", frontier_small15_priced,
+             what="frontier: 15 PS jobs seed 0 with the priced warm start"),
 ]

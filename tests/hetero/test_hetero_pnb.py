@@ -22,7 +22,8 @@ def test_registered_as_reference_with_options():
     rec = FAM.algorithm_record("pnb")
     assert rec.role == "reference"
     assert set(FAM.option_schema("pnb")) == {"time_limit", "warm", "colgen_share",
-                                             "configs_per_job", "master_share"}
+                                             "configs_per_job", "master_share",
+                                             "insertion_price"}
 
 
 @pytest.mark.parametrize("arch", ["ps", "ra"])
@@ -74,7 +75,8 @@ def test_checked_never_worse_than_warm_never_below_opt(seed, preset, warm):
 
 @pytest.mark.parametrize("field, value", [("warm", "nope"), ("time_limit", 0.0),
                                           ("colgen_share", 0.95), ("configs_per_job", 0),
-                                          ("master_share", 0.99)])
+                                          ("master_share", 0.99),
+                                          ("insertion_price", -1.0)])
 def test_bad_options_refused(field, value):
     with pytest.raises(InputError) as err:
         FAM.run("pnb", hand(), seed=0, **{field: value})

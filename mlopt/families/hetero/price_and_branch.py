@@ -16,7 +16,10 @@
 3. SCHEDULES.  Candidates: the warm start (the best checked schedule among the family's online
    algorithms and baselines, or the one named by ``warm``), and list schedules inserting jobs
    in the LP's order (mean start of the job's columns in the last master LP) and in WSPT order
-   (w_j / shortest duration, descending).
+   (w_j / shortest duration, descending), first with a price on the capacity a job occupies
+   (:mod:`.priced_insertion`, option ``insertion_price``), then at the earliest completion,
+   then with the rest of the price ladder, while the search's time lasts; then, for half the
+   search time left, random alpha-point orders of the LP (:mod:`.alpha_points`), priced.
 4. LOCAL SEARCH from the best candidate until the budget ends: (a) per job, by weighted
    completion descending, take it out and re-insert it at its earliest completion (an earlier
    start, another configuration or placement); kept only when it completes strictly earlier,
@@ -48,10 +51,12 @@ import time
 import numpy as np
 
 from mlopt.errors import InputError
+from mlopt.families.hetero.alpha_points import alpha_order
 from mlopt.families.hetero.baselines._list import place
 from mlopt.families.hetero.configs import KeyTest, fits_alone, job_config_arrays
 from mlopt.families.hetero.fields import HeteroData, hetero_data
 from mlopt.families.hetero.mincost import Placement
+from mlopt.families.hetero.priced_insertion import Pricer, betas, priced_list
 from mlopt.params import Param
 from mlopt.schedule import COLUMNS, SCHEDULE_SCHEMA_VERSION, Schedule
 from mlopt.workload import Workload
@@ -66,12 +71,17 @@ OPTIONS = {
                                     "generation may use (0: no columns, WSPT order only)"),
     "configs_per_job": Param.int(48, low=1, high=100_000,
                                  doc="configurations tried per job when it is inserted"),
+    "insertion_price": Param.float(0.25, low=0.0, high=100.0,
+                                   doc="beta of the priced list schedules (module docstring 3, "
+                                       ":mod:`.priced_insertion`; 0: earliest completion only)"),
     "master_share": Param.float(0.5, low=0.0, high=0.95,
                                 doc="share of the time left after the list schedules that the "
                                     "restricted master MIP over concrete placements may use "
                                     "(0: local search only)"),
 }
 _EPS = 1e-9
+#: most random alpha-point orders drawn (small instances would otherwise draw until the clock)
+ALPHA_DRAWS = 48
 #: local-search rounds in a row without an improvement after which the search stops early
 STALL_ROUNDS = 5
 
@@ -259,7 +269,7 @@ def _warm_start(workload: Workload, warm: str):
 
 def run_pnb(workload: Workload, *, seed: int = 0, time_limit: float = 60.0, warm: str = "tiresias",
             colgen_share: float = 0.3, configs_per_job: int = 48,
-            master_share: float = 0.5) -> Schedule:
+            master_share: float = 0.5, insertion_price: float = 0.25) -> Schedule:
     """Price-and-branch (module docstring): the best schedule found within ``time_limit``."""
     from mlopt.families.hetero.colgen import run_colgen
 
@@ -271,12 +281,13 @@ def run_pnb(workload: Workload, *, seed: int = 0, time_limit: float = 60.0, warm
     if share >= 0.5:
         info, cols = run_colgen(workload, time_limit=share)
     return improve(workload, start, cols, deadline=deadline, seed=seed,
-                   configs_per_job=configs_per_job, colgen=info, master_share=master_share)
+                   configs_per_job=configs_per_job, colgen=info, master_share=master_share,
+                   insertion_price=insertion_price)
 
 
 def improve(workload: Workload, start, cols, *, deadline: float, seed: int = 0,
             configs_per_job: int = 48, colgen: dict | None = None,
-            master_share: float = 0.5) -> Schedule:
+            master_share: float = 0.5, insertion_price: float = 0.25) -> Schedule:
     """Steps 2-4 of the module docstring until ``deadline`` (perf_counter seconds): from the
     warm start ``start`` ((name, schedule, checked objective) or None) and the columns ``cols``
     (:class:`.colgen.Columns` or None), the best checked schedule, never worse than ``start``.
@@ -290,7 +301,7 @@ def improve(workload: Workload, start, cols, *, deadline: float, seed: int = 0,
     meta = {"warm": None if start is None else [start[0], start[2]]}
     priced: list[set] = [set() for _ in range(J)]
     lp_keys: list[list[tuple]] = [[] for _ in range(J)]  # keys with LP value, largest first
-    lp_order = None
+    lp_order, lp_mean = None, None
     if cols is not None:
         if colgen is not None:
             meta["colgen"] = {k: colgen[k] for k in ("bound", "iterations", "converged",
@@ -306,6 +317,7 @@ def improve(workload: Workload, start, cols, *, deadline: float, seed: int = 0,
             den = np.bincount(cols.job, cols.x, minlength=J)
             mean = np.where(den > 0, num / np.maximum(den, _EPS), data.arrival)
             lp_order = sorted(range(J), key=lambda j: (mean[j], j))
+            lp_mean = mean
     keys = [candidate_keys(data, j, priced[j], configs_per_job) for j in range(J)]
 
     def fresh() -> Search:
@@ -322,18 +334,47 @@ def improve(workload: Workload, start, cols, *, deadline: float, seed: int = 0,
         0.0, deadline - time.perf_counter())
     wspt = sorted(range(J), key=lambda j: (-data.weight[j] / max(1, cands_fast(data, keys, j)),
                                            j))
-    for name, order in (("lp order", lp_order), ("wspt", wspt)):
-        if order is None or time.perf_counter() > search_end:
+    # priced ones first (they won at paper-default), then the plain earliest-completion ones,
+    # then the rest of the price ladder, while the search's share of the budget lasts
+    first, *more = betas(insertion_price)
+    plan = [(lp_order, first), (wspt, first)] + ([(lp_order, 0.0), (wspt, 0.0)] if first else [])
+    plan += [(o, b) for b in more for o in (lp_order, wspt)]
+    pricer = Pricer(data, keys) if insertion_price > 0 else None
+
+    def stop(end: float):  # an unfinished list schedule is dropped; the warm start stands
+        return lambda: start is not None and time.perf_counter() > end
+
+    lists = 0  # list schedules finished
+    for order, beta in plan:
+        if order is None or (lists and time.perf_counter() > search_end):
             continue
-        s = fresh()
-        for j in order:
-            if time.perf_counter() > search_end and start is not None:
-                break  # unfinished: the warm start stands
-            s.insert(j)
-        if len(s.pl) == J:
-            cands.append((name, s))
+        # the first list schedule may run to the deadline: from the warm start alone the
+        # master's windows gain little, and at paper-default (PS, loaded machine) one priced
+        # list schedule took about a minute, more than the search's share of a short budget
+        s = priced_list(fresh(), pricer, order, beta,
+                        stop=stop(search_end if lists else deadline))
+        if s is not None:
+            lists += 1
+            name = "lp order" if order is lp_order else "wspt"
+            cands.append((f"{name}, price {beta:g}" if beta else name, s))
+    # random alpha-point orders (:mod:`.alpha_points`) for half the search time left, the
+    # prices cycling through the ladder; only the best draw is kept as a candidate
+    draws, best_draw = 0, None
+    if lp_mean is not None and insertion_price > 0:
+        draw_end = time.perf_counter() + 0.5 * max(0.0, search_end - time.perf_counter())
+        ladder = betas(insertion_price)
+        while time.perf_counter() < draw_end and draws < ALPHA_DRAWS:
+            order = alpha_order(cols, J, rng.uniform(1e-9, 1.0, J), data.arrival, lp_mean)
+            s = priced_list(fresh(), pricer, order, ladder[draws % len(ladder)],
+                            stop=lambda: time.perf_counter() > draw_end)
+            draws += 1
+            if s is not None and (best_draw is None or s.value() < best_draw.value()):
+                best_draw = s
+        if best_draw is not None:
+            cands.append(("alpha points", best_draw))
     got, cur = min(cands, key=lambda c: c[1].value())
     meta["candidates"] = {n: s.value() for n, s in cands}
+    meta["alpha_draws"] = draws
     moves = {"reinsert": 0, "ruin": 0}
     idle = 0  # rounds in a row without an improvement
     while time.perf_counter() < search_end and idle < STALL_ROUNDS:
