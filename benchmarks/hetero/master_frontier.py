@@ -35,11 +35,16 @@ def instance(name: str):
     return generate(rec["preset"], rec["seed"], **rec.get("params", {}))
 
 
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def before_after(argv, *, option: str, doc: str, colgen_s: float, budget_s: float,
+                 per_variant: tuple[str, ...] = ()) -> int:
+    """One column generation, then :func:`.price_and_branch.improve` from Tiresias's schedule
+    with ``option`` at 0 (before) and at its default (after), the same columns and budget each;
+    both schedules checked, the checker's objectives written to ``-o`` as each finishes.
+    ``per_variant``: extra measurements per variant (``"load_after"``: the load average)."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
     ap.add_argument("--instance", required=True)
-    ap.add_argument("--colgen", type=float, default=120.0)
-    ap.add_argument("--budget", type=float, default=200.0)
+    ap.add_argument("--colgen", type=float, default=colgen_s)
+    ap.add_argument("--budget", type=float, default=budget_s)
     ap.add_argument("-o", "--out", required=True)
     a = ap.parse_args(argv)
     fam = get_family("hetero")
@@ -52,22 +57,28 @@ def main(argv=None) -> int:
     out["colgen"]["seconds"] = round(time.perf_counter() - t0, 1)
     start = _warm_start(w, "tiresias")
     out["warm"] = [start[0], start[2]]
-    share = OPTIONS["master_share"].default
-    for label, ms in (("before", 0.0), ("after", share)):
+    for label, value in (("before", 0.0), ("after", OPTIONS[option].default)):
         t1 = time.perf_counter()
-        s = improve(w, start, cols, deadline=t1 + a.budget, colgen=info, master_share=ms)
+        s = improve(w, start, cols, deadline=t1 + a.budget, colgen=info, **{option: value})
         res = fam.check(w, s)
-        out[label] = {"master_share": ms, "feasible": bool(res.feasible),
+        out[label] = {option: value, "feasible": bool(res.feasible),
                       "objective": float(res.objective) if res.feasible else None,
                       "ratio_to_bound": float(res.objective) / info["bound"]
                       if res.feasible else None,
-                      "seconds": round(time.perf_counter() - t1, 1),
-                      "meta": s.meta["pnb"]}
+                      "seconds": round(time.perf_counter() - t1, 1)}
+        if "load_after" in per_variant:
+            out[label]["load_after"] = list(os.getloadavg())
+        out[label]["meta"] = s.meta["pnb"]
         Path(a.out).write_text(json.dumps(out, indent=1, default=str) + "\n")
         print(label, out[label]["objective"], out[label]["ratio_to_bound"], flush=True)
     out["load_after"] = list(os.getloadavg())
     Path(a.out).write_text(json.dumps(out, indent=1, default=str) + "\n")
     return 0
+
+
+def main(argv=None) -> int:
+    return before_after(argv, option="master_share", doc=__doc__, colgen_s=120.0,
+                        budget_s=200.0)
 
 
 if __name__ == "__main__":
