@@ -132,10 +132,23 @@ def build_jct_step(workload: Workload, *, symmetry: bool = True, pool_cut: bool 
     first = {}
     for (j, w, t) in m.JWT:
         first[(j, w)] = min(t, first.get((j, w), t))
-    # tight (under dominance), lifted by u_j: a cloud job has n_j. = 0 and finishes at H_j
-    m.worker_floor = pyo.Constraint(m.JW, rule=lambda m, j, w: m.c[j]
-                                    >= first[(j, w)] - 1 + p0[j] * m.n[j, w]
-                                    + (H[j] - first[(j, w)] + 1) * cloud(m, j))
+    # n_jw chunks back to back from the data arrival s_jw: c_j >= s_jw - 1 + p0_j n_jw when
+    # n_jw >= 1, but a job with no chunk on w may finish before s_jw (found by an independent
+    # review: c_j >= s_jw - 1 at n_jw = 0 cut off the optimum when w's data arrives late).  The
+    # row is the line through (0, F_j) and (D_j, s_jw - 1 + p0_j D_j): below that floor at every
+    # n_jw in 1..D_j when F_j <= s_jw - 1 (both linear on 1..D_j, equal at D_j, and at 1 it
+    # reduces to F_j <= s_jw - 1), and c_j >= F_j always; otherwise s_jw - 1 < F_j and the plain
+    # floor is valid at n_jw = 0 too.  tight lifts it by u_j under dominance (a cloud job has
+    # n_j. = 0 and finishes at H_j).
+    def floor(m, j, w):
+        s = first[(j, w)]
+        if F[j] <= s - 1:
+            row = F[j] + (s - 1 + p0[j] * D[j] - F[j]) * m.n[j, w] / D[j]
+            at_zero = F[j]
+        else:
+            row, at_zero = s - 1 + p0[j] * m.n[j, w], s - 1
+        return m.c[j] >= row + (H[j] - at_zero) * cloud(m, j)
+    m.worker_floor = pyo.Constraint(m.JW, rule=floor)
     m.cloud_floor = pyo.Constraint(
         [j for j in sorted(H) if E[j] < H[j]],
         rule=lambda m, j: m.c[j] >= E[j] + (H[j] - E[j]) * m.u[j])
