@@ -29,6 +29,53 @@ def test_dff_by_hand():
     assert dff(3, 0.0, 4) == 0.0
 
 
+def test_dff_counts_the_checkers_slack():
+    # an independent review: demands of 1 + 1.4e-9 GPU, two of which the checker accepts on a
+    # 2-GPU server (2 + 2.8e-9 <= 2 (1 + 1e-9) + 1e-9), were counted as more than half a
+    # server each (u^(1) = 1), so the rows allowed one per server and the bound fell below OPT.
+    # Against the accepted capacity 2 + 3e-9 each is below half: u^(1) = 0
+    assert dff(1, 1 + 1.4e-9, 2.0, exact=False) == 0.0
+    assert dff(1, 1 + 1.4e-9, 2.0) == 0.0  # not an integer: the float branch either way
+    # integer data in a row whose other demands are not integers: the float branch, so exact
+    # halves no longer count 1/2 (valid, weaker)
+    assert dff(1, 1, 2, exact=True) == 0.5 and dff(1, 1, 2, exact=False) == 0.0
+
+
+def test_packing_rows_hold_on_a_schedule_using_the_checkers_slack():
+    """The review's instance: the utility ILP's optimum 440.30 (checker-feasible) places two
+    workers of 1 + 1.4e-9 GPU on 2-GPU servers; the merged model with the packing rows must stay
+    at or above it (it was 398.50)."""
+    import dataclasses
+
+    from mlopt.families.oasis.bounds.class_relaxation import build_class_relaxation
+    from mlopt.solve import solve
+
+    wl = generate("paper-fig5", seed=0, n_servers=4, n_jobs=10, worker_types=("g3.8xlarge",),
+                  chunks=(2, 8))
+    wl = dataclasses.replace(wl, jobs=tuple(
+        dataclasses.replace(j, worker_demand={**j.worker_demand, "gpu": 1 + 1.4e-9})
+        for j in wl.jobs))
+    opt = solve(build_utility_ilp(wl), "highs", time_limit=60)
+    assert opt.status == Status.OPTIMAL
+    m, _merged, _members = build_class_relaxation(wl, packing_cuts=True)
+    rel = solve(m, "highs", time_limit=60)
+    assert rel.bound >= opt.objective - 1e-6
+
+
+def test_a_nan_solution_reads_as_no_packing():
+    # HiGHS 1.16 once reported a feasible primal status with NaN column values (review)
+    from types import SimpleNamespace
+
+    from mlopt.families.oasis.primal.disaggregate import _solution
+
+    def highs(values, status=2):
+        return SimpleNamespace(getInfo=lambda: SimpleNamespace(primal_solution_status=status),
+                               getSolution=lambda: SimpleNamespace(col_value=values))
+    assert _solution(highs([1.0, float("nan")])) is None
+    assert _solution(highs([1.0, 2.0], status=1)) is None
+    assert _solution(highs([1.0, 2.0])) == [1.0, 2.0]
+
+
 def _srv(n, gpu, bw):
     return Server(f"s{n}", "worker", {"gpu": float(gpu), "bw": float(bw)})
 

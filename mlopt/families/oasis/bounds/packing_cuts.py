@@ -15,12 +15,13 @@ u^(k)(x) = x when (k + 1) x is an integer, else floor((k + 1) x) / k; with k = 1
 the items larger than half a server (one per server), halves counting one half.
 
 DECISION (exactness of the integer test): the "(k + 1) x is an integer" branch is taken only
-when both the demand and the capacity are integers (checked with exact fractions: the GPU,
-CPU, memory and storage of ``paper-default``); for other data (bandwidth) the coefficient is
-floor((k + 1) x (1 - 1e-9)) / k, which is never above u^(k)(x) (u^(k) is non-decreasing and
-floor((k + 1) x) / k <= x when (k + 1) x is an integer m <= k + 1), so float noise only
-weakens a row.  A row is added only when it can bind: some present job has a_i > 0 and
-sum_i a_i ub(y_ic(t)) > n_c; identical rows for different k are added once.
+when the capacity and every job's demand in that resource are integers (checked with exact
+fractions: the GPU, CPU, memory and storage of ``paper-default``); for other data (bandwidth)
+x is taken against the capacity the checker accepts (its relative and absolute slack added)
+and the coefficient is floor((k + 1) x (1 - 1e-9)) / k, which is never above u^(k)(x) (u^(k)
+is non-decreasing and floor((k + 1) x) / k <= x when (k + 1) x is an integer m <= k + 1), so
+float noise only weakens a row.  A row is added only when it can bind: some present job has
+a_i > 0 and sum_i a_i ub(y_ic(t)) > n_c; identical rows for different k are added once.
 """
 from __future__ import annotations
 
@@ -34,15 +35,26 @@ MAX_K = 3
 _FLOAT_EPS = 1e-9
 
 
-def dff(k: int, demand: float, capacity: float) -> float:
-    """u^(k)(demand / capacity), rounded down where the data are not integers (docstring)."""
+def dff(k: int, demand: float, capacity: float, exact: bool = True) -> float:
+    """u^(k)(demand / capacity), rounded down where the data are not integers (docstring).
+
+    ``exact``: every demand that can share a server with this one in this resource is an
+    integer too (the caller knows the row).  Only then is a server's load an integer, so the
+    checker's slack (``CAP_RTOL`` relative + ``CAP_ATOL`` absolute) cannot be used and the
+    exact branch is valid.  Otherwise x is taken against the capacity the checker accepts,
+    capacity (1 + CAP_RTOL) + CAP_ATOL: an independent review found demands of 1 + 1.4e-9 GPU,
+    two of which the checker accepts on a 2-GPU server, counted as more than half a server
+    each (a false ``proven`` optimum)."""
+    from mlopt.families.oasis.checker import CAP_ATOL, CAP_RTOL
+
     if demand <= 0:
         return 0.0
-    if float(demand).is_integer() and float(capacity).is_integer():
+    if exact and float(demand).is_integer() and float(capacity).is_integer():
         x = Fraction(int(demand), int(capacity))
         v = (k + 1) * x
         return float(x) if v.denominator == 1 else math.floor(v) / k
-    return math.floor((k + 1) * demand / capacity * (1 - _FLOAT_EPS)) / k
+    accepted = capacity * (1 + CAP_RTOL) + CAP_ATOL
+    return math.floor((k + 1) * demand / accepted * (1 - _FLOAT_EPS)) / k
 
 
 def add_packing_cuts(m: pyo.ConcreteModel, workload, members) -> int:
@@ -54,6 +66,9 @@ def add_packing_cuts(m: pyo.ConcreteModel, workload, members) -> int:
     jobs = {j.id: j for j in workload.jobs}
     rows: list[tuple[list, int]] = []
     for var, demand in ((m.y, "worker_demand"), (m.z, "ps_demand")):
+        # a resource whose demands are all integers: loads are integers (dff's exact branch)
+        integral = {r: all(float(getattr(j, demand)[r]).is_integer() for j in workload.jobs)
+                    for r in R}
         by_st: dict[tuple[str, int], list] = {}
         for (i, s, t) in var:
             by_st.setdefault((s, t), []).append(i)
@@ -69,7 +84,8 @@ def add_packing_cuts(m: pyo.ConcreteModel, workload, members) -> int:
                         if key not in coef:
                             d = getattr(jobs[i], demand)
                             hosts = [h for h in members[s] if _max_copies(h.capacity, d, R)]
-                            coef[key] = min((dff(k, d[r], h.capacity[r]) for h in hosts
+                            coef[key] = min((dff(k, d[r], h.capacity[r], integral[r])
+                                             for h in hosts
                                              if h.capacity[r] > 0), default=0.0)
                         if coef[key] > 0:
                             terms.append((coef[key], var[i, s, t]))
