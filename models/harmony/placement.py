@@ -122,8 +122,13 @@ def build_placement_milp(workload: Workload, *, symmetry: bool = True, run_rows:
     m.PIECES = pyo.Set(initialize=["linear", "tail", "floor"], ordered=True)
 
     m.st = pyo.Var(m.JT, domain=pyo.Binary)
-    m.X = pyo.Var(m.J, m.S, domain=pyo.NonNegativeIntegers, bounds=lambda _, n, s: (0, Wn[n]))
-    m.Y = pyo.Var(m.J, m.S, domain=pyo.NonNegativeIntegers, bounds=lambda _, n, s: (0, Pn[n]))
+    # only servers of role "any" host tasks (the checker's `role` rule; an independent review
+    # found the model placing tasks on a role-"worker" server): the others are fixed at 0
+    hosts = {srv.id: srv.role == "any" for srv in workload.servers}
+    m.X = pyo.Var(m.J, m.S, domain=pyo.NonNegativeIntegers,
+                  bounds=lambda _, n, s: (0, Wn[n] if hosts[s] else 0))
+    m.Y = pyo.Var(m.J, m.S, domain=pyo.NonNegativeIntegers,
+                  bounds=lambda _, n, s: (0, Pn[n] if hosts[s] else 0))
     m.z = pyo.Var(m.J, m.S, domain=pyo.Binary)
     m.u = pyo.Var(m.J, domain=pyo.Binary)
     m.act = pyo.Var(m.JT, domain=pyo.Binary)

@@ -208,3 +208,27 @@ def test_estimate_follows_the_options(opts):
     from mlopt.models.harmony.estimate import estimate_placement_milp
     w = FAM.preset("small")(seed=3)
     assert estimate_placement_milp(w, **opts) == measure(build_placement_milp(w, **opts))
+
+
+@pytest.mark.parametrize("options", [{"symmetry": False, "run_rows": False}, {},
+                                     {"share_row": True}])
+def test_tasks_only_on_servers_that_host_them(options):
+    """An independent review: with one role-"any" server and one role-"worker" server the
+    model put tasks on the second, which the checker rejects (role rule), and claimed optimal
+    1.5.  Both jobs (1 worker + 1 PS each) must share s0: resnext110 (3 epochs) and ctc (10)
+    together take 2 intervals on average, as `share` also says (2.0)."""
+    from mlopt.solve import solve
+    from mlopt.workload import Server
+
+    w = make_workload([
+        {"model": "resnext110", "workers": 1, "ps": 1, "epochs": 3, "arrival": 1},
+        {"model": "ctc", "workers": 1, "ps": 1, "epochs": 10, "arrival": 1}],
+        n_servers=2, horizon=5)
+    s0, s1 = w.servers
+    w = dataclasses.replace(w, servers=[s0, Server(id=s1.id, role="worker",
+                                                   capacity=dict(s1.capacity))])
+    m = build_placement_milp(w, **options)
+    res = solve(m, "highs", time_limit=30)
+    chk = get_family("harmony").check(w, extract_schedule(m, w))
+    assert res.status == Status.OPTIMAL and chk.feasible, chk.summary()
+    assert res.objective == pytest.approx(2.0) and chk.objective == pytest.approx(2.0)
