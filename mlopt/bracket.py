@@ -319,11 +319,36 @@ def bracket(workload, *, family: str | None = None, time_limit: float = 60.0,
                    proof)
 
 
+class Refusal(str):
+    """An InputError's message as it comes back from a :class:`Boxed` child: a string (what
+    a bracket row shows) that also keeps the error's ``field`` and ``value``, so a caller can
+    raise the same one-line error the source raised (``mlopt bound``)."""
+
+    def __new__(cls, message: str, field: str | None = None, value: Any = None):
+        self = super().__new__(cls, message)
+        self.field, self.value = field, _picklable(value)
+        return self
+
+    def error(self) -> InputError:
+        return InputError(str(self), field=self.field, value=self.value)
+
+
+def _picklable(value: Any) -> Any:
+    """``value`` if it survives the pipe back to the parent, else its repr."""
+    import pickle
+
+    try:
+        pickle.dumps(value)
+    except Exception:  # noqa: BLE001
+        return repr(value)
+    return value
+
+
 class Boxed:
     """``fn()`` running in a forked child process with a hard wall-clock deadline.
 
     :meth:`result` returns ``("ok", value)``, ``("input", message)`` (an InputError: the source
-    does not apply), ``("error", message)``, ``("memory", message)`` or ``("stopped",
+    does not apply; the message is a :class:`Refusal`, which keeps the error's field and value), ``("error", message)``, ``("memory", message)`` or ``("stopped",
     message)`` (the child was killed at its deadline: a solver call in C code cannot be
     interrupted from Python, a process can).  The value travels back pickled.  The child ends
     with its parent (:mod:`mlopt.lifeline`)."""
@@ -347,7 +372,7 @@ class Boxed:
             try:
                 out = ("ok", fn())
             except InputError as err:
-                out = ("input", err.message)
+                out = ("input", Refusal(err.message, err.field, err.value))
             except MemoryError:
                 out = ("memory", "out of memory")
             except BaseException as err:  # noqa: BLE001  (reported, never lost)
@@ -697,8 +722,8 @@ def _exact_sources(st: _State, fam, handle: "Boxed", solver: str, t0: float):
 def compute_bound(fam, workload, name: str, *, solver: str, time_limit: float, threads: int,
                   options: dict | None = None) -> float | dict | None:
     """Bound ``name`` of ``fam`` on ``workload`` as its method returns it: a family's bound
-    (with the context keywords -- time_limit, threads, solver -- its signature takes, or the
-    user's ``options`` as given), or ``lp_relaxation`` of the default exact model."""
+    (with the context keywords -- time_limit, threads, solver -- its signature takes, and the
+    user's ``options``, which may not name them), or ``lp_relaxation`` of the default exact model."""
     from mlopt.harness.tasks import _call, lp_relaxation_bound
 
     if name == "lp_relaxation":
@@ -706,10 +731,10 @@ def compute_bound(fam, workload, name: str, *, solver: str, time_limit: float, t
                                    solver=solver, time_limit=time_limit, threads=threads,
                                    solver_options={})
     fn = fam.bound(name)
-    if options:
-        return fn(workload, **options)
+    # the context reaches the bound with or without options: a bound given options and no
+    # time limit of its own would run to the hard deadline and be killed with nothing
     return _call(fn, workload, context={"time_limit": time_limit, "threads": threads,
-                                        "solver": solver})
+                                        "solver": solver}, **(options or {}))
 
 
 def _bound_work(fam, workload, name: str, solver: str, threads: int,

@@ -82,6 +82,9 @@ def _bracket(args) -> int:
     return 0 if res.low is not None or res.high is not None else 1
 
 
+CONTEXT_FLAGS = {"time_limit": "--time-limit", "threads": "--threads", "solver": "--solver"}
+
+
 @command("bound", "one certified bound on OPT: mlopt bound W --bound NAME (mlopt families "
          "lists the names)", epilog=listing.bound)
 def _bound_args(p):
@@ -101,7 +104,7 @@ def _bound_args(p):
 
 def _bound(args) -> int:
     from mlopt.bracket import compute_bound, run_boxed
-    from mlopt.families.base import family_of
+    from mlopt.families.base import family_of, known_names
     from mlopt.harness.tasks import _bound_value
     from mlopt.workload import Workload
 
@@ -111,7 +114,12 @@ def _bound(args) -> int:
     fam.validate(workload)
     options = parse_kv(args.option, "--option")
     if args.bound != "lp_relaxation":
-        fam.bound(args.bound)  # an unknown name: one line before anything runs
+        # an unknown bound or option name: one line before anything runs
+        known_names(fam.bound(args.bound), options, f"bound {args.bound!r}", "option")
+    for name, flag in CONTEXT_FLAGS.items():  # set by their flags, passed to every bound
+        if name in options:
+            raise InputError(f"is not an option here (use {flag})", field=name,
+                             value=options[name])
 
     def work():
         return compute_bound(fam, workload, args.bound, solver=args.solver,
@@ -120,8 +128,9 @@ def _bound(args) -> int:
 
     t0 = time.perf_counter()
     kind, ret = run_boxed(args.time_limit + 5.0, work)
-    if kind == "input":
-        raise InputError(ret, field="--bound", value=args.bound)
+    if kind == "input":  # the bound's own error (a bad option value names the option)
+        raise ret.error() if getattr(ret, "field", None) else InputError(
+            ret, field="--bound", value=args.bound)
     if kind != "ok":
         raise InputError(f"the bound did not finish ({kind}: {ret})", field="--time-limit",
                          value=args.time_limit)

@@ -254,3 +254,48 @@ def test_time_left_goes_to_the_anytime_algorithms_once_more():
     assert runs[1].started_s >= runs[0].started_s + runs[0].runtime_s - 0.05
     assert len([s for s in res.sources if s.name == "harmony"]) == 1
     assert res.high == min(s.value for s in res.sources if s.kind == "primal")
+
+
+@pytest.mark.parametrize("option, field, says", [
+    ("max_roundz=1", "max_roundz", "unknown option of bound 'class_relaxation'"),
+    ("max_rounds=0", "max_rounds", "integer >= 1"),       # the bound's own check, field kept
+    ("time_limit=3", "time_limit", "use --time-limit"),   # a context keyword has its flag
+])
+def test_cli_bound_bad_option_names_the_option(tmp_path, capsys, option, field, says):
+    path = tmp_path / "w.json"
+    get_family("oasis").generate("tiny", seed=0).save(path)
+    assert main(["bound", str(path), "--bound", "class_relaxation", "--option", option]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and f"field '{field}'" in err[0] and says in err[0]
+
+
+def test_bound_options_keep_the_time_limit():
+    """A bound run with options still gets the context keywords it takes (before, options
+    replaced them: the bound ran without its time limit until the hard deadline killed it)."""
+    from types import SimpleNamespace
+
+    from mlopt.bracket import compute_bound
+
+    seen = {}
+
+    def bound(workload, *, time_limit, threads, rounds=1):
+        seen.update(time_limit=time_limit, threads=threads, rounds=rounds)
+        return 1.0
+
+    fam = SimpleNamespace(bound=lambda name: bound)
+    assert compute_bound(fam, None, "b", solver="highs", time_limit=7.0, threads=1,
+                         options={"rounds": 3}) == 1.0
+    assert seen == {"time_limit": 7.0, "threads": 1, "rounds": 3}
+
+
+def test_a_boxed_input_error_keeps_its_field_and_value():
+    from mlopt.bracket import run_boxed
+    from mlopt.errors import InputError
+
+    def refuse():
+        raise InputError("must be positive", field="alpha", value=-1)
+
+    kind, out = run_boxed(10, refuse)
+    assert kind == "input" and out == "must be positive"
+    err = out.error()
+    assert (err.field, err.value) == ("alpha", -1)
