@@ -57,7 +57,6 @@ def export_workload(workload_path: str | Path, model_name: str | None, out_path:
     in ``workload_path`` and export it to ``out_path`` (``.mps`` or ``.lp``).  ``family`` None:
     the workload's ``meta.family`` (:func:`mlopt.families.family_of`: never a guess)."""
     from mlopt.families import family_of
-    from mlopt.families.base import known_names
     from mlopt.workload import Workload
 
     out_path = Path(out_path)
@@ -65,5 +64,5 @@ def export_workload(workload_path: str | Path, model_name: str | None, out_path:
     workload = Workload.load(workload_path)
     fam = family_of(workload, family)
     builder = fam.model(model_name)
-    known_names(builder, options, f"model {model_name or fam.default_model!r}", "option")
+    options = fam.check_model_options(model_name, options)
     return export_model(builder(workload, **options), out_path)

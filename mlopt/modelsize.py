@@ -106,15 +106,17 @@ def available_memory() -> int | None:
     return found
 
 
-def estimate(fam, workload, model: str | None = None) -> ModelSize | None:
+def estimate(fam, workload, model: str | None = None,
+             options: dict | None = None) -> ModelSize | None:
     """The registered estimate of ``fam``'s model ``model`` (default: its default model) on
-    ``workload``; None when the formulation registers none."""
+    ``workload``, built with the builder's ``options``; None when the formulation registers
+    none."""
     from mlopt.families.base import resolve
 
     form = fam.formulation(model)
     if form.estimate is None:
         return None
-    return resolve(form.estimate)(workload)
+    return resolve(form.estimate)(workload, **(options or {}))
 
 
 def refusal(size: ModelSize | None, time_limit: float | None,

@@ -45,6 +45,7 @@ class OfflineResult:
     model: str
     verification: Verification | None = None  # set when verification was requested
     size: Any = None  # the model's estimated size (mlopt.modelsize.ModelSize), if registered
+    model_options: dict[str, Any] = field(default_factory=dict)  # the builder's, as checked
 
     @property
     def verified(self) -> bool:
@@ -77,6 +78,7 @@ class OfflineResult:
             "runtime_s": s.runtime_s, "build_s": self.build_s,
             "feasible": None if self.check is None else self.check.feasible,
             "solver": s.solver, "solver_version": s.solver_version, "model": self.model,
+            "model_options": self.model_options,
             "termination": s.termination, "message": s.message,
             "violations": [] if self.check is None else
             [v.__dict__ for v in self.check.violations[:20]],
@@ -136,6 +138,7 @@ def solve_offline(workload: Workload, *, family: str | None = None, model: str |
                   solver: str = "highs", time_limit: float | None = None, mip_gap: float = 0.0,
                   threads: int | None = 1, verify: bool | str | None = None,
                   options: dict | None = None, warm_start=None,
+                  model_options: dict | None = None,
                   on_estimate=None, on_progress=None) -> OfflineResult:
     """Build the family's model, solve, extract and check the schedule.
 
@@ -149,6 +152,8 @@ def solve_offline(workload: Workload, *, family: str | None = None, model: str |
     is wall clock for building and solving.  ``warm_start``: an algorithm name of the family,
     ``"best"``, a :class:`Schedule` or a schedule file (:func:`mlopt.warmstart.start_from`):
     the solver starts from that checked schedule, and its incumbent is never worse.
+    ``model_options``: the formulation's own options (``jct_step``'s ``tight``, ...), checked
+    against what it declares before anything is built.
     ``on_estimate(ModelSize)``: called with the model's estimated size before it is built
     (a model that cannot be built within the time limit or the memory available is refused
     with one InputError).  ``on_progress(incumbent, bound)``: the solver's incumbent and bound
@@ -160,6 +165,7 @@ def solve_offline(workload: Workload, *, family: str | None = None, model: str |
     fam = family_of(workload, family)
     fam.validate(workload)  # the family's own fields (InputError naming field and value)
     name = fam.exact_formulation(model).name  # a bound / export-only model is an error
+    model_options = fam.check_model_options(name, model_options or {})
     build = fam.model(name)
     t0 = time.perf_counter()
     # the modules the estimate and the build need are imported before the alarm is set: a
@@ -177,13 +183,13 @@ def solve_offline(workload: Workload, *, family: str | None = None, model: str |
     with alarm(time_limit, lambda: _too_slow_to_build(fam, name, workload, time_limit)):
         # the size first (it counts against the limit too): a model that cannot be built in
         # time or memory is refused before anything is built (mlopt.modelsize)
-        size = estimate_size(fam, workload, name)
+        size = estimate_size(fam, workload, name, model_options)
         if on_estimate is not None and size is not None:
             on_estimate(size)
         why = refusal(size, time_limit)
         if why is not None:
             raise too_large(fam, workload, size, why, time_limit)
-        m = build(workload)
+        m = build(workload, **model_options)
     build_s = time.perf_counter() - t0
     log.info("built %s for %d jobs in %.2f s; solving with %s", name, len(workload.jobs),
              build_s, solver)
@@ -215,7 +221,8 @@ def solve_offline(workload: Workload, *, family: str | None = None, model: str |
                                       threads)
     log.info("%s on %s: %s, objective %s, bound %s, %.2f s", solver, name, res.status.value,
              res.objective, res.bound, res.runtime_s)
-    return OfflineResult(res, schedule, check, build_s, name, verification, size)
+    return OfflineResult(res, schedule, check, build_s, name, verification, size,
+                         model_options)
 
 
 def reconcile(res: SolveResult, check) -> None:

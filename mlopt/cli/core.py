@@ -90,6 +90,9 @@ def _solve_args(p):
     p.add_argument("--family", default=None, help=FAMILY_HELP)
     p.add_argument("--model", default=None,
                    help="formulation name (listed below; default: the family's)")
+    p.add_argument("--model-option", action="append", metavar="KEY=VALUE",
+                   help="an option of the formulation (value parsed as JSON; `mlopt families "
+                        "FAMILY` lists them); repeatable")
     _solver_args(p)
     p.add_argument("--verify", nargs="?", const="auto", default=None, metavar="SOLVER",
                    help="after an optimal solve, re-solve with a second solver (default: scip "
@@ -118,6 +121,7 @@ def _solve(args) -> int:
     from mlopt.workload import Workload
 
     options = check_solver_args(args)
+    model_options = parse_kv(args.model_option, "--model-option")
     if args.output:
         check_output(args.output)
     workload = Workload.load(args.file)
@@ -134,7 +138,7 @@ def _solve(args) -> int:
                             solver=args.solver, time_limit=args.time_limit,
                             mip_gap=args.mip_gap, threads=args.threads, verify=args.verify,
                             options=options, warm_start=args.warm_start,
-                            on_estimate=on_estimate,
+                            model_options=model_options, on_estimate=on_estimate,
                             on_progress=display.progress if display.enabled else None)
     finally:
         display.close()

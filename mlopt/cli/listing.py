@@ -123,12 +123,21 @@ def _solvers() -> list[str]:
 
 
 def _models() -> list[str]:
+    from mlopt.params import describe
+
     def line(fam):
         models = [f"{m} (default)" if m == fam.default_model else m
                   for m in sorted(fam.formulations)]
-        return [f"  {fam.name}: {', '.join(models)}"]
+        out = [f"  {fam.name}: {', '.join(models)}"]
+        for m in sorted(fam.formulations):  # the declared options (--model-option KEY=VALUE)
+            declared = fam.formulations[m].options
+            if declared:
+                out.append(f"    {m} options:")
+                out.extend(f"      {n}: {text}" for n, text in describe(declared).items())
+        return out
 
-    return ["models by family (--model):", *_each_family(line)]
+    return ["models by family (--model), with their declared options (--model-option, "
+            "export --option):", *_each_family(line)]
 
 
 def solve(args=None) -> str:

@@ -328,6 +328,16 @@ class Family:
         """Return the build function of the named (or default) formulation."""
         return resolve(self.formulation(name).build)
 
+    def check_model_options(self, name: str | None, options: Mapping[str, Any]) -> dict:
+        """``options`` for the builder of formulation ``name``, checked before anything is
+        built: against its declared options (kind and range) when it declares them, else
+        against the builder's keyword names.  One InputError naming the option otherwise."""
+        form = self.formulation(name)
+        if form.options:
+            return check_values(form.options, options, where=f"model {form.name!r}")
+        _known_names(resolve(form.build), options, f"model {form.name!r}", "option")
+        return dict(options)
+
     @property
     def models(self) -> dict[str, Callable]:
         """Build functions of all formulations, by name."""

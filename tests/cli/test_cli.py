@@ -224,3 +224,36 @@ def test_instances_from_csv_with_datetime_arrivals(tmp_path, capsys):
     assert len(json.loads(out.read_text())["jobs"]) == 10
     code, _, err = run_cli(capsys, *args, "--map", "arrival=timestamp,gpus=nope,duration=duration")
     assert code == 2 and "nope" in err
+
+
+@pytest.fixture
+def edgecloud_tiny(tmp_path):
+    path = tmp_path / "e.json"
+    assert main(["generate", "edgecloud", "--preset", "tiny", "--seed", "0", "-o", str(path)]) == 0
+    return path
+
+
+def test_solve_model_options_reach_the_estimate_and_the_build(edgecloud_tiny, capsys):
+    """``--model-option tight=false`` builds ``jct_step`` without its tight rows: the same
+    optimum (the rows only cut fractional points), a smaller model (the exact size estimate
+    counts the rows, so a dropped option would show here), the options in the JSON."""
+    code, out, _ = run_cli(capsys, "solve", str(edgecloud_tiny), "--json")
+    default = json.loads(out)
+    code2, out2, _ = run_cli(capsys, "solve", str(edgecloud_tiny), "--json",
+                             "--model-option", "tight=false")
+    loose = json.loads(out2)
+    assert code == code2 == 0 and default["status"] == loose["status"] == "optimal"
+    assert loose["objective"] == default["objective"]
+    assert loose["model_options"] == {"tight": False} and default["model_options"] == {}
+    assert loose["estimate"]["rows"] < default["estimate"]["rows"]
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["--model-option", "tight=3"], "field 'tight', value 3"),
+    (["--model-option", "tite=true"], "field 'tite'"),
+    (["--model", "jct_milp", "--model-option", "tight=true"], "unknown option of model 'jct_milp'"),
+    (["--model-option", "tight"], "--model-option"),
+])
+def test_solve_bad_model_options_one_line_exit_2(edgecloud_tiny, capsys, argv, needle):
+    code, _, err = run_cli(capsys, "solve", str(edgecloud_tiny), *argv)
+    assert code == 2 and len(err.strip().splitlines()) == 1 and needle in err
