@@ -12,7 +12,8 @@ Sources (each inside what is left of one wall-clock budget):
    apply to the workload (an InputError) are listed and skipped.  An anytime algorithm (one
    declaring ``Algorithm.budget_option``: local search, price-and-branch) gets its share of
    the budget as that option, and once every source has run with time left and the interval
-   still open, the anytime algorithms run once more with all of the time left;
+   still open, the anytime algorithms run once more with all of the time left (an
+   improvement search, ``Algorithm.start_option``, from the best schedule found so far);
 2. **exact**: the family's default exact model, built under the budget (a model whose size
    estimate, :mod:`mlopt.modelsize`, says it cannot be built in the budget or the memory
    available is skipped before building, and so is its LP relaxation; a build that would not
@@ -276,7 +277,8 @@ def bracket(workload, *, family: str | None = None, time_limit: float = 60.0,
                 step = next_step(slot)
                 if step is not None:
                     running[slot] = (step, step.start(fam, workload, solver, threads,
-                                                      share(step)))
+                                                      share(step), best=st.schedule,
+                                                      best_from=st.primal_src))
         if running == [None, None]:
             # every source has run and time is left: the anytime algorithms run once more with
             # all of it as their cap (a search given more time gets at least as far; DECISION:
@@ -475,12 +477,20 @@ class _Step:
     def __init__(self, kind: str, name: str, rerun: bool = False):
         self.kind, self.name, self.rerun = kind, name, rerun
         self.t0 = 0.0
+        self.note = ""  # added to the source's note (what a rerun started from)
 
-    def start(self, fam, workload, solver: str, threads: int, share: float) -> "Boxed":
+    def start(self, fam, workload, solver: str, threads: int, share: float,
+              best=None, best_from: str | None = None) -> "Boxed":
+        """``best``: the best checked schedule so far (from source ``best_from``); an
+        improvement algorithm run again (``Algorithm.start_option``) starts from it, so its
+        second run continues from the best interval end instead of repeating its first run."""
         self.t0 = time.perf_counter()
         if self.kind == "primal":
+            start = best if self.rerun and fam.algorithm_record(self.name).start_option \
+                else None
+            self.note = "" if start is None else f"started from {best_from}'s schedule"
             return Boxed(share, _algorithm_work(fam, workload, self.name,
-                                                _budget_options(fam, self.name, share)))
+                                                _budget_options(fam, self.name, share), start))
         if share <= 0.5:
             return Boxed(0.0, lambda: None, why="no time left in the budget")
         return Boxed(share, _bound_work(fam, workload, self.name, solver, threads,
@@ -493,6 +503,9 @@ class _Step:
         (_finish_algorithm if self.kind == "primal" else _finish_bound)(
             st, self.name, kind, out, dt)
         st.stamp(before, self.t0)
+        for source in st.sources[before:]:
+            if self.note:
+                source.note = "; ".join(x for x in (self.note, source.note) if x)
 
 
 def _inner(share: float) -> float:
@@ -519,10 +532,10 @@ def _budget_options(fam, name: str, share: float) -> dict[str, float]:
     return {option: seconds}
 
 
-def _algorithm_work(fam, workload, name: str,
-                    options: dict | None = None) -> Callable[[], Any]:
+def _algorithm_work(fam, workload, name: str, options: dict | None = None,
+                    start=None) -> Callable[[], Any]:
     def work():
-        schedule = fam.run(name, workload, seed=0, options=options)
+        schedule = fam.run(name, workload, seed=0, options=options, start=start)
         res = fam.check(workload, schedule)
         return schedule, res.feasible, float(res.objective), res.summary(limit=2)
     return work

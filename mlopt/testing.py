@@ -177,6 +177,43 @@ def check_algorithms_declare_options(fam: Family) -> None:
                 f"algorithm {a}: budget_option {option!r} is not a declared number option")
 
 
+def check_improvement_never_worse_than_its_start(fam: Family, algorithm: str) -> None:
+    """An algorithm with a ``start_option`` (:func:`mlopt.bracket.bracket` hands it the best
+    schedule so far) takes that keyword, not as a user option, and returns a checked schedule
+    no worse than the start it was given: here the worst schedule of the family's other
+    algorithms on the probe preset, run for at most two seconds."""
+    import inspect
+
+    record = fam.algorithm_record(algorithm)
+    keyword = record.start_option
+    assert keyword not in (fam.option_schema(algorithm) or {}), (
+        f"{algorithm}: start_option {keyword!r} must not be a user option")
+    params = inspect.signature(fam.algorithm(algorithm)).parameters
+    assert keyword in params or any(p.kind is inspect.Parameter.VAR_KEYWORD
+                                    for p in params.values()), (
+        f"{algorithm}: run() takes no keyword {keyword!r}")
+    preset = fam.probe_preset_of(algorithm)
+    w = _workload(fam.name, preset)
+    starts = []
+    for other in sorted(fam.algorithms_):
+        if other == algorithm or fam.probe_preset_of(other) != preset:
+            continue
+        s = _schedule(fam.name, other)
+        res = fam.check(w, s)
+        if res.feasible:
+            starts.append((res.objective, other, s))
+    assert starts, f"{algorithm}: no other algorithm gives a start on preset {preset!r}"
+    worst = max(starts, key=lambda t: t[0] if fam.sense == "min" else -t[0])
+    options = {} if record.budget_option is None else {record.budget_option: 2.0}
+    res = fam.check(w, fam.run(algorithm, w, seed=0, options=options, start=worst[2]))
+    assert res.feasible, f"{algorithm} from {worst[1]}: rejected: {res.summary()}"
+    tol = 1e-9 * max(1.0, abs(worst[0]))
+    worse = res.objective < worst[0] - tol if fam.sense == "max" else \
+        res.objective > worst[0] + tol
+    assert not worse, (f"{algorithm} from {worst[1]}'s schedule ({worst[0]}): "
+                       f"{res.objective}, worse than its start")
+
+
 def check_algorithm_feasible_and_deterministic(fam: Family, algorithm: str) -> None:
     """Its schedule is feasible, the same twice, never better than OPT."""
     s1 = _schedule(fam.name, algorithm)
@@ -459,6 +496,9 @@ def check_family(name: str, *, artifacts: bool | None = None) -> list[Check]:
                            label=f"feasible_and_deterministic[{algorithm}]"))
         checks.append(bind(check_bad_options_refused, algorithm,
                            label=f"bad_options_refused[{algorithm}]"))
+        if fam.algorithm_record(algorithm).start_option is not None:
+            checks.append(bind(check_improvement_never_worse_than_its_start, algorithm,
+                               label=f"improvement_never_worse[{algorithm}]"))
     checks += [bind(check_checker_catches_broken_schedules), bind(check_field_fuzz),
                bind(check_report_notes)]
     if any(f.estimate is not None for f in fam.formulations.values()):

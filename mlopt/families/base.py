@@ -101,7 +101,11 @@ class Algorithm:
     ``budget_option``: the declared option that caps the algorithm's whole run in seconds (an
     anytime search: local search, price-and-branch); :func:`mlopt.bracket.bracket` sets it to
     the algorithm's share of the budget.  Left None where a ``time_limit`` option means
-    something else (seconds per re-solve of an online MILP)."""
+    something else (seconds per re-solve of an online MILP).  ``start_option``: the keyword of
+    ``run`` that takes a checked :class:`Schedule` of the same workload to improve (an
+    improvement search: local search, LNS), never a user option; its schedule is never worse
+    than that start.  :func:`mlopt.bracket.bracket` hands it the best schedule found so far
+    when it runs the anytime algorithms again."""
     name: str
     run: Ref
     options: Mapping[str, Param] | Ref | None = None  # None: not declared (legacy)
@@ -111,6 +115,7 @@ class Algorithm:
     doc: str = ""
     check_options: Ref | None = None
     budget_option: str | None = None
+    start_option: str | None = None
 
     def __post_init__(self):
         if self.role not in ("online", "baseline", "reference"):
@@ -392,12 +397,20 @@ class Family:
         return dict(options)
 
     def run(self, algorithm: str, workload: "Workload", *, seed: int = 0,
-            options: Mapping[str, Any] | None = None, **more_options) -> "Schedule":
+            options: Mapping[str, Any] | None = None, start: "Schedule | None" = None,
+            **more_options) -> "Schedule":
         """Run ``algorithm`` on ``workload`` with ``options`` (a dict, as a user gave them, and/or
         keyword options): the seed and every option are checked first, so ``options={"seed":
-        0}`` or an unknown name is an InputError before the algorithm starts."""
+        0}`` or an unknown name is an InputError before the algorithm starts.  ``start``: a
+        checked schedule for an improvement algorithm (``Algorithm.start_option``) to start
+        from; an InputError for an algorithm that takes none."""
         check_seed(seed)
         opts = self.validate_options(algorithm, {**dict(options or {}), **more_options})
+        if start is not None:
+            keyword = self.algorithm_record(algorithm).start_option
+            if keyword is None:
+                raise InputError("takes no start schedule", field="algorithm", value=algorithm)
+            opts[keyword] = start
         return self.algorithm(algorithm)(workload, seed=seed, **opts)
 
     def run_check_options(self, algorithm: str, options: Mapping[str, Any]) -> dict[str, Any]:

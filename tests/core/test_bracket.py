@@ -188,8 +188,8 @@ def test_a_core_freed_by_the_exact_model_goes_to_the_bounds(monkeypatch):
     monkeypatch.setattr(type(fam), "model", lambda self, name: refuse)
     work = b._algorithm_work
 
-    def slow_work(fam, workload, name, options=None):  # a second each: the refusal is first
-        inner = work(fam, workload, name, options)
+    def slow_work(fam, workload, name, options=None, start=None):  # a second each: the
+        inner = work(fam, workload, name, options, start)              # refusal is first
         return lambda: (time.sleep(1.0), inner())[1]
     monkeypatch.setattr(b, "_algorithm_work", slow_work)
     w = fam.generate("tiny", seed=0)

@@ -77,3 +77,41 @@ def test_an_algorithm_better_than_the_optimum_is_caught(toy):
     finally:
         unregister_family("toy_cheat")
     assert "toy_cheat:feasible_and_deterministic[cheat]" in failed
+
+
+def test_an_improvement_worse_than_its_start_fails_the_suite(toy):
+    """``fill`` with a start schedule is checked never worse than it (the worst other
+    algorithm's schedule); a version that drops the start's rows and adds no job is caught."""
+    from mlopt.schedule import Schedule
+
+    names = [c.name for c in check_family("toy")]
+    assert "toy:improvement_never_worse[fill]" in names
+
+    def forgetful(workload, *, seed=0, time_limit=5.0, start=None):
+        return Schedule.from_rows(set(), [], {"producer": "forgetful"})
+
+    algs = dict(toy.algorithms_)
+    algs["fill"] = dataclasses.replace(algs["fill"], run=forgetful)
+    _variant(toy, "toy_forgetful", algorithms_=algs)
+    try:
+        failed = failures("toy_forgetful", artifacts=False)
+    finally:
+        unregister_family("toy_forgetful")
+    assert "toy_forgetful:improvement_never_worse[fill]" in failed
+    assert "worse than its start" in failed["toy_forgetful:improvement_never_worse[fill]"]
+
+
+def test_bracket_reruns_an_improvement_from_the_best_schedule(toy):
+    """No bound, so the interval stays open and the anytime ``fill`` runs again: the second
+    run starts from the best schedule so far (greedy's or its own first run's) and its row
+    says so; the first run starts from nothing."""
+    from mlopt.bracket import bracket
+
+    w = toy.generate("tiny", seed=0)
+    b = bracket(w, family="toy", time_limit=12, exact=False, bounds=[],
+                algorithms=["greedy", "fill"])
+    fills = [s for s in b.sources if s.name == "fill"]
+    assert len(fills) == 2, [s.to_dict() for s in b.sources]
+    assert "started from" not in fills[0].note
+    assert fills[1].note.startswith("started from ")
+    assert b.schedule is not None and toy.check(w, b.schedule).feasible

@@ -12,5 +12,9 @@ FAMILY = Family(
     formulations=[Formulation("unit_ilp", "toyfamily.model:build", "toyfamily.model:extract")],
     default_model="unit_ilp",
     algorithms_=[Algorithm("greedy", "toyfamily.greedy:run",
-                           options={"order": Param.choice("value", ("value", "arrival"))})],
+                           options={"order": Param.choice("value", ("value", "arrival"))}),
+                 # an improvement search: bracket hands it the best schedule when it reruns
+                 Algorithm("fill", "toyfamily.fill:run", role="reference",
+                           options={"time_limit": Param.float(5.0, low=0.1, high=60.0)},
+                           budget_option="time_limit", start_option="start")],
 )
