@@ -34,7 +34,12 @@ FAMILY = Family(
                   Formulation.exact("placement_ti", "mlopt.models.hetero.placement_ti",
                                     doc="one binary per (job, placement, start slot)",
                                     estimate="mlopt.models.hetero.estimate:"
-                                             "estimate_placement_ti")],
+                                             "estimate_placement_ti"),
+                  Formulation.exact("placement_clique", "mlopt.models.hetero.placement_clique",
+                                    doc="placement_ti plus per-slot clique rows of "
+                                        "conflicting placements",
+                                    estimate="mlopt.models.hetero.estimate:"
+                                             "estimate_placement_clique")],
     default_model="placement_ti",
     algorithms_=[
         Algorithm("a_online", f"{P}.online:run_a_online", options=f"{P}.online:OPTIONS",
