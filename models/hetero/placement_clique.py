@@ -30,8 +30,10 @@ row exists and forbids it: :func:`.placement_ti.binds` keeps it), so the integer
 ``wct_milp`` on random instances with widened generator parameters
 (tests/hetero/test_hetero_placement_clique.py).
 
-SIZE: maximal cliques are enumerated (networkx's Bron-Kerbosch) up to :data:`MAX_CLIQUES`; any
-clique gives a valid row, so stopping early only weakens the relaxation.  A row is kept only when
+SIZE: maximal cliques are enumerated (networkx's Bron-Kerbosch) up to :data:`MAX_CLIQUES`, over
+at most :data:`MAX_PATTERNS` patterns, and cliques stop being added past
+:data:`MAX_CLIQUE_NONZEROS`; any clique gives a valid row, so stopping early only weakens the
+relaxation (the size estimate runs the same enumeration).  A row is kept only when
 at least two jobs have columns in it (otherwise the once row implies it); rows with the same
 columns are kept once.
 """
@@ -50,6 +52,10 @@ from mlopt.workload import Workload
 
 #: maximal cliques enumerated at most (each adds one row per slot it covers)
 MAX_CLIQUES = 200
+#: self-conflicting patterns in the conflict graph at most (its edges are tested pairwise)
+MAX_PATTERNS = 2000
+#: clique-row nonzeros at most; cliques beyond it are not added (the rows stay valid, fewer)
+MAX_CLIQUE_NONZEROS = 2_000_000
 
 
 def patterns(pls: dict) -> tuple[list[np.ndarray], dict]:
@@ -69,13 +75,18 @@ def patterns(pls: dict) -> tuple[list[np.ndarray], dict]:
 
 def cliques(uses: list[np.ndarray], cap: np.ndarray, limit: int = MAX_CLIQUES) -> list[list[int]]:
     """Maximal cliques (at most ``limit``) of the conflict graph of self-conflicting patterns
-    (module docstring), each sorted; singletons only for patterns conflicting with no other."""
-    top = cap * (1 + TOL) + TOL  # the most the checker accepts
-    nodes = [a for a, u in enumerate(uses) if (2 * u > top).any()]
+    (module docstring), each sorted; singletons only for patterns conflicting with no other.
+    Beyond :data:`MAX_PATTERNS` self-conflicting patterns only the first ones are used (a
+    clique of a subgraph is still a clique: the rows stay valid, only fewer)."""
+    top = (cap * (1 + TOL) + TOL).ravel()  # the most the checker accepts
+    flat = np.array([u.ravel() for u in uses]).reshape(len(uses), -1)
+    nodes = np.flatnonzero((2 * flat > top).any(axis=1))[:MAX_PATTERNS]
     g = nx.Graph()
-    g.add_nodes_from(nodes)
-    g.add_edges_from((a, b) for i, a in enumerate(nodes) for b in nodes[i + 1:]
-                     if (uses[a] + uses[b] > top).any())
+    g.add_nodes_from(nodes.tolist())
+    for i, a in enumerate(nodes.tolist()):  # one vectorized row of the conflict matrix
+        rest = nodes[i + 1:]
+        hit = rest[(flat[a][None, :] + flat[rest] > top).any(axis=1)]
+        g.add_edges_from((a, int(b)) for b in hit)
     out = []
     for c in nx.find_cliques(g):
         out.append(sorted(c))
@@ -93,8 +104,10 @@ def clique_rows(data, pls: dict, idx: list[tuple[int, int, int]]) -> list[list[i
         for tau in range(t, t + int(pls[j].d[l])):
             running[of[j, l], tau].append(i)
     slots = sorted({tau for (_, tau) in running})
-    rows, seen = [], set()
+    rows, seen, nnz = [], set(), 0
     for c in cliques(uses, data.cap):
+        if nnz > MAX_CLIQUE_NONZEROS:
+            break
         for tau in slots:
             cols = sorted(i for p in c for i in running.get((p, tau), ()))
             if len({idx[i][0] for i in cols}) < 2:
@@ -103,6 +116,7 @@ def clique_rows(data, pls: dict, idx: list[tuple[int, int, int]]) -> list[list[i
             if key not in seen:
                 seen.add(key)
                 rows.append(cols)
+                nnz += len(cols)
     return rows
 
 
