@@ -8,6 +8,9 @@ server with 2-GPU workers), each with a clique row; refresh after an intended ch
 """
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pyomo.environ as pyo
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -21,9 +24,11 @@ from mlopt.models.hetero.placement_clique import build_placement_clique, cliques
 from mlopt.models.hetero.placement_ti import build_placement_ti, encode, extract_schedule
 from mlopt.solve import Status, solve
 from mlopt.testing import assert_golden_lp
+from mlopt.workload import Workload
 from tests.hetero_fixtures import hand
 
 FAM = get_family("hetero")
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def one_server_wide_ps(d):
@@ -121,6 +126,24 @@ def test_too_large_refused():
     with pytest.raises(InputError) as err:
         build_placement_clique(w)
     assert err.value.field == "jobs" and err.value.value == len(w.jobs)
+
+
+def _solu() -> dict[str, float]:
+    import csv
+
+    with open(ROOT / "instances" / "solu.csv") as f:
+        return {r[0]: float(r[3]) for r in csv.reader(f) if r and r[0].startswith("hetero-")
+                and r[4] == "optimal"}
+
+
+# the committed instances whose optimum (confirmed by a second solver) is known and which solve
+# in about a second
+@pytest.mark.parametrize("name", [n for n in sorted(_solu())
+                                  if "tiny" in n or n.endswith("small-1")])
+def test_committed_instances_equal_proven_optimum(name):
+    path = ROOT / "instances" / name.rsplit("-", 1)[0] / f"{name}.json"
+    w = Workload.from_dict(json.loads(path.read_text()))
+    assert optimum(build_placement_clique, w) == pytest.approx(_solu()[name], rel=1e-7)
 
 
 SHAPES = st.lists(st.sampled_from(["g3.8xlarge", "g3.4xlarge", "p3.2xlarge", "p3.8xlarge"]),
