@@ -47,7 +47,9 @@ import pyomo.environ as pyo
 
 from mlopt.families.hetero.checker import TOL
 from mlopt.families.hetero.fields import hetero_data
-from mlopt.models.hetero.placement_ti import build_placement_ti, encode, extract_schedule  # noqa: F401
+# extract_schedule / encode: the same columns, read back and warm-started as placement_ti's
+from mlopt.models.hetero.placement_ti import (build_placement_ti, encode,  # noqa: F401
+                                              extract_schedule)
 from mlopt.workload import Workload
 
 #: maximal cliques enumerated at most (each adds one row per slot it covers)
