@@ -1,10 +1,10 @@
 """``placement_ti`` against ``placement_clique`` (its clique rows), in one run, on the issue's
-15-PS-job shapes of `small`'s cluster.
+shapes of `small`'s cluster (15 PS jobs; 20 RA jobs with ``--preset small-ra --jobs 20``).
 
     python benchmarks/hetero/clique_frontier.py --seeds 0 1 --time-limit 600 \
         -o benchmarks/hetero/data/clique_small15.json
 
-Per seed: the instance (``mlopt generate hetero --preset small --seed S -p n_jobs=15``), one
+Per seed: the instance (``mlopt generate hetero --preset P --seed S -p n_jobs=N``), one
 ``pnb`` schedule (``mlopt run pnb``, its defaults) written to a file and given to both models as
 the same warm start, each model's LP relaxation (integrality dropped, HiGHS, one thread), then
 ``mlopt solve W --model M --warm-start SCHEDULE --time-limit S --threads 1 --json`` for both
@@ -53,12 +53,12 @@ def lp_relaxation(path: str, model: str) -> dict:
             "rows": sum(1 for _ in m.component_data_objects(pyo.Constraint))}
 
 
-def one(seed: int, limit: float, tmp: Path) -> dict:
-    w = str(tmp / f"small-15-s{seed}.json")
-    mlopt("generate", "hetero", "--preset", "small", "--seed", str(seed), "-p", "n_jobs=15",
+def one(preset: str, jobs: int, seed: int, limit: float, tmp: Path) -> dict:
+    w = str(tmp / f"{preset}-{jobs}-s{seed}.json")
+    mlopt("generate", "hetero", "--preset", preset, "--seed", str(seed), "-p", f"n_jobs={jobs}",
           "-o", w)
-    warm = str(tmp / f"pnb-s{seed}.json")
-    rec: dict = {"seed": seed, "load_before": load()}
+    warm = str(tmp / f"pnb-{preset}-{jobs}-s{seed}.json")
+    rec: dict = {"preset": preset, "n_jobs": jobs, "seed": seed, "load_before": load()}
     rec["pnb"] = json.loads(mlopt("run", "pnb", w, "--json", "-o", warm))
     for model in MODELS:
         rec[f"lp_{model}"] = {**lp_relaxation(w, model), "load_after": load()}
@@ -74,6 +74,8 @@ def one(seed: int, limit: float, tmp: Path) -> dict:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--preset", default="small")
+    ap.add_argument("--jobs", type=int, default=15)
     ap.add_argument("--seeds", type=int, nargs="+", default=[0, 1])
     ap.add_argument("--time-limit", type=float, default=600.0)
     ap.add_argument("-o", "--output", required=True)
@@ -83,7 +85,7 @@ def main(argv=None) -> int:
         "%Y-%m-%d %H:%M:%S", time.gmtime()), "runs": []}
     with tempfile.TemporaryDirectory() as tmp:
         for seed in a.seeds:
-            out["runs"].append(one(seed, a.time_limit, Path(tmp)))
+            out["runs"].append(one(a.preset, a.jobs, seed, a.time_limit, Path(tmp)))
             Path(a.output).write_text(json.dumps(out, indent=1) + "\n")
     out["finished_utc"] = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime())
     Path(a.output).write_text(json.dumps(out, indent=1) + "\n")
