@@ -81,7 +81,7 @@ def cliques(uses: list[np.ndarray], cap: np.ndarray, limit: int = MAX_CLIQUES) -
     Beyond :data:`MAX_PATTERNS` self-conflicting patterns only the first ones are used (a
     clique of a subgraph is still a clique: the rows stay valid, only fewer)."""
     top = (cap * (1 + TOL) + TOL).ravel()  # the most the checker accepts
-    flat = np.array([u.ravel() for u in uses]).reshape(len(uses), -1)
+    flat = np.array([u.ravel() for u in uses]).reshape(len(uses), top.size)  # P x (H R)
     nodes = np.flatnonzero((2 * flat > top).any(axis=1))[:MAX_PATTERNS]
     g = nx.Graph()
     g.add_nodes_from(nodes.tolist())

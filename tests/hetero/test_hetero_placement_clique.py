@@ -103,6 +103,7 @@ def test_conflicts_use_the_checker_tolerance():
     assert cliques([a, a * 1.0], cap) == []
     c = np.array([[1.5, 0.0]])  # 1.5 GPUs: conflicts with itself, not with the 5-Gbps ones
     assert cliques([a, b, c], cap) == [[1], [2]]
+    assert cliques([], cap) == []  # no placement at all: no rows (not a crash)
 
 
 def test_patterns_are_shared_across_jobs():
