@@ -157,12 +157,12 @@ SHAPES = st.lists(st.sampled_from(["g3.8xlarge", "g3.4xlarge", "p3.2xlarge", "p3
 def test_equals_placement_ti_on_widened_instances(seed, ra, n_servers, shapes, ps_bw,
                                                   window):
     # generator parameters widened to reach the rows' edge shapes: one to three servers of
-    # unequal shapes, PSs up to 9.5 of 10 Gbps (self-conflicting or not), workers up to 6 Gbps,
+    # unequal shapes, PSs of 1.5-9.5 of 10 Gbps (self-conflicting or not), workers up to 6 Gbps,
     # late arrivals; the optimum is placement_ti's, the LP never below it, and every checked
     # algorithm schedule encoded into the model satisfies every clique row
     try:
         w = generate("tiny-ra" if ra else "tiny", seed=seed, n_jobs=4, n_servers=n_servers,
-                     server_shapes=shapes, ps_bandwidth_gbps=[ps_bw, ps_bw],
+                     server_shapes=shapes, ps_bandwidth_gbps=[ps_bw / 2, ps_bw],
                      worker_bandwidth_gbps=[0.1, 6.0], arrival_window=window)
         build_placement_ti(w)
     except InputError:  # no job fits this cluster
