@@ -1421,9 +1421,9 @@ CLAIMS += [
 
 # --- frontier.md, placement_clique: data/clique_small15.json (clique_frontier.py) ---------------
 
-def frontier_clique_rows():
+def frontier_clique_rows(name: str = "clique_small15.json"):
     rows = []
-    for r in _json("clique_small15.json")["runs"]:
+    for r in _json(name)["runs"]:
         for model in ("placement_ti", "placement_clique"):
             s = r[model]
             assert s["feasible"]
@@ -1471,4 +1471,12 @@ CLAIMS += [
     Sentence(FRONTIER, "SCIP proves the same optimum on the same model and warm start: status "
              "optimal at {}, bound equal, in {} s of wall clock", frontier_clique_scip,
              what="frontier: SCIP confirms the 15-PS-job optimum"),
+]
+
+
+CLAIMS += [
+    Table(FRONTIER, "| 20 RA jobs | model | warm start (`pnb`) | LP relaxation | status | "
+          "objective | bound | gap | s | load after |",
+          lambda: frontier_clique_rows("clique_smallra20.json"), key=2,
+          what="frontier: placement_ti vs placement_clique on 20 RA jobs"),
 ]
