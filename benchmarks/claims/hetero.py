@@ -1480,3 +1480,11 @@ CLAIMS += [
           lambda: frontier_clique_rows("clique_smallra20.json"), key=2,
           what="frontier: placement_ti vs placement_clique on 20 RA jobs"),
 ]
+
+
+CLAIMS += [
+    Table(FRONTIER, "| 10 PS jobs | model | warm start (`pnb`) | LP relaxation | status | "
+          "objective | bound | gap | s | load after |",
+          lambda: frontier_clique_rows("clique_small10.json"), key=2,
+          what="frontier: placement_ti vs placement_clique on 10 PS jobs"),
+]
