@@ -3,6 +3,8 @@
 * :mod:`.wct_milp`: ``build_wct_milp`` / ``extract_schedule``, the exact configuration MILP of
   (2) (PS) / (15) (Ring-AllReduce) and, with ``deadline=``, the round's max-weight form (7) /
   (16); ``sequential_bound`` (the exact horizon it uses);
+* :mod:`.placement_ti` / :mod:`.placement_clique`: the per-placement time-indexed model, and
+  the same with per-slot clique rows (registered by module path, not re-exported);
 * :mod:`.mincost13`: ``build_mincost13``, the one-job cost problem (13) / (21).
 
 This package only re-exports them (the family registers ``mlopt.models.hetero.wct_milp``).

@@ -95,3 +95,23 @@ def estimate_placement_ti(workload: Workload, **options) -> ModelSize:
                                           float(data.cap[key[0], key[1]]))]
     return ModelSize("hetero_placement_ti", nvars, len(J) + len(kept),
                      nvars + sum(count[key] for key in kept))
+
+
+def estimate_placement_clique(workload: Workload, **options) -> ModelSize:
+    """:func:`build_placement_clique`'s counts: ``placement_ti``'s plus its clique rows, which
+    are enumerated here as the builder does (:func:`clique_rows`, no Pyomo); a model already
+    too large for ``placement_ti`` is reported as that (the builder refuses it first)."""
+    from mlopt.models.hetero.placement_clique import clique_rows
+    from mlopt.models.hetero.placement_ti import columns
+    from mlopt.models.hetero.wct_milp import MAX_MODEL_VARS
+
+    base = estimate_placement_ti(workload)
+    if base.variables > MAX_MODEL_VARS:
+        return ModelSize("hetero_placement_clique", base.variables, base.rows, base.nonzeros)
+    data = hetero_data(workload)
+    J, pls, cmax, first, _ = columns(data)
+    idx = [(j, l, t) for j in J for l, d in enumerate(pls[j].d.tolist())
+           for t in range(first[j], cmax[j] - d + 1)]
+    rows = clique_rows(data, pls, idx)
+    return ModelSize("hetero_placement_clique", base.variables, base.rows + len(rows),
+                     base.nonzeros + sum(map(len, rows)))

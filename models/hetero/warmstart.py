@@ -39,7 +39,9 @@ from mlopt.workload import Workload
 
 #: encoder per exact formulation (``model._hetero["model"]``; wct_milp's models carry none)
 ENCODERS = {"wct_milp": "mlopt.models.hetero.warmstart:encode_wct_milp",
-            "placement_ti": "mlopt.models.hetero.placement_ti:encode"}
+            "placement_ti": "mlopt.models.hetero.placement_ti:encode",
+            # the same columns as placement_ti (its clique rows hold for every schedule)
+            "placement_clique": "mlopt.models.hetero.placement_ti:encode"}
 
 
 def encode(model: pyo.ConcreteModel, workload: Workload, schedule: Schedule) -> ComponentMap:

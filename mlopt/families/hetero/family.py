@@ -12,7 +12,8 @@ InputError, exit 2) instead of silently running the PS variant; its probe preset
 The registration only: generator presets (:mod:`.generator`), the checker (:mod:`.checker`),
 A_online with A_dual / A_maxweight / A_mincost (:mod:`.online`, :mod:`.maxweight`,
 :mod:`.mincost`), baselines (:mod:`.baselines`), bounds (:mod:`.bounds`), theory checks
-(:mod:`.theory`); formulations ``wct_milp`` and ``placement_ti`` (:mod:`mlopt.models.hetero`),
+(:mod:`.theory`); formulations ``wct_milp``, ``placement_ti`` and ``placement_clique``
+(``placement_ti`` plus per-slot clique rows; :mod:`mlopt.models.hetero`),
 the bound ``colgen_lb`` (:mod:`.colgen`, its usable capacities in :mod:`.usable`) and the
 reference heuristic ``pnb`` over its columns (:mod:`.price_and_branch`).
 """
@@ -34,7 +35,12 @@ FAMILY = Family(
                   Formulation.exact("placement_ti", "mlopt.models.hetero.placement_ti",
                                     doc="one binary per (job, placement, start slot)",
                                     estimate="mlopt.models.hetero.estimate:"
-                                             "estimate_placement_ti")],
+                                             "estimate_placement_ti"),
+                  Formulation.exact("placement_clique", "mlopt.models.hetero.placement_clique",
+                                    doc="placement_ti plus per-slot clique rows of "
+                                        "conflicting placements",
+                                    estimate="mlopt.models.hetero.estimate:"
+                                             "estimate_placement_clique")],
     default_model="placement_ti",
     algorithms_=[
         Algorithm("a_online", f"{P}.online:run_a_online", options=f"{P}.online:OPTIONS",
