@@ -99,7 +99,12 @@ FAMILY = Family(
              # LP's Lagrangian, exact rationals (.share_bound)
              Bound("share", f"{P}.share_bound:share_bound",
                    doc="runs priced by mode: whole servers alone, or shared at the mildest "
-                       "co-runner's slowdown")],
+                       "co-runner's slowdown"),
+             # a theorem too: share's LP with shared modes split by the busiest server's
+             # foreign-task count and a row charging shared servers' density (.crowd_bound)
+             Bound("crowd", f"{P}.crowd_bound:crowd_bound",
+                   doc="share's runs with shared modes by crowding (foreign tasks on the "
+                       "busiest server) and an attributed-servers row per interval")],
     trainers_={"policy": f"{P}.training:train_policy",
                "reward_model": f"{P}.reward_model:train_reward_model"},
     from_trace_=f"{P}.from_trace:harmony_from_trace",
