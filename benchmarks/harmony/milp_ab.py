@@ -1,7 +1,8 @@
 """``placement_milp`` before and after its strengthening rows, in one run (one process, one
 after the other): the plain form (``symmetry=False, run_rows=False``: the model before this
 round), each row family alone, both, and both with the ``share_row`` cut (the bound runs in
-the model's build, outside the solve's CPU), on `small` instances with ``-p n_jobs=N``.
+the model's build, outside the solve's CPU), each with or without ``tight_bigm``, on `small`
+instances with ``-p n_jobs=N``.
 
 Every solve: HiGHS, one thread, warm-started from ``local_search``'s schedule (its defaults,
 ``perturb`` as given) through :mod:`mlopt.warmstart`, ``--time-limit`` seconds.  The
@@ -22,11 +23,16 @@ from mlopt.families import get_family
 from mlopt.models.harmony.placement import build_placement_milp, extract_schedule
 from mlopt.warmstart import encode_schedule, solve_warm
 
-VARIANTS = {"plain": dict(symmetry=False, run_rows=False),
-            "symmetry": dict(symmetry=True, run_rows=False),
-            "run_rows": dict(symmetry=False, run_rows=True),
-            "both": dict(symmetry=True, run_rows=True),
-            "both+share": dict(symmetry=True, run_rows=True, share_row=True)}
+# tight_bigm=False keeps each historic variant the model it named when its rows were measured
+VARIANTS = {"plain": dict(symmetry=False, run_rows=False, tight_bigm=False),
+            "symmetry": dict(symmetry=True, run_rows=False, tight_bigm=False),
+            "run_rows": dict(symmetry=False, run_rows=True, tight_bigm=False),
+            "both": dict(symmetry=True, run_rows=True, tight_bigm=False),
+            "both+share": dict(symmetry=True, run_rows=True, share_row=True, tight_bigm=False),
+            # this round's default: both rows and the big-M's from what one server holds
+            "both+tight": dict(symmetry=True, run_rows=True, tight_bigm=True),
+            "both+tight+share": dict(symmetry=True, run_rows=True, tight_bigm=True,
+                                     share_row=True)}
 
 
 def main(argv=None):

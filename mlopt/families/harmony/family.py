@@ -37,6 +37,8 @@ FAMILY = Family(
                                        "(c_sym_servers)"),
                 "run_rows": Param.bool(True, doc="each job runs at least its standalone "
                                        "intervals, in one block (c_run_total, c_run_length)"),
+                "tight_bigm": Param.bool(True, doc="slowdown big-M's from what one server "
+                                         "can hold (server_load_cap), not every other task"),
                 "share_row": Param.bool(False, doc="the sum of JCTs at least the share "
                                         "bound's (c_share_cut; runs the bound)")}),
         # milp_greedy's per-interval model, for export (it has no full schedule)
