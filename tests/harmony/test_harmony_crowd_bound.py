@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mlopt import pipeline
+from mlopt.errors import InputError
 from mlopt.families import get_family
 from mlopt.families.harmony import crowd_bound as cb
 from mlopt.families.harmony.bounds import standalone_bound
@@ -69,13 +70,14 @@ def brute_force(jb, C):
         for n in range(1, T - s + 2):
             ts = range(s, s + n)
             if n > k + cb.EXACT_EXTRA:
-                best = min(best, s + n - a + sum(C[:, t].min() for t in ts))
+                best = min(best, s + n - a + sum(
+                    C[jb.loss[:, t] < cb.DISALLOWED, t].min() for t in ts))
                 continue
             su = jb.slack_units(n)
             if su < 0:
                 continue
             for seq in itertools.product(range(len(jb.modes)), repeat=n):
-                if sum(jb.loss[i] for i in seq) <= su:
+                if sum(jb.loss[i, t] for i, t in zip(seq, ts)) <= su:
                     best = min(best, s + n - a + sum(C[i, t] for i, t in zip(seq, ts)))
     return best
 
@@ -83,6 +85,7 @@ def brute_force(jb, C):
 @settings(max_examples=8, deadline=None, suppress_health_check=list(HealthCheck))
 @given(seed=st.integers(0, 10_000), scale=st.sampled_from([0.0, 0.3, 1.0, 3.0]))
 def test_pricing_dp_equals_brute_force(seed, scale):
+    # the CTC job arrives in 2: in interval 1 the ResNet job has no co-runner (E only)
     w = make_workload([{"model": "resnet", "workers": 1, "ps": 1, "epochs": 7, "arrival": 1},
                        {"model": "ctc", "workers": 1, "ps": 1, "epochs": 6, "arrival": 2}],
                       n_servers=1, horizon=5)
@@ -91,6 +94,7 @@ def test_pricing_dp_equals_brute_force(seed, scale):
     for jb in jobs:
         C = np.zeros((len(jb.modes), w.horizon + 1))
         C[:, 1:] = scale * rng.random((len(jb.modes), w.horizon))
+        assert (jb.loss[1:, 1] == cb.DISALLOWED).all() if jb.a == 1 else True
         val, s, n, modes = jb.best(C)
         assert val == pytest.approx(brute_force(jb, C), abs=1e-9)
         # the column it returns costs what it says
@@ -118,3 +122,12 @@ def test_between_share_and_the_optimum_on_widened_instances(seed, params):
 
 def test_registered_as_a_theorem_bound():
     assert FAM.bounds_["crowd"].solver is False
+
+
+def test_validates_the_workload():
+    w = make_workload([{"model": "resnet", "workers": 1, "ps": 1, "epochs": 4, "arrival": 1}]
+                      * 2, n_servers=1, horizon=4)
+    w.jobs[0].extra["workers"] = 2.5
+    with pytest.raises(InputError) as err:
+        cb.crowd_bound(w)
+    assert "workers" in str(err.value.field) and "2.5" in str(err.value)

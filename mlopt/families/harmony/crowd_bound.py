@@ -15,11 +15,14 @@ LEMMA 4 (crowding).  In an interval t of j's run where j is shared (Lemma 1), le
 c_j = max over the servers m hosting a task of j of the number of OTHER running jobs' tasks
 on m (c_j >= 1: shared).  Then (a) each of those c_j tasks adds a term
 ``alpha[l_j, l_o] * count * weight`` to the checker's ``felt`` on that server, each at least
-amin_j * wmin (amin_j = min over o != j of alpha[l_j, l_o], wmin = min(1, ps_weight)), so
+amin_j(t) * wmin (amin_j(t) = min of alpha[l_j, l_o] over the jobs o != j arrived by t: a
+co-runner runs in t, so it has arrived; wmin = min(1, ps_weight)), and c_j is at most the
+task count of those jobs (a higher level is impossible in t), so
 ``worst >= fl(c_j amin_j wmin) (1 - 1e-12)`` (float sums of non-negative terms are monotone
 and lose at most a relative c 2^-53, far below the margin); with share's own single-term
 bounds (delta_P, and delta_F when j's mode is F) and the spread penalty, the speed is at most
-u_j(mode, c) = min(share's u_P or u_F, speed_at(d_c + kappa)), speed_at non-increasing;
+u_j(mode, c, t) = min(share's u_P or u_F over the same arrived jobs, speed_at(d_c + kappa)),
+speed_at non-increasing;
 (b) every server m of j holds n_m <= min(S, x_jm + c_j) tasks, x_jm of them j's.
 
 LEMMA 5 (attributed servers).  In every interval t, give every task on a server m a share
@@ -56,6 +59,9 @@ loss unit v_j / 256 (a shared interval slowing j by less than 0.4% counts as fre
 generation for at most ``max_rounds`` rounds or until 60% of ``time_limit`` (share gets 30% of
 it first); certified at the best prices seen, so a stopped run is valid, only weaker.
 
+MEASURED (benchmarks/harmony/frontier.md): equal to ``share`` at ``uniform`` seeds 0-2 and on
+the 10-job ``small`` instances: there the LP is bound by the GPU rows, and its shared
+intervals have one foreign worker (level 1), which the attributed row lets every job have.
 What it still ignores: who the co-runners are (the mildest possible one is charged per foreign
 task), and that the foreign tasks crowding j's server are themselves shared jobs' tasks.
 """
@@ -81,6 +87,7 @@ UNITS_PER_SPEED = 256
 FLOAT_MARGIN = 1e-9
 EXACT_EXTRA = 4  # runs up to k + 4 intervals priced with the loss DP, longer ones relaxed
 INF = float("inf")
+DISALLOWED = 1 << 40  # loss units of a mode impossible in an interval: above every budget
 
 
 def slots_per_server(workload: Workload) -> float:
@@ -115,34 +122,62 @@ class _CrowdJob:
     """One job's columns (module docstring: THEOREM): modes, their speeds, loss units and
     usage per row; ``best`` prices a job's cheapest column by a DP over used loss units."""
 
-    def __init__(self, base, sm, job, others_tasks, S, must_spread):
+    def __init__(self, base, sm, job, others, S, must_spread):
+        """``others``: (arrival, the checker's term alpha[l_j, l_o] * 1, tasks) per other job."""
         self.a, self.k, self.T, self.target = base.a, base.k, base.T, base.target
+        T = self.T
         lj = sm.index(job.extra["model"])
         w = int(job.extra["workers"])
         X = w + int(job.extra["ps"])
         kap = sm.comm_penalty[lj] if must_spread else 0.0
-        amin = min(Fraction(float(x)) for x in others_tasks[0]) if others_tasks[0] else None
-        wmin = min(Fraction(1), Fraction(float(sm.ps_weight)))
-        top = 0 if amin is None else int(min(S - 1 if S != INF else MAX_LEVEL,
-                                             others_tasks[1], MAX_LEVEL))
+        pw = float(sm.ps_weight)
+        wmin = min(Fraction(1), Fraction(pw))
+        cap = S - 1 if S != INF else MAX_LEVEL
+        top = int(min(cap, sum(x for _, _, x in others), MAX_LEVEL)) if others else 0
         vE = base.speed["E"]
         self.speed, self.use = {"E": vE}, {"E": {**base.use["E"], ATTR: base.use["E"][ROWS[0]]}}
         for c in range(1, top + 1):
-            d_c = float(c * amin * wmin * (1 - Fraction(1, 10**12)))  # Lemma 4a, rounded down
-            u_c = Fraction(speed_at(sm, lj, w, d_c + kap))
             last = c == top and (S == INF or c < S - 1)  # stands for every c >= top
             A = attributed(X, None if last and S == INF else (S - 1 if last else c), S)
             for kind in ("P", "F"):
-                name = f"{kind}{c}"
-                self.speed[name] = min(base.speed[kind], u_c)
-                self.use[name] = {**base.use[kind], ATTR: A}
-        self.modes = tuple(self.speed)
+                self.use[f"{kind}{c}"] = {**base.use[kind], ATTR: A}
+        self.modes = ("E",) + tuple(m for m in self.use if m != "E")
         self.unit = vE / UNITS_PER_SPEED
-        self.loss = np.array([math.floor((vE - self.speed[m]) / self.unit) for m in self.modes],
-                             dtype=np.int64)
+        # loss units per (mode, interval): a co-runner runs in t, so it has arrived by t
+        # (LEMMA 4 with the other jobs arrived by t); a level above their task count is
+        # impossible in t (DISALLOWED)
+        self.loss = np.full((len(self.modes), T + 1), DISALLOWED, dtype=np.int64)
+        self.loss[0, :] = 0
+        cache: dict = {}
+        for t in range(1, T + 1):
+            here = tuple(sorted((term, x) for a, term, x in others if a <= t))
+            if here not in cache:
+                cache[here] = self._losses(sm, lj, w, kap, pw, wmin, here, vE)
+            self.loss[:, t] = cache[here]
         self.usage = np.array([[float(self.use[m][row]) for row in CROWD_ROWS]
                                for m in self.modes])
         self._su: dict[int, int] = {}
+
+    def _losses(self, sm, lj, w, kap, pw, wmin, here, vE) -> np.ndarray:
+        """Loss units of every mode when the other jobs in ``here`` (term, tasks) may run."""
+        out = np.full(len(self.modes), DISALLOWED, dtype=np.int64)
+        out[0] = 0
+        if not here:
+            return out
+        terms = [term for term, _ in here]
+        # share's single-term bounds (Lemma 1): the mildest PS, the mildest worker
+        uP = min(Fraction(speed_at(sm, lj, w, min(x * pw for x in terms) + kap)), vE)
+        uF = min(Fraction(speed_at(sm, lj, w, min(x * 1.0 for x in terms) + kap)), uP)
+        amin = min(Fraction(x) for x in terms)
+        most = sum(x for _, x in here)  # no more foreign tasks than these
+        for mi, name in enumerate(self.modes[1:], start=1):
+            c = int(name[1:])
+            if c > most:
+                continue
+            d_c = float(c * amin * wmin * (1 - Fraction(1, 10**12)))  # Lemma 4a, rounded down
+            u = min(uP if name[0] == "P" else uF, Fraction(speed_at(sm, lj, w, d_c + kap)))
+            out[mi] = math.floor((vE - u) / self.unit)
+        return out
 
     def slack_units(self, n: int) -> int:
         """floor(slack(n) / unit), -1 when n intervals cannot train the epochs at all."""
@@ -156,8 +191,9 @@ class _CrowdJob:
         (t 1-based), loss units relaxed as in the THEOREM; runs longer than k + EXACT_EXTRA
         intervals may take any mode in every interval (a further relaxation)."""
         a, k, T, loss = self.a, self.k, self.T, self.loss
-        cheapest = C[:, 1:].min(axis=0)  # per interval, the cheapest mode (relaxed long runs)
-        which = C[:, 1:].argmin(axis=0)
+        # per interval, the cheapest possible mode (relaxed long runs)
+        Cok = np.where(loss[:, 1:] >= DISALLOWED, INF, C[:, 1:])
+        cheapest, which = Cok.min(axis=0), Cok.argmin(axis=0)
         best = (float(k) + float(C[0, a:a + k].sum()), a, k, ("E",) * k)
         n0 = k + EXACT_EXTRA
         s = a
@@ -180,7 +216,7 @@ class _CrowdJob:
                     continue
                 new = np.full(U + 1, INF)
                 arg = np.zeros(U + 1, dtype=np.int64)
-                for mi, L in enumerate(loss):
+                for mi, L in enumerate(loss[:, t]):
                     if L > U:
                         continue
                     cand = dp[:U + 1 - L] + C[mi, t]
@@ -199,7 +235,7 @@ class _CrowdJob:
                     for arg_t in reversed(back):
                         mi = int(arg_t[m])
                         modes.append(self.modes[mi])
-                        m -= int(loss[mi])
+                        m -= int(loss[mi, s + n - len(modes)])  # the interval of arg_t
                     best = (val, s, n, tuple(reversed(modes)))
             s += 1
         return best
@@ -240,10 +276,9 @@ def _prepare_crowd(workload: Workload, per_job):
     out = []
     for i, (jb, job) in enumerate(zip(base, workload.jobs)):
         lj = sm.index(job.extra["model"])
-        # the checker's single term alpha * 1 for each other job's model
-        terms = [alpha[lj, sm.index(o.extra["model"])] * 1
-                 for n, o in enumerate(workload.jobs) if n != i]
-        others = (terms, sum(tasks) - tasks[i])
+        # per other job: its arrival, the checker's single term alpha * 1, its task count
+        others = [(int(o.arrival), float(alpha[lj, sm.index(o.extra["model"])] * 1), tasks[n])
+                  for n, o in enumerate(workload.jobs) if n != i]
         out.append(_CrowdJob(jb, sm, job, others, S, must_span(job, workload.servers)))
     return out, M
 
