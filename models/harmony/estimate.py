@@ -17,7 +17,7 @@ from mlopt.workload import Workload
 
 def estimate_placement_milp(workload: Workload, *, symmetry: bool = True, run_rows: bool = True,
                             share_row: bool = False, tight_bigm: bool = True,
-                            **options) -> ModelSize:
+                            upper: float | None = None, **options) -> ModelSize:
     """Return the size of the offline placement MILP without building it."""
     J, S, T = len(workload.jobs), len(workload.servers), workload.horizon
     if J == 0:  # the builder's one fixed variable, no rows

@@ -38,6 +38,17 @@ optimum is unchanged (tested against the original form, tests/harmony/test_harmo
 Zero allocations: a server without n's task has z = 0 and its row is void for every load up to
 the cap (a role-"worker" server hosts nothing: X = Y = 0 there, its row is void anyway).
 
+``upper`` (off by default): the average JCT of a checked schedule.  Then an optimal schedule
+has sum_n JCT_n <= U = J x upper (an integer) and every JCT_o >= lb_o, the standalone bound's
+per-job value (:mod:`mlopt.families.harmony.bounds`, valid for every feasible schedule), so
+JCT_n <= cap_n = U - sum_{o != n} lb_o; a job starting in s runs >= lb_n intervals, so
+s <= a_n + cap_n - lb_n, and it runs in no interval after a_n + cap_n - 1.  ``st`` and ``act``
+beyond these are fixed at 0.  This removes only points whose objective exceeds ``upper``
+(at true values), so the optimum is unchanged when ``upper`` is at least OPT -- which a
+checked schedule's objective is.  An ``upper`` below OPT makes the model infeasible or its
+optimum wrong: pass only a checked objective (tests/harmony/test_harmony_milp.py checks both
+forms agree on random instances with ``upper`` = a checked schedule's and = OPT itself).
+
 Strengthening rows (options, both on by default; each cuts off no integer point up to a
 relabelling of identical servers, so the optimum is the same: tests/harmony/test_harmony_milp.py
 solves both forms to the same optimum):
@@ -133,9 +144,25 @@ def server_load_cap(workload: Workload, n: int, server) -> float:
     return best * (1 + 1e-9)  # room for the float sums of the bound itself
 
 
+def _windows(workload: Workload, upper: float) -> dict:
+    """Per job id, (its latest start, its latest running interval) in any schedule whose
+    average JCT is at most ``upper`` (``upper``, module docstring)."""
+    from mlopt.families.harmony.bounds import standalone_bound
+
+    J = len(workload.jobs)
+    U = math.floor(float(upper) * J + RUN_TOL)  # the sum of JCTs, an integer
+    lb = standalone_bound(workload)["per_job"]
+    rest = sum(lb)
+    out = {}
+    for job, low in zip(workload.jobs, lb):
+        cap = U - (rest - low)  # this job's JCT at most
+        out[job.id] = (job.arrival + cap - low, job.arrival + cap - 1)
+    return out
+
+
 def build_placement_milp(workload: Workload, *, symmetry: bool = True, run_rows: bool = True,
                          share_row: bool = False, tight_bigm: bool = True,
-                         **options) -> pyo.ConcreteModel:
+                         upper: float | None = None, **options) -> pyo.ConcreteModel:
     """Build the offline placement MILP minimizing average JCT under the known speed model
     (``symmetry`` / ``run_rows`` / ``tight_bigm``: the strengthening of the module
     docstring)."""
@@ -270,6 +297,15 @@ def build_placement_milp(workload: Workload, *, symmetry: bool = True, run_rows:
                          ordered=True)
         m.c_run_length = pyo.Constraint(m.RUNK, rule=lambda m, n, t: m.act[n, t] >= sum(
             m.st[n, u] for u in range(max(a[n], t - k[n] + 1), t + 1)))
+
+    if upper is not None and J:  # time windows from a schedule's objective (module docstring)
+        win = _windows(workload, upper)
+        for (n, t) in m.JT:
+            last_start, last_run = win[n]
+            if t > last_start:
+                m.st[n, t].fix(0)
+            if t > last_run:
+                m.act[n, t].fix(0)
 
     if share_row and J:  # the sum of JCTs at least the certified bound's (module docstring)
         from mlopt.families.harmony.share_bound import share_bound

@@ -279,3 +279,39 @@ def test_tight_bigm_keeps_the_optimum_on_widened_instances(seed, params):
         assert res[0].objective == pytest.approx(res[1].objective, abs=1e-6)
     else:  # an infeasible instance is infeasible for both
         assert (res[0].status == Status.INFEASIBLE) == (res[1].status == Status.INFEASIBLE)
+
+
+def test_upper_windows_by_hand():
+    # one_server(horizon=5): resnext110 (3 epochs, 3/interval alone) and ctc (10 epochs,
+    # 6/interval alone): standalone JCTs lb = 1 and 2; OPT 2.0 (ctc delayed to interval 2,
+    # test_hand_computed_optimum_delays_a_job).  upper = 2.0: U = 4; j0's JCT <= 4 - 2 = 2:
+    # latest start 1 + 2 - 1 = 2, latest run 1 + 2 - 1 = 2; j1's <= 4 - 1 = 3: latest start
+    # 1 + 3 - 2 = 2, latest run 1 + 3 - 1 = 3.  The optimum (j0 in 1, j1 in 2-3) fits.
+    from mlopt.models.harmony.placement import _windows
+    from mlopt.solve import solve
+    w = one_server(horizon=5)
+    assert _windows(w, 2.0) == {"j0": (2, 2), "j1": (2, 3)}
+    assert solve(build_placement_milp(w, upper=2.0), "highs").objective == pytest.approx(2.0)
+    # an upper below OPT (1.9: U = floor(3.8) = 3 < 4) leaves no schedule: why only a checked
+    # schedule's objective is a valid upper
+    assert solve(build_placement_milp(w, upper=1.9), "highs").status == Status.INFEASIBLE
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=list(HealthCheck))
+@given(seed=st.integers(0, 10_000), params=WIDE)
+def test_upper_keeps_the_optimum_on_widened_instances(seed, params):
+    # windows from OPT itself (the tightest valid upper) and from a baseline's checked
+    # schedule: the same optimum as without windows
+    from mlopt.solve import solve
+    w = FAM.generate("tiny", seed=seed, **params)
+    ref = solve(build_placement_milp(w), "highs", time_limit=30)
+    if ref.status != Status.OPTIMAL:
+        return
+    uppers = [ref.objective]
+    r = pipeline.run_algorithm(w, "lb", family="harmony")
+    if r.check.feasible:
+        uppers.append(r.check.objective)
+    for upper in uppers:
+        res = solve(build_placement_milp(w, upper=upper), "highs", time_limit=30)
+        assert res.status == Status.OPTIMAL
+        assert res.objective == pytest.approx(ref.objective, abs=1e-6)

@@ -39,6 +39,9 @@ FAMILY = Family(
                                        "intervals, in one block (c_run_total, c_run_length)"),
                 "tight_bigm": Param.bool(True, doc="slowdown big-M's from what one server "
                                          "can hold (server_load_cap), not every other task"),
+                "upper": Param.float(None, low=0.0, nullable=True,
+                                     doc="the average JCT of a checked schedule: time windows "
+                                         "(latest start / run) for every job"),
                 "share_row": Param.bool(False, doc="the sum of JCTs at least the share "
                                         "bound's (c_share_cut; runs the bound)")}),
         # milp_greedy's per-interval model, for export (it has no full schedule)
