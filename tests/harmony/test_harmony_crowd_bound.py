@@ -109,7 +109,7 @@ WIDE = st.fixed_dictionaries({
     "duration": st.sampled_from([(1.0, 1.0), (1.0, 3.0), (2.5, 3.0)])})
 
 
-@settings(max_examples=10, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=6, deadline=None, suppress_health_check=list(HealthCheck))
 @given(seed=st.integers(0, 10_000), params=WIDE)
 def test_between_share_and_the_optimum_on_widened_instances(seed, params):
     w = FAM.generate("tiny", seed=seed, **params)
