@@ -128,7 +128,8 @@ def server_load_cap(workload: Workload, n: int, server) -> float:
         items.append((al, o.worker_demand, int(o.extra["workers"])))
         items.append((al * float(sm.ps_weight), o.ps_demand, int(o.extra["ps"])))
     items = [it for it in items if it[2] > 0]
-    best = sum(v * c for v, _, c in items)  # every task of every other job: the old big-M
+    every = sum(v * c for v, _, c in items)  # every task of every other job: the old big-M
+    best = math.inf
     for r in RESOURCES:
         if any(float(d[r]) <= 0 for _, d, _ in items):
             continue
@@ -141,7 +142,8 @@ def server_load_cap(workload: Workload, n: int, server) -> float:
             if room <= 0:
                 break
         best = min(best, total)
-    return best * (1 + 1e-9)  # room for the float sums of the bound itself
+    # room for the float sums of the knapsack itself; never above the old big-M (valid too)
+    return min(every, best * (1 + 1e-9))
 
 
 def _windows(workload: Workload, upper: float) -> dict:
