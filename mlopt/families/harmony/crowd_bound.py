@@ -45,7 +45,9 @@ s + n - a_j.  Every feasible schedule picks one column per job, within every row
 rounding) the losses l_t = v_j - u_t of its intervals sum to at most
 slack(n) = n v_j - fl(e_j - EPS) / (1 + n 2^-50).  The pricing relaxes this to
 sum_t floor(l_t / unit) <= floor(slack(n) / unit), unit = v_j / 256 (implied by the exact
-condition, so only more columns are admissible: a relaxation, the bound stays valid), and
+condition, so only more columns are admissible: a relaxation, the bound stays valid), lets
+runs longer than k_j + 4 intervals take any mode possible in each interval (a further
+relaxation: long runs are rarely cheapest, and their DP would need many loss units), and
 finds the cheapest column by a DP over intervals and used loss units.  For ANY prices >= 0
 the Lagrangian sum_j min_column(cost + priced usage) - M sum prices is a lower bound on the
 sum of JCTs.  Certification: the prices are taken as the exact values of their floats, the
