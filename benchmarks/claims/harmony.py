@@ -934,3 +934,75 @@ CLAIMS += [
     Sentence(FRONTIER, "at seed 1 HiGHS closes the gap ({}, one solver's", lambda: [
         _g(small10_rows()[1][3])], what="frontier: small10 seed 1 HiGHS bound"),
 ]
+
+
+# --- issue 21, the crowding round (frontier.md, "2026-11-29") -------------------------------
+# crowd_vs_share.jsonl (crowd_vs_share.py): share and crowd in one run at uniform seeds 0-2
+# (60 and 600 s budgets) and small n_jobs=10 seeds 0-2; milp_tight.jsonl (milp_ab.py):
+# placement_milp with tight_bigm, and with share_row + upper windows, 10 jobs
+
+def crowd_rows():
+    rows = _jsonl("crowd_vs_share.jsonl")
+    share = {(r["preset"], r["seed"], r["time_limit"]): r for r in rows if r["bound"] == "share"}
+    out = []
+    for r in rows:
+        if r["bound"] != "crowd":
+            continue
+        s = share[(r["preset"], r["seed"], r["time_limit"])]
+        name = r["preset"] if not r["params"] else f"{r['preset']} {r['jobs']} jobs"
+        out.append([name, str(r["seed"]), str(int(r["time_limit"])), s["value"], r["value"],
+                    r["crowd_value"], r["crowd_lp"], str(r["rounds"]), r["cpu_s"]])
+    return out
+
+
+def milp_tight_rows():
+    return [[str(r["jobs"]), str(r["seed"]), r["variant"],
+             "-" if r.get("upper") is None else r["upper"], r["status"], r["objective"],
+             r["bound"], r["cpu_s"]] for r in _jsonl("milp_tight.jsonl")]
+
+
+CLAIMS += [
+    Table(FRONTIER, "| instance | seed | budget s | share | crowd | crowd Lagrangian | crowd LP "
+          "| rounds | CPU s |", crowd_rows, key=3, what="frontier: crowd against share"),
+    Table(FRONTIER, "| jobs | seed | variant | upper | status | objective | HiGHS bound | "
+          "CPU s |", milp_tight_rows, key=3, what="frontier: placement_milp tight / windows"),
+]
+
+
+def scip600_bounds():
+    import json
+    return [_g(json.loads((DATA / "small10" / f"scip600_seed{s}.json").read_text())["bound"])
+            for s in (2, 0)]
+
+
+CLAIMS += [
+    Sentence(FRONTIER, "`best`): bounds {} and {}, no proof either", scip600_bounds,
+             what="frontier: SCIP 600 s at 10 jobs"),
+]
+
+
+def small10_s0_schedule():
+    from mlopt.families import get_family
+    from mlopt.schedule import Schedule
+    fam = get_family("harmony")
+    w = fam.generate("small", seed=0, n_jobs=10)
+    check = fam.check(w, Schedule.load(DATA / "small10" / "n10_s0_both+tight.json"))
+    assert check.feasible
+    return [_g(check.objective)]
+
+
+CLAIMS += [
+    Sentence(FRONTIER, "`data/small10/n10_s0_both+tight.json` re-checks at {}.",
+             small10_s0_schedule, what="frontier: the 10-job seed-0 schedule of 3.8"),
+]
+
+
+def milp_tight_ab_rows():
+    return [[str(r["jobs"]), str(r["seed"]), r["variant"], r["status"], r["objective"],
+             r["bound"], r["cpu_s"]] for r in _jsonl("milp_tight_ab.jsonl")]
+
+
+CLAIMS += [
+    Table(FRONTIER, "| jobs | seed | big-M | status | objective | HiGHS bound | CPU s |",
+          milp_tight_ab_rows, key=3, what="frontier: original / capped big-M where both prove"),
+]

@@ -16,7 +16,8 @@ from mlopt.workload import Workload
 
 
 def estimate_placement_milp(workload: Workload, *, symmetry: bool = True, run_rows: bool = True,
-                            share_row: bool = False, **options) -> ModelSize:
+                            share_row: bool = False, tight_bigm: bool = True,
+                            upper: float | None = None, **options) -> ModelSize:
     """Return the size of the offline placement MILP without building it."""
     J, S, T = len(workload.jobs), len(workload.servers), workload.horizon
     if J == 0:  # the builder's one fixed variable, no rows

@@ -26,6 +26,29 @@ Decisions per job n (arrival a_n, W_n workers, P_n PSs, e_n epochs, model l_n) a
 Objective: (1/|J|) sum_n [sum_t (t - a_n) st[n,t] + sum_t act[n,t]] = average of
 completion - a_n + 1 (JCT in whole intervals, the checker's definition).
 
+``tight_bigm`` (on by default): the slowdown row of (n, m) only has to be void when n has no
+task on m, so its big-M is an upper bound on the load any true placement puts on m (not every
+other job's every task): :func:`server_load_cap`, a fractional knapsack of the other jobs'
+tasks into m's capacity per resource (with the checker's tolerance), the least over resources
+every task uses.  The speed pieces' big-M is b_n (1 + Dmax_n) with Dmax_n the largest of these
+over n's servers: at true values D_n = max over n's servers of their load (each <= its cap)
++ kappa_n, so a void piece's rhs + big-M >= b_n >= s.  Only true-valued points matter for
+OPT_MILP <= OPT (below), and rows that remove points never break the other direction, so the
+optimum is unchanged (tested against the original form, tests/harmony/test_harmony_milp.py).
+Zero allocations: a server without n's task has z = 0 and its row is void for every load up to
+the cap (a role-"worker" server hosts nothing: X = Y = 0 there, its row is void anyway).
+
+``upper`` (off by default): the average JCT of a checked schedule.  Then an optimal schedule
+has sum_n JCT_n <= U = J x upper (an integer) and every JCT_o >= lb_o, the standalone bound's
+per-job value (:mod:`mlopt.families.harmony.bounds`, valid for every feasible schedule), so
+JCT_n <= cap_n = U - sum_{o != n} lb_o; a job starting in s runs >= lb_n intervals, so
+s <= a_n + cap_n - lb_n, and it runs in no interval after a_n + cap_n - 1.  ``st`` and ``act``
+beyond these are fixed at 0.  This removes only points whose objective exceeds ``upper``
+(at true values), so the optimum is unchanged when ``upper`` is at least OPT -- which a
+checked schedule's objective is.  An ``upper`` below OPT makes the model infeasible or its
+optimum wrong: pass only a checked objective (tests/harmony/test_harmony_milp.py checks both
+forms agree on random instances with ``upper`` = a checked schedule's and = OPT itself).
+
 Strengthening rows (options, both on by default; each cuts off no integer point up to a
 relabelling of identical servers, so the optimum is the same: tests/harmony/test_harmony_milp.py
 solves both forms to the same optimum):
@@ -87,10 +110,64 @@ def min_run(epochs: float, speed: float) -> int:
     return max(1, math.ceil(epochs / speed - RUN_TOL))
 
 
+def server_load_cap(workload: Workload, n: int, server) -> float:
+    """An upper bound on the co-located load ``sum_{o != n} alpha[l_n, l_o] (Kw + omega Kp)``
+    job n can ever feel on ``server`` at true values (``tight_bigm``, module docstring): per
+    resource r, the fractional knapsack of the other jobs' tasks (at most W_o workers, P_o PSs
+    each, value alpha x weight, size their demand in r) into the capacity (plus the checker's
+    1e-6 and a relative 1e-9); the least over the resources with every task's demand > 0 (a
+    resource some task does not use bounds nothing)."""
+    sm = model_of(workload)
+    jobs = workload.jobs
+    ln = sm.index(jobs[n].extra["model"])
+    items = []  # (value per task, demand per resource, count)
+    for i, o in enumerate(jobs):
+        if i == n:
+            continue
+        al = float(sm.alpha[ln, sm.index(o.extra["model"])])
+        items.append((al, o.worker_demand, int(o.extra["workers"])))
+        items.append((al * float(sm.ps_weight), o.ps_demand, int(o.extra["ps"])))
+    items = [it for it in items if it[2] > 0]
+    every = sum(v * c for v, _, c in items)  # every task of every other job: the old big-M
+    best = math.inf
+    for r in RESOURCES:
+        if any(float(d[r]) <= 0 for _, d, _ in items):
+            continue
+        room = (float(server.capacity[r]) + 1e-6) * (1 + 1e-9)
+        total = 0.0
+        for v, d, c in sorted(items, key=lambda it: -it[0] / float(it[1][r])):
+            take = min(c, room / float(d[r]))
+            total += v * take
+            room -= take * float(d[r])
+            if room <= 0:
+                break
+        best = min(best, total)
+    # room for the float sums of the knapsack itself; never above the old big-M (valid too)
+    return min(every, best * (1 + 1e-9))
+
+
+def _windows(workload: Workload, upper: float) -> dict:
+    """Per job id, (its latest start, its latest running interval) in any schedule whose
+    average JCT is at most ``upper`` (``upper``, module docstring)."""
+    from mlopt.families.harmony.bounds import standalone_bound
+
+    J = len(workload.jobs)
+    U = math.floor(float(upper) * J + RUN_TOL)  # the sum of JCTs, an integer
+    lb = standalone_bound(workload)["per_job"]
+    rest = sum(lb)
+    out = {}
+    for job, low in zip(workload.jobs, lb):
+        cap = U - (rest - low)  # this job's JCT at most
+        out[job.id] = (job.arrival + cap - low, job.arrival + cap - 1)
+    return out
+
+
 def build_placement_milp(workload: Workload, *, symmetry: bool = True, run_rows: bool = True,
-                         share_row: bool = False, **options) -> pyo.ConcreteModel:
+                         share_row: bool = False, tight_bigm: bool = True,
+                         upper: float | None = None, **options) -> pyo.ConcreteModel:
     """Build the offline placement MILP minimizing average JCT under the known speed model
-    (``symmetry`` / ``run_rows``: the strengthening rows of the module docstring)."""
+    (``symmetry`` / ``run_rows`` / ``tight_bigm``: the strengthening of the module
+    docstring)."""
     sm = model_of(workload)
     jobs = workload.jobs
     J = [j.id for j in jobs]
@@ -107,6 +184,12 @@ def build_placement_milp(workload: Workload, *, symmetry: bool = True, run_rows:
     om = sm.ps_weight
     al = {(n, o): float(alpha[L[n], L[o]]) for n in J for o in J if o != n}
     bigd = {n: sum(al[n, o] * (Wn[o] + om * Pn[o]) for o in J if o != n) for n in J}
+    # the slowdown rows' big-M per (job, server), and the speed pieces' per job: the most
+    # load a server can hold (tight_bigm) or every other task (the original form)
+    srv_of = {srv.id: srv for srv in workload.servers}
+    bigs = {(n, sid): (server_load_cap(workload, i, srv_of[sid]) if tight_bigm else bigd[n])
+            for i, n in enumerate(J) for sid in S}
+    dmax = {n: max([bigs[n, sid] for sid in S] + [0.0]) for n in J}
     dw = {(j.id, r): float(j.worker_demand[r]) for j in jobs for r in RESOURCES}
     dp = {(j.id, r): float(j.ps_demand[r]) for j in jobs for r in RESOURCES}
     cap = {(s.id, r): float(s.capacity[r]) for s in workload.servers for r in RESOURCES}
@@ -177,7 +260,7 @@ def build_placement_milp(workload: Workload, *, symmetry: bool = True, run_rows:
     def _slow(m, n, s, t):
         load = sum(al[n, o] * (m.Kw[o, s, t] + om * m.Kp[o, s, t])
                    for o in J if o != n and t >= a[o])
-        return m.D[n, t] >= load - bigd[n] * (1 - m.z[n, s]) + kap[n] * m.u[n]
+        return m.D[n, t] >= load - bigs[n, s] * (1 - m.z[n, s]) + kap[n] * m.u[n]
     m.c_slowdown = pyo.Constraint(m.JST, rule=_slow)
     m.c_slowdown_spread = pyo.Constraint(m.JT, rule=lambda m, n, t: m.D[n, t] >= kap[n] * m.u[n])
 
@@ -187,7 +270,7 @@ def build_placement_milp(workload: Workload, *, symmetry: bool = True, run_rows:
         m.piece[n, t, k] for k in m.PIECES) == 1)
 
     def _factor(m, n, t, k):
-        big = b[n] * (1.0 + bigd[n] + kap[n])
+        big = b[n] * (1.0 + dmax[n] + kap[n])
         if k == "linear":
             rhs = b[n] * (1.0 - m.D[n, t])
         elif k == "tail":
@@ -216,6 +299,15 @@ def build_placement_milp(workload: Workload, *, symmetry: bool = True, run_rows:
                          ordered=True)
         m.c_run_length = pyo.Constraint(m.RUNK, rule=lambda m, n, t: m.act[n, t] >= sum(
             m.st[n, u] for u in range(max(a[n], t - k[n] + 1), t + 1)))
+
+    if upper is not None and J:  # time windows from a schedule's objective (module docstring)
+        win = _windows(workload, upper)
+        for (n, t) in m.JT:
+            last_start, last_run = win[n]
+            if t > last_start:
+                m.st[n, t].fix(0)
+            if t > last_run:
+                m.act[n, t].fix(0)
 
     if share_row and J:  # the sum of JCTs at least the certified bound's (module docstring)
         from mlopt.families.harmony.share_bound import share_bound

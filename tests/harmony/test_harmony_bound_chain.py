@@ -1,5 +1,5 @@
 """The laws every certified Harmony bound obeys, checked together on the same instances:
-``standalone <= volume <= share`` (each returns the max of itself and the one before), and
+``standalone <= volume <= share <= crowd`` (each returns the max of itself and the one before), and
 the strongest below the proven optimum of ``placement_milp`` and below every checked
 schedule (hypothesis), below the committed verified optima, registered as theorems
 (``solver=False``).  Each bound's own hand-computed cases are in its own test file."""
@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from mlopt import pipeline
 from mlopt.families import get_family
 from mlopt.families.harmony.bounds import standalone_bound
+from mlopt.families.harmony.crowd_bound import crowd_bound
 from mlopt.families.harmony.share_bound import share_bound
 from mlopt.families.harmony.volume_bound import volume_bound
 from mlopt.solve import Status
@@ -24,7 +25,8 @@ from mlopt.workload import Workload
 FAM = get_family("harmony")
 ALGS = ("harmony", "lb", "tetris", "lif_line", "lif_quad")
 #: weakest first: each bound is never below the one before it
-CHAIN = (("standalone", standalone_bound), ("volume", volume_bound), ("share", share_bound))
+CHAIN = (("standalone", standalone_bound), ("volume", volume_bound), ("share", share_bound),
+         ("crowd", crowd_bound))
 
 
 def chain(w) -> list[float]:

@@ -171,7 +171,8 @@ def test_strengthened_equals_plain_formulation(seed, preset):
     if preset == "small":  # 5 jobs take up to a minute plain; 3 of them keep the test fast
         w = dataclasses.replace(w, jobs=w.jobs[:3])
     vals = []
-    for opts in ({}, {"symmetry": False, "run_rows": False}, {"share_row": True}):
+    for opts in ({}, {"symmetry": False, "run_rows": False, "tight_bigm": False},
+                 {"share_row": True}):
         res = solve(build_placement_milp(w, **opts), "highs", time_limit=60)
         assert res.status == Status.OPTIMAL
         vals.append(res.objective)
@@ -232,3 +233,85 @@ def test_tasks_only_on_servers_that_host_them(options):
     chk = get_family("harmony").check(w, extract_schedule(m, w))
     assert res.status == Status.OPTIMAL and chk.feasible, chk.summary()
     assert res.objective == pytest.approx(2.0) and chk.objective == pytest.approx(2.0)
+
+
+def test_server_load_cap_by_hand():
+    # one_server(): a ResNeXt-110 (1 worker + 1 PS) and a CTC job (1 + 1).  What job 0 can feel
+    # on the server: CTC's worker (alpha[resnext110, ctc] = 0.332 per task) and PS (x 0.5):
+    # both fit (3 + 1 cores, 6 + 2 GB, 2 + 2 Gbps, 1 GPU), so 0.332 + 0.166: the old big-M,
+    # kept (the knapsack with its float margin is not below it; the golden LP is unchanged)
+    from mlopt.families.harmony.speed import model_of
+    from mlopt.models.harmony.placement import server_load_cap
+    w = one_server()
+    sm = model_of(w)
+    a = float(sm.alpha[sm.index("resnext110"), sm.index("ctc")])
+    assert server_load_cap(w, 0, w.servers[0]) == pytest.approx(a * 1.5, rel=1e-12)
+    # four CTC jobs of 3 workers + 3 PSs around a 1-worker job: the old big-M counts all 24
+    # tasks, 4 x (3 + 3 x 0.5) = 18 alpha.  Per resource (CTC worker: 3 cores, 6 GB, 2 Gbps;
+    # PS: 1 core, 2 GB, 2 Gbps; server: 8 cores, 48 GB, 50 Gbps; GPUs skipped, PSs use none):
+    # cores: PSs first (0.5 alpha a core against 1/3), 8 of the 12 fill them: 4 alpha;
+    # memory: 12 PSs (24 GB, 6 alpha) + 4 workers (24 GB, 4 alpha) = 10 alpha; bandwidth: all
+    # 24 tasks fit (48 Gbps): 18 alpha.  The least: 4 alpha (eight CTC PSs on one server)
+    jobs = [{"model": "resnet", "workers": 1, "ps": 1, "epochs": 4, "arrival": 1}] + \
+        [{"model": "ctc", "workers": 3, "ps": 3, "epochs": 4, "arrival": 1}] * 4
+    w = make_workload(jobs, n_servers=2, horizon=6)
+    a = float(sm.alpha[sm.index("resnet"), sm.index("ctc")])
+    assert server_load_cap(w, 0, w.servers[0]) == pytest.approx(4 * a, rel=1e-6)
+
+
+WIDE = st.fixed_dictionaries({
+    "n_jobs": st.integers(2, 4), "n_servers": st.integers(1, 2), "window": st.integers(1, 3),
+    "workers": st.sampled_from([(1, 1), (1, 3), (3, 3)]),
+    "ps": st.sampled_from([(1, 1), (1, 3), (3, 3)]),
+    "duration": st.sampled_from([(1.0, 1.0), (1.0, 2.5)])})
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=list(HealthCheck))
+@given(seed=st.integers(0, 10_000), params=WIDE)
+def test_tight_bigm_keeps_the_optimum_on_widened_instances(seed, params):
+    # dense servers (3 workers + 3 PSs per job, one server), spreads, late arrivals: the
+    # capped big-M's prove what every other task's big-M proves
+    from mlopt.solve import solve
+    w = FAM.generate("tiny", seed=seed, **params)
+    res = [solve(build_placement_milp(w, tight_bigm=t), "highs", time_limit=30)
+           for t in (True, False)]
+    if all(r.status == Status.OPTIMAL for r in res):
+        assert res[0].objective == pytest.approx(res[1].objective, abs=1e-6)
+    else:  # an infeasible instance is infeasible for both
+        assert (res[0].status == Status.INFEASIBLE) == (res[1].status == Status.INFEASIBLE)
+
+
+def test_upper_windows_by_hand():
+    # one_server(horizon=5): resnext110 (3 epochs, 3/interval alone) and ctc (10 epochs,
+    # 6/interval alone): standalone JCTs lb = 1 and 2; OPT 2.0 (ctc delayed to interval 2,
+    # test_hand_computed_optimum_delays_a_job).  upper = 2.0: U = 4; j0's JCT <= 4 - 2 = 2:
+    # latest start 1 + 2 - 1 = 2, latest run 1 + 2 - 1 = 2; j1's <= 4 - 1 = 3: latest start
+    # 1 + 3 - 2 = 2, latest run 1 + 3 - 1 = 3.  The optimum (j0 in 1, j1 in 2-3) fits.
+    from mlopt.models.harmony.placement import _windows
+    from mlopt.solve import solve
+    w = one_server(horizon=5)
+    assert _windows(w, 2.0) == {"j0": (2, 2), "j1": (2, 3)}
+    assert solve(build_placement_milp(w, upper=2.0), "highs").objective == pytest.approx(2.0)
+    # an upper below OPT (1.9: U = floor(3.8) = 3 < 4) leaves no schedule: why only a checked
+    # schedule's objective is a valid upper
+    assert solve(build_placement_milp(w, upper=1.9), "highs").status == Status.INFEASIBLE
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=list(HealthCheck))
+@given(seed=st.integers(0, 10_000), params=WIDE)
+def test_upper_keeps_the_optimum_on_widened_instances(seed, params):
+    # windows from OPT itself (the tightest valid upper) and from a baseline's checked
+    # schedule: the same optimum as without windows
+    from mlopt.solve import solve
+    w = FAM.generate("tiny", seed=seed, **params)
+    ref = solve(build_placement_milp(w), "highs", time_limit=30)
+    if ref.status != Status.OPTIMAL:
+        return
+    uppers = [ref.objective]
+    r = pipeline.run_algorithm(w, "lb", family="harmony")
+    if r.check.feasible:
+        uppers.append(r.check.objective)
+    for upper in uppers:
+        res = solve(build_placement_milp(w, upper=upper), "highs", time_limit=30)
+        assert res.status == Status.OPTIMAL
+        assert res.objective == pytest.approx(ref.objective, abs=1e-6)

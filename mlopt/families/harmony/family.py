@@ -37,6 +37,11 @@ FAMILY = Family(
                                        "(c_sym_servers)"),
                 "run_rows": Param.bool(True, doc="each job runs at least its standalone "
                                        "intervals, in one block (c_run_total, c_run_length)"),
+                "tight_bigm": Param.bool(True, doc="slowdown big-M's from what one server "
+                                         "can hold (server_load_cap), not every other task"),
+                "upper": Param.float(None, low=0.0, nullable=True,
+                                     doc="the average JCT of a checked schedule: time windows "
+                                         "(latest start / run) for every job"),
                 "share_row": Param.bool(False, doc="the sum of JCTs at least the share "
                                         "bound's (c_share_cut; runs the bound)")}),
         # milp_greedy's per-interval model, for export (it has no full schedule)
@@ -99,7 +104,12 @@ FAMILY = Family(
              # LP's Lagrangian, exact rationals (.share_bound)
              Bound("share", f"{P}.share_bound:share_bound",
                    doc="runs priced by mode: whole servers alone, or shared at the mildest "
-                       "co-runner's slowdown")],
+                       "co-runner's slowdown"),
+             # a theorem too: share's LP with shared modes split by the busiest server's
+             # foreign-task count and a row charging shared servers' density (.crowd_bound)
+             Bound("crowd", f"{P}.crowd_bound:crowd_bound",
+                   doc="share's runs with shared modes by crowding (foreign tasks on the "
+                       "busiest server) and an attributed-servers row per interval")],
     trainers_={"policy": f"{P}.training:train_policy",
                "reward_model": f"{P}.reward_model:train_reward_model"},
     from_trace_=f"{P}.from_trace:harmony_from_trace",

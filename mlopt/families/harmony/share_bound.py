@@ -218,16 +218,17 @@ def lagrangian(jobs, M, T, beta, exact: bool):
 class _Master:
     """The restricted LP: one convexity row per job, one row per (resource, interval)."""
 
-    def __init__(self, jobs, M, T, threads):
+    def __init__(self, jobs, M, T, threads, rows=None):
         import highspy
 
         from mlopt.solvers.quiet_highs import quiet_highs
 
         self.hs, self.jobs, self.M, self.T = highspy, jobs, M, T
+        self.rows = ROWS if rows is None else tuple(rows)  # crowd_bound adds its own row
         self.h = h = quiet_highs()
         h.setOptionValue("threads", int(threads))
-        nJ, R = len(jobs), len(ROWS)
-        self.row = {(row, t): nJ + ri * T + (t - 1) for ri, row in enumerate(ROWS)
+        nJ, R = len(jobs), len(self.rows)
+        self.row = {(row, t): nJ + ri * T + (t - 1) for ri, row in enumerate(self.rows)
                     for t in range(1, T + 1)}
         inf = highspy.kHighsInf
         lo = np.array([1.0] * nJ + [-inf] * (R * T))
@@ -251,7 +252,7 @@ class _Master:
         self.seen.add(key)
         jb = self.jobs[i]
         index, value = [i], [1.0]
-        for row in ROWS:
+        for row in self.rows:
             for t, mode in zip(range(s, s + n), modes):
                 use = float(jb.use[mode][row])
                 if use:
@@ -270,8 +271,37 @@ class _Master:
         dual = np.asarray(sol.row_dual, dtype=float)
         # a <= row of a minimization has a dual <= 0 in HiGHS's convention: the price is -dual
         beta = {row: [max(0.0, -float(dual[self.row[(row, t)]])) for t in range(1, self.T + 1)]
-                for row in ROWS}
+                for row in self.rows}
         return beta, self.h.getInfo().objective_function_value
+
+
+def generate_columns(master, price, t0, limit, max_rounds):
+    """Column generation on ``master`` from each job alone at its earliest (all exclusive):
+    ``price(job, beta) -> (value, s, n, modes)`` is a job's cheapest column at the prices
+    (value in floats, only to choose prices).  Stops when the Lagrangian meets the LP, no
+    column is new, ``max_rounds`` or ``limit`` seconds after ``t0``.  Returns (the prices of
+    the best Lagrangian seen, the last LP value, rounds); zero prices if no LP was solved."""
+    jobs, M, T = master.jobs, master.M, master.T
+    for i, jb in enumerate(jobs):
+        master.add_column(i, jb.a, jb.k, ("E",) * jb.k)
+    best_beta = {row: [0.0] * T for row in master.rows}
+    best_val, rounds, lp = -math.inf, 0, None
+    while rounds < max_rounds and time.perf_counter() - t0 < limit:
+        res = master.solve()
+        rounds += 1
+        if res is None:
+            break
+        beta, lp = res
+        val, added = -M * sum(x for row in master.rows for x in beta[row]), 0
+        for i, jb in enumerate(jobs):
+            v, s, n, modes = price(jb, beta)
+            val += v
+            added += master.add_column(i, s, n, modes)
+        if val > best_val:
+            best_val, best_beta = val, beta
+        if not added or val >= lp - 1e-9:  # the Lagrangian meets the LP: converged
+            break
+    return best_beta, lp, rounds
 
 
 def share_bound(workload: Workload, *, threads: int | None = 1, time_limit: float | None = 60.0,
@@ -290,25 +320,9 @@ def share_bound(workload: Workload, *, threads: int | None = 1, time_limit: floa
     # the time for it (bracket kills a bound that overruns its share)
     limit = 0.6 * float(time_limit) if time_limit else math.inf
     master = _Master(jobs, M, T, threads or 1)
-    zero_beta = {row: [0.0] * T for row in ROWS}
-    for i, jb in enumerate(jobs):  # each job alone at its earliest, every interval exclusive
-        master.add_column(i, jb.a, jb.k, ("E",) * jb.k)
-    best_beta, best_val, rounds, lp = zero_beta, -math.inf, 0, None
-    while rounds < max_rounds and time.perf_counter() - t0 < limit:
-        res = master.solve()
-        rounds += 1
-        if res is None:
-            break
-        beta, lp = res
-        val, added = -M * sum(x for row in ROWS for x in beta[row]), 0
-        for i, jb in enumerate(jobs):
-            v, s, n, modes = jb.best(_mode_costs(jb, beta, T, 0.0, float), 0.0)
-            val += v
-            added += master.add_column(i, s, n, modes)
-        if val > best_val:
-            best_val, best_beta = val, beta
-        if not added or val >= lp - 1e-9:  # the Lagrangian meets the LP: converged
-            break
+    best_beta, lp, rounds = generate_columns(
+        master, lambda jb, beta: jb.best(_mode_costs(jb, beta, T, 0.0, float), 0.0),
+        t0, limit, max_rounds)
     total = lagrangian(jobs, M, T, best_beta, exact=True)
     avg = float(math.ceil(total)) / len(jobs)
     out.update(share_value=float(total) / len(jobs), lp=None if lp is None else lp / len(jobs),
