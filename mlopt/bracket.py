@@ -199,7 +199,8 @@ def bracket(workload, *, family: str | None = None, time_limit: float = 60.0,
              if algorithms is None else list(algorithms))
     for n in names:
         fam.algorithm_record(n)
-    bound_names = sorted(fam.bounds_) if bounds is None else list(bounds)
+    bound_names = (sorted(n for n, b in fam.bounds_.items() if b.bracket) if bounds is None
+                   else list(bounds))
     for n in bound_names:
         fam.bound(n)
     st = _State(fam, on_update)

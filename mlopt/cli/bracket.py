@@ -25,6 +25,11 @@ def _bracket_args(p):
     p.add_argument("--solver", default="highs")
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--no-exact", action="store_true", help="skip the exact model")
+    p.add_argument("--bound", action="append", metavar="NAME", dest="bounds",
+                   help="run only these bounds (repeatable; default: the family's bracket "
+                        "bounds, listed below)")
+    p.add_argument("--algorithm", action="append", metavar="NAME", dest="algorithms",
+                   help="run only these algorithms (repeatable; default: all of them)")
     p.add_argument("--no-verify", action="store_true",
                    help="do not confirm a solver's optimum with a second solver")
     p.add_argument("--json", action="store_true",
@@ -53,7 +58,8 @@ def _bracket(args) -> int:
     try:
         res = bracket(workload, family=args.family, time_limit=args.time_limit,
                       solver=args.solver, threads=args.threads, verify=not args.no_verify,
-                      exact=not args.no_exact,
+                      exact=not args.no_exact, bounds=args.bounds,
+                      algorithms=args.algorithms,
                       on_update=display.interval if display.enabled else None,
                       on_progress=display.progress if display.enabled else None)
     finally:

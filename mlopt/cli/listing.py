@@ -181,8 +181,11 @@ def bound(args=None) -> str:
 def bracket(args=None) -> str:
     """``bracket --help`` epilog: what a bracket runs by family, and the solvers."""
     def line(fam):
+        default = [n for n in sorted(fam.bounds_) if fam.bounds_[n].bracket]
+        extra = [n for n in sorted(fam.bounds_) if not fam.bounds_[n].bracket]
         return [f"  {fam.name}: algorithms {', '.join(sorted(fam.algorithms_))}; model "
-                f"{fam.default_model}; bounds {', '.join(sorted(fam.bounds_) + ['lp_relaxation'])}"]
+                f"{fam.default_model}; bounds {', '.join(default + ['lp_relaxation'])}"
+                + (f" (with --bound only: {', '.join(extra)})" if extra else "")]
 
     return "\n".join(["what a bracket runs, by family (--family only for a workload without "
                       "meta.family):", *_each_family(line), "", *_solvers()])

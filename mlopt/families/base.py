@@ -135,6 +135,10 @@ class Bound:
     # bound).  mlopt.bracket calls an interval closed by a solver's bound optimal only once a
     # second solver has confirmed the exact optimum.
     solver: bool = False
+    # False: not among bracket's default sources (``mlopt bound`` and ``bracket --bound NAME``
+    # still run it), for a bound measured never tighter than one it dominates, whose share of
+    # bracket's budget would only be taken from the others
+    bracket: bool = True
 
 
 @dataclass(frozen=True)

@@ -299,3 +299,22 @@ def test_a_boxed_input_error_keeps_its_field_and_value():
     assert kind == "input" and out == "must be positive"
     err = out.error()
     assert (err.field, err.value) == ("alpha", -1)
+
+
+def test_a_bound_off_brackets_defaults_runs_only_when_named(tmp_path, capsys):
+    """Harmony's ``crowd`` (``Bound(bracket=False)``: measured equal to ``share``) is not among
+    bracket's default sources; ``--bound crowd`` runs it, and only it; ``--algorithm`` picks
+    the algorithms the same way."""
+    fam = get_family("harmony")
+    assert not fam.bounds_["crowd"].bracket and fam.bounds_["share"].bracket
+    path = tmp_path / "h.json"
+    fam.generate("tiny", seed=0).save(path)
+    assert main(["bracket", str(path), "--time-limit", "20", "--no-exact", "--json"]) == 0
+    names = {s["name"] for s in json.loads(capsys.readouterr().out)["sources"]}
+    assert "share" in names and "crowd" not in names
+    assert main(["bracket", str(path), "--time-limit", "20", "--no-exact", "--json",
+                 "--bound", "crowd", "--algorithm", "lb"]) == 0
+    sources = json.loads(capsys.readouterr().out)["sources"]
+    # (the LP relaxation of the exact model closes every bracket without a solver bound)
+    assert {(s["kind"], s["name"]) for s in sources} - {("dual", "lp_relaxation")} == {
+        ("dual", "crowd"), ("primal", "lb")}

@@ -107,7 +107,11 @@ FAMILY = Family(
                        "co-runner's slowdown"),
              # a theorem too: share's LP with shared modes split by the busiest server's
              # foreign-task count and a row charging shared servers' density (.crowd_bound)
-             Bound("crowd", f"{P}.crowd_bound:crowd_bound",
+             # DECISION: not a default source of bracket: equal to share (which it returns
+             # at least) at uniform seeds 0-2 and on the 10-job instances, to 9 digits
+             # (benchmarks/harmony/data/crowd_vs_share.jsonl), so its share of the budget would
+             # only be taken from local_search and share; mlopt bound / bracket --bound run it
+             Bound("crowd", f"{P}.crowd_bound:crowd_bound", bracket=False,
                    doc="share's runs with shared modes by crowding (foreign tasks on the "
                        "busiest server) and an attributed-servers row per interval")],
     trainers_={"policy": f"{P}.training:train_policy",
