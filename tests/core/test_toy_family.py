@@ -80,7 +80,7 @@ def test_an_algorithm_better_than_the_optimum_is_caught(toy):
 
 
 def test_an_improvement_worse_than_its_start_fails_the_suite(toy):
-    """``fill`` with a start schedule is checked never worse than it (the worst other
+    """``fill`` with a start schedule is checked never worse than it (the best other
     algorithm's schedule); a version that drops the start's rows and adds no job is caught."""
     from mlopt.schedule import Schedule
 

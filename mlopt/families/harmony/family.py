@@ -68,7 +68,7 @@ FAMILY = Family(
                                                 doc="HiGHS seconds per interval")}),
         # offline hill climbing on a start schedule, never worse than it (.local_search)
         Algorithm("local_search", f"{P}.local_search:run_local_search", role="reference",
-                  budget_option="time_limit", options={
+                  budget_option="time_limit", start_option="start_schedule", options={
                       "start": Param.choice("insertion", ALGORITHMS[:-1] + ("insertion",),
                                             doc="the algorithm whose schedule is improved, or "
                                                 "insertion (the search's own greedy start)"),

@@ -358,9 +358,10 @@ PERTURB = {"kick": _kick, "ruin": ruin_recreate}
 
 def run_local_search(workload, *, seed: int = 0, start: str = "insertion", time_limit: float = 30.0,
                      rounds: int = 20, kick: int = 3, perturb: str = "ruin",
-                     accept: float = 0.0):
+                     accept: float = 0.0, start_schedule=None):
     """Iterated hill climbing from ``start``'s schedule (module docstring); never worse than
-    the start."""
+    the start.  ``start_schedule``: a checked schedule to start from instead (the family's
+    ``start_option``: bracket hands it its best schedule when it runs the search again)."""
     from mlopt.families import get_family
 
     if start == "local_search":
@@ -374,8 +375,12 @@ def run_local_search(workload, *, seed: int = 0, start: str = "insertion", time_
     cands = [compact_placements(rp.jobs, rp.cap, n) for n in range(len(workload.jobs))]
     t0 = time.perf_counter()
     deadline = t0 + float(time_limit)
-    made = insertion(workload, rp, cands) if start == "insertion" and workload.jobs else None
-    if made is not None:
+    made = None
+    if start_schedule is None and start == "insertion" and workload.jobs:
+        made = insertion(workload, rp, cands)
+    if start_schedule is not None:
+        base, start = start_schedule, "given"
+    elif made is not None:
         base = _schedule(workload, *made, {"start": "insertion"})
     else:  # an algorithm's schedule (insertion's fallback: the DRL policy's)
         base = fam.run("harmony" if start == "insertion" else start, workload, seed=seed)
