@@ -18,8 +18,8 @@ Sources (each inside what is left of one wall-clock budget):
    estimate, :mod:`mlopt.modelsize`, says it cannot be built in the budget or the memory
    available is skipped before building, and so is its LP relaxation; a build that would not
    finish in time is stopped and reported, never left running), warm-started from the best
-   checked schedule of the family's online algorithm(s) (:mod:`mlopt.warmstart`; at most a
-   fifth of its time), solved with the time left; its
+   checked schedule of the family's ``warm_start_algorithms`` (default: its online ones;
+   :mod:`mlopt.warmstart`; at most a fifth of its time), solved with the time left; its
    incumbent is checked like any other schedule, its dual bound is a dual source (the solver's
    word: a proven optimum is reported ``optimal`` only after a second solver agrees);
 3. **dual**: every certified bound the family registers (LP relaxations, column generation,
@@ -680,15 +680,24 @@ def _start_exact(fam, workload, solver: str, threads: int, share: float,
 
 
 def _warm_start(fam, workload, model, cap: float):
-    """The exact model's start: the best checked schedule of the family's online algorithms
-    (:func:`mlopt.warmstart.best_start`, in a child process stopped after ``cap`` seconds),
+    """The exact model's start: the best checked schedule of the family's
+    ``warm_start_algorithms`` (default: its online algorithms;
+    :func:`mlopt.warmstart.best_start`, in a child process stopped after ``cap`` seconds),
     encoded for ``model``.  (None, why) when there is none or it cannot be encoded."""
-    from mlopt.warmstart import best_start, encode_schedule
+    from mlopt.warmstart import _better, best_start, encode_schedule
 
-    online = sorted(n for n, a in fam.algorithms_.items() if a.role == "online")
-    kind, best = run_boxed(cap, lambda: best_start(workload, fam.name, online))
-    if kind != "ok" or best is None:
-        return None, "cold start (no online schedule within the warm-start cap)"
+    names = (list(fam.warm_start_algorithms) if fam.warm_start_algorithms is not None else
+             sorted(n for n, a in fam.algorithms_.items() if a.role == "online"))
+    until, best = time.perf_counter() + cap, None
+    for name in names:  # one child each, in order: a slow one loses only its own schedule
+        kind, cand = run_boxed(until - time.perf_counter(),
+                               lambda name=name: best_start(workload, fam.name, [name]))
+        if kind == "ok" and cand is not None and (
+                best is None or _better(fam.sense, cand.objective, best.objective)):
+            best = cand
+    if best is None:
+        return None, (f"cold start (no schedule of {', '.join(names)} within the warm-start "
+                      "cap)")
     try:
         start = encode_schedule(fam.name, model, workload, best.schedule)
     except Exception as err:  # noqa: BLE001  (a start is an optimisation, never required)

@@ -169,6 +169,8 @@ def check_algorithms_declare_options(fam: Family) -> None:
     :func:`mlopt.bracket.bracket` sets) is one of them, a number of seconds."""
     missing = [a for a in sorted(fam.algorithms_) if fam.option_schema(a) is None]
     assert not missing, f"algorithms without declared options: {missing}"
+    unknown = [a for a in (fam.warm_start_algorithms or ()) if a not in fam.algorithms_]
+    assert not unknown, f"warm_start_algorithms names no algorithm of the family: {unknown}"
     for a in sorted(fam.algorithms_):
         option = fam.algorithm_record(a).budget_option
         if option is not None:

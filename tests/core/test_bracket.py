@@ -318,3 +318,23 @@ def test_a_bound_off_brackets_defaults_runs_only_when_named(tmp_path, capsys):
     # (the LP relaxation of the exact model closes every bracket without a solver bound)
     assert {(s["kind"], s["name"]) for s in sources} - {("dual", "lp_relaxation")} == {
         ("dual", "crowd"), ("primal", "lb")}
+
+
+def test_the_exact_model_starts_from_the_familys_warm_start_algorithms(monkeypatch):
+    """``Family.warm_start_algorithms`` names what warm-starts the exact model (default: the
+    online algorithms); each runs in its own child, so the start is the best of them."""
+    from mlopt.bracket import _warm_start
+
+    fam = get_family("harmony")
+    w = fam.generate("tiny", seed=0)
+    model = fam.model()(w)
+    start, note = _warm_start(fam, w, model, cap=30)
+    assert start is not None and note.startswith("warm start from harmony")  # the online one
+    monkeypatch.setattr(fam, "warm_start_algorithms", ("lb", "tetris"))
+    start, note = _warm_start(fam, w, model, cap=30)
+    lb, tetris = (fam.check(w, fam.run(a, w, seed=0)).objective for a in ("lb", "tetris"))
+    best = "lb" if lb <= tetris else "tetris"
+    assert start is not None and note.startswith(f"warm start from {best}")
+    monkeypatch.setattr(fam, "warm_start_algorithms", ("lb",))
+    _, note = _warm_start(fam, w, model, cap=0)
+    assert note.startswith("cold start (no schedule of lb")
