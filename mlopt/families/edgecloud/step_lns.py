@@ -82,13 +82,14 @@ def run_step_lns(workload: Workload, *, seed: int = 0, time_limit: float = 60.0,
     t0 = time.perf_counter()
     deadline = t0 + float(time_limit)
     fam = get_family("edgecloud")
+    # first, so that a workload beyond the model-size limit is refused before any work
+    m = build_jct_step(workload, symmetry=False)
     best = fam.run("pool_greedy", workload, seed=seed)
     chk = fam.check(workload, best)
     if not chk.feasible:  # pool_greedy's own schedules always pass; guard, never return junk
         raise InputError("the start (pool_greedy) failed the checker", field="start",
                          value="pool_greedy")
     best_obj = float(chk.objective)
-    m = build_jct_step(workload, symmetry=False)  # InputError beyond the model-size limit
     ec = m._ec
     per_job = _job_vars(m)
     start = encode(m, workload, best)
