@@ -41,6 +41,11 @@ from mlopt.workload import Workload
 
 #: the smallest neighbourhood the adaptation shrinks to
 MIN_FREE = 4
+#: every total JCT is an integer (c_j and r_j are slots), so a strictly better schedule is at
+#: least 1 below the incumbent: each round asks HiGHS only for solutions below incumbent - 1/2
+#: (its ``objective_bound`` prunes every node that cannot get there; a round that finds none
+#: returns the incumbent, which solve_warm keeps)
+CUTOFF_MARGIN = 0.5
 #: seconds kept free at the end for extracting and checking the last result
 RESERVE_S = 0.5
 
@@ -70,7 +75,8 @@ def _neighbourhoods(ec, rng: np.random.Generator, size: int, round_no: int) -> l
 
 
 def run_step_lns(workload: Workload, *, seed: int = 0, time_limit: float = 60.0,
-                 free_jobs: int = 12, round_limit: float = 10.0, rounds: int = 0) -> Schedule:
+                 free_jobs: int = 12, round_limit: float = 10.0, rounds: int = 0,
+                 cutoff: bool = True) -> Schedule:
     """Improve pool_greedy's schedule by re-solving ``jct_step`` on a few freed jobs at a time
     (module docstring); returns the best checked schedule."""
     from mlopt.families import get_family
@@ -105,7 +111,8 @@ def run_step_lns(workload: Workload, *, seed: int = 0, time_limit: float = 60.0,
                     v.fix(float(round(start[v])))
         limit = min(float(round_limit), deadline - time.perf_counter() - RESERVE_S)
         try:
-            r = solve_warm(m, start, "highs", time_limit=limit, threads=1)
+            r = solve_warm(m, start, "highs", time_limit=limit, threads=1, options=(
+                {"objective_bound": best_obj - CUTOFF_MARGIN} if cutoff else None))
         finally:
             for vs in per_job.values():
                 for v in vs:
