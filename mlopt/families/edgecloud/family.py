@@ -82,7 +82,7 @@ FAMILY = Family(
                                       doc="seconds for the whole search, the start included"),
             "free_jobs": Param.int(12, low=1, high=MAX_COUNT,
                                    doc="jobs freed per round at first (adapts, at least 4)"),
-            "round_limit": Param.float(10.0, low=0.0, low_open=True, high=86_400.0,
+            "round_limit": Param.float(20.0, low=0.0, low_open=True, high=86_400.0,
                                        doc="HiGHS seconds per round"),
             "rounds": Param.int(0, low=0, high=1_000_000,
                                 doc="stop after this many rounds (0: the time limit)")}),

@@ -3,13 +3,14 @@ the 100-job shape).  An offline reference heuristic (it sees every job), never w
 start.
 
 Start: ``pool_greedy``'s schedule (checked).  Each round frees a few jobs (a *neighbourhood*)
-and fixes every variable of every other job (u, k, zeta, n, y, z, c) at the incumbent's value,
-then re-solves the rest of ``jct_step`` with HiGHS (one thread), warm-started from the
-incumbent, so the freed jobs are re-placed around the fixed ones: moved between the edge and
-the cloud, between workers and slots.  A result is kept only when its extracted schedule passes
-the family's checker with a strictly smaller total JCT (the checker's objective); the next
-round starts from that schedule, re-encoded.  A neighbourhood holding every job that HiGHS
-solves to optimality proves the incumbent optimal for ``jct_step``, and the search stops.
+and fixes every variable of every other job (u, k, zeta, n, y, z, c) at the incumbent's value
+(or only their edge/cloud choice, below), then re-solves the rest of ``jct_step`` with HiGHS
+(one thread), warm-started from the incumbent, so the freed jobs are re-placed around the fixed
+ones: moved between the edge and the cloud, between workers and slots.  A result is kept only
+when its extracted schedule passes the family's checker with a strictly smaller total JCT (the
+checker's objective); the next round starts from that schedule, re-encoded.  A neighbourhood
+holding every job that HiGHS solves to optimality proves the incumbent optimal for
+``jct_step``, and the search stops.
 
 DECISIONS (the issue names the method, not its parameters):
 
@@ -17,16 +18,23 @@ DECISIONS (the issue names the method, not its parameters):
   identical workers by load would pin the freed jobs' loads to the fixed ones' order and forbid
   moves between identical workers; dominance and the ``tight`` rows stay (they keep an optimum
   of every restricted problem: dominance moves a job alone, within its own freed variables);
-* neighbourhoods, in turn: ``free_jobs`` consecutive jobs in arrival order from a random start
-  (they compete for the same slots), the same within one worker type (they compete for the
-  same workers), and ``free_jobs`` jobs drawn at random;
-* ``free_jobs`` adapts: +2 after a round HiGHS proves (the neighbourhood was easy), -2 (not
-  below 4) after a round it stops at ``round_limit`` seconds;
+* neighbourhoods, in turn (``KINDS``): ``window``: the jobs of a random run of consecutive
+  arrivals (they compete for the same slots); ``type``: the same within one worker type (they
+  compete for the same workers); ``random``: jobs drawn at random; and every other round
+  ``choice``: only the edge/cloud choice (u, k, zeta) of the jobs outside a random set is
+  fixed, every placement (n, y, z, c) of every job is free.  Why ``choice``: on seed 1 of the
+  100-job shape, with u fixed at a schedule's choice the LP rises from 433.5 to 445.8 and HiGHS
+  proves the rest in 7 s (``benchmarks/edgecloud/sides.py``): the hard part is the choice, the
+  placements given a choice are easy;
+* each kind's size adapts: +2 after a round HiGHS proves (the neighbourhood was easy), -2
+  after a round it stops at ``round_limit`` seconds, never below ``MIN_SIZE`` (``choice``
+  starts at 4, the others at ``free_jobs``);
 * ``time_limit`` caps the whole search, the start included (``bracket`` sets it to the
   algorithm's share); ``rounds`` caps the rounds (0: until the time limit or a proof).
 
 The model refuses the sizes ``jct_step`` refuses (``paper-sim``: InputError, before any
-round), so ``bracket`` reports the heuristic as not applicable there.
+round), so ``bracket`` reports the heuristic as not applicable there; with the storage
+extension (7)/(8) the start refuses (pool_greedy does not model it).
 """
 from __future__ import annotations
 
@@ -59,15 +67,21 @@ def _job_vars(m) -> dict[int, list]:
     return out
 
 
-def _neighbourhoods(ec, rng: np.random.Generator, size: int, round_no: int) -> list[int]:
-    """The job indices freed in round ``round_no`` (module docstring: three kinds in turn)."""
+#: the neighbourhood kinds, in turn (module docstring); "choice" every other round
+KINDS = ("window", "choice", "type", "choice", "random", "choice")
+#: the smallest neighbourhood per kind: "choice" rounds re-solve every placement, so they may
+#: shrink further
+MIN_SIZE = {"window": MIN_FREE, "type": MIN_FREE, "random": MIN_FREE, "choice": 2}
+
+
+def _neighbourhood(ec, rng: np.random.Generator, size: int, kind: str) -> list[int]:
+    """The job indices freed by one round of ``kind`` (module docstring)."""
     by_arrival = sorted(ec.jobs, key=lambda jv: (jv.arrival, jv.index))
-    kind = round_no % 3
-    if kind == 1:  # one worker type's jobs, consecutive in arrival order
+    if kind == "type":  # one worker type's jobs, consecutive in arrival order
         types = sorted({jv.worker_type for jv in ec.jobs})
         wt = types[int(rng.integers(len(types)))]
         by_arrival = [jv for jv in by_arrival if jv.worker_type == wt]
-    if kind == 2:
+    if kind in ("random", "choice"):
         pick = rng.choice(len(ec.jobs), size=min(size, len(ec.jobs)), replace=False)
         return sorted(int(i) for i in pick)
     first = int(rng.integers(max(1, len(by_arrival) - size + 1)))
@@ -75,7 +89,7 @@ def _neighbourhoods(ec, rng: np.random.Generator, size: int, round_no: int) -> l
 
 
 def run_step_lns(workload: Workload, *, seed: int = 0, time_limit: float = 60.0,
-                 free_jobs: int = 12, round_limit: float = 10.0, rounds: int = 0,
+                 free_jobs: int = 12, round_limit: float = 20.0, rounds: int = 0,
                  cutoff: bool = True) -> Schedule:
     """Improve pool_greedy's schedule by re-solving ``jct_step`` on a few freed jobs at a time
     (module docstring); returns the best checked schedule."""
@@ -98,14 +112,18 @@ def run_step_lns(workload: Workload, *, seed: int = 0, time_limit: float = 60.0,
     best_obj = float(chk.objective)
     ec = m._ec
     per_job = _job_vars(m)
+    choice_vars = {j: [m.u[j], m.k[j], m.zeta[j]] for j in per_job}
     start = encode(m, workload, best)
     rng = np.random.default_rng(seed)
-    size = min(max(MIN_FREE, int(free_jobs)), len(ec.jobs))
+    size = {k: min(max(MIN_SIZE[k], int(free_jobs)), len(ec.jobs)) for k in MIN_SIZE}
+    size["choice"] = min(MIN_FREE, len(ec.jobs))
     history = []
     n = 0
     while (rounds <= 0 or n < rounds) and deadline - time.perf_counter() > RESERVE_S + 0.5:
-        free = set(_neighbourhoods(ec, rng, size, n))
-        for j, vs in per_job.items():
+        kind = KINDS[n % len(KINDS)]
+        free = set(_neighbourhood(ec, rng, size[kind], kind))
+        fixed = choice_vars if kind == "choice" else per_job
+        for j, vs in fixed.items():
             if j not in free:
                 for v in vs:
                     v.fix(float(round(start[v])))
@@ -123,13 +141,14 @@ def run_step_lns(workload: Workload, *, seed: int = 0, time_limit: float = 60.0,
             if got.feasible and got.objective < best_obj - 1e-6:
                 best, best_obj = sched, float(got.objective)
                 start = encode(m, workload, best)
-        history.append({"round": n, "free": len(free), "status": r.status.value,
-                        "objective": best_obj, "s": round(time.perf_counter() - t0, 2)})
+        history.append({"round": n, "kind": kind, "free": len(free),
+                        "status": r.status.value, "objective": best_obj,
+                        "s": round(time.perf_counter() - t0, 2)})
         n += 1
         if r.status == Status.OPTIMAL and len(free) == len(ec.jobs):
             break  # every job free and proven: the incumbent is jct_step's optimum
-        size = (min(size + 2, len(ec.jobs)) if r.status == Status.OPTIMAL
-                else max(MIN_FREE, size - 2))
+        size[kind] = (min(size[kind] + 2, len(ec.jobs)) if r.status == Status.OPTIMAL
+                      else max(MIN_SIZE[kind], size[kind] - 2))
     meta = {"producer": "step_lns", "seed": seed, "start": "pool_greedy",
             "start_objective": float(chk.objective), "objective": best_obj}
     # rounds depend on the wall clock: kept as timing, never in the saved file
