@@ -43,8 +43,8 @@ def test_hand_instance_reaches_the_optimum():
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), n_jobs=st.integers(1, 8),
        preset=st.sampled_from(["tiny", "paper-ratio"]),
-       late=st.sampled_from([None, (0, 2), (1, 4)]))
-def test_checked_between_the_optimum_and_the_start(seed, n_jobs, preset, late):
+       late=st.sampled_from([None, (0, 2), (1, 4)]), choice=st.booleans())
+def test_checked_between_the_optimum_and_the_start(seed, n_jobs, preset, late, choice):
     # late: wide edge-delay spreads (some workers' data arrives after a job could finish),
     # the instances that broke jct_step's per-worker floor before
     kw = {} if late is None else {"delay_edge": list(late), "workers_per_server": [1, 3],
@@ -54,7 +54,7 @@ def test_checked_between_the_optimum_and_the_start(seed, n_jobs, preset, late):
     ref = solve(build_jct_milp(w), "highs", time_limit=60)
     assert ref.status == Status.OPTIMAL
     # free_jobs 4 and 3 rounds: on 5-8 jobs the rounds are true neighbourhoods (others fixed)
-    s, obj = _run(w, free_jobs=4, rounds=3)
+    s, obj = _run(w, free_jobs=4, rounds=3, choice=choice)
     assert ref.objective - 1e-6 <= obj <= start + 1e-6
     assert s.meta["start_objective"] == pytest.approx(start)
     if n_jobs <= 4:  # every job free in round one: the optimum, proven

@@ -85,7 +85,9 @@ FAMILY = Family(
             "round_limit": Param.float(20.0, low=0.0, low_open=True, high=86_400.0,
                                        doc="HiGHS seconds per round"),
             "rounds": Param.int(0, low=0, high=1_000_000,
-                                doc="stop after this many rounds (0: the time limit)")}),
+                                doc="stop after this many rounds (0: the time limit)"),
+            "choice": Param.bool(False, doc="every other round frees the edge/cloud choice "
+                                            "of a few jobs and every placement")}),
         Algorithm("tiresias_l", f"{P}.baselines:BASELINES.tiresias_l", role="baseline",
                   options=TIRESIAS_OPTIONS),
         # fair readings (issue 23): D_j-wide gangs, edge only / with cloud overflow

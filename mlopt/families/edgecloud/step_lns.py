@@ -20,12 +20,14 @@ DECISIONS (the issue names the method, not its parameters):
   of every restricted problem: dominance moves a job alone, within its own freed variables);
 * neighbourhoods, in turn (``KINDS``): ``window``: the jobs of a random run of consecutive
   arrivals (they compete for the same slots); ``type``: the same within one worker type (they
-  compete for the same workers); ``random``: jobs drawn at random; and every other round
-  ``choice``: only the edge/cloud choice (u, k, zeta) of the jobs outside a random set is
-  fixed, every placement (n, y, z, c) of every job is free.  Why ``choice``: on seed 1 of the
+  compete for the same workers); ``random``: jobs drawn at random; and with option
+  ``choice``, every other round ``choice``: only the edge/cloud choice (u, k, zeta) of the
+  jobs outside a random set is fixed, every placement (n, y, z, c) of every job is free.  Why it exists: on seed 1 of the
   100-job shape, with u fixed at a schedule's choice the LP rises from 433.5 to 445.8 and HiGHS
   proves the rest in 7 s (``benchmarks/edgecloud/sides.py``): the hard part is the choice, the
-  placements given a choice are easy;
+  placements given a choice are easy.  Why it is off by default: its rounds re-solve every
+  placement (10-20 s each at load 10) and, side by side for 150 s on that instance at load
+  ~10, the search without it ended at 448 and with it at 452 (one run each);
 * each kind's size adapts: +2 after a round HiGHS proves (the neighbourhood was easy), -2
   after a round it stops at ``round_limit`` seconds, never below ``MIN_SIZE`` (``choice``
   starts at 4, the others at ``free_jobs``);
@@ -67,8 +69,10 @@ def _job_vars(m) -> dict[int, list]:
     return out
 
 
-#: the neighbourhood kinds, in turn (module docstring); "choice" every other round
-KINDS = ("window", "choice", "type", "choice", "random", "choice")
+#: the neighbourhood kinds, in turn (module docstring); with ``choice``, "choice" every other
+#: round
+KINDS = ("window", "type", "random")
+KINDS_CHOICE = ("window", "choice", "type", "choice", "random", "choice")
 #: the smallest neighbourhood per kind: "choice" rounds re-solve every placement, so they may
 #: shrink further
 MIN_SIZE = {"window": MIN_FREE, "type": MIN_FREE, "random": MIN_FREE, "choice": 2}
@@ -90,7 +94,7 @@ def _neighbourhood(ec, rng: np.random.Generator, size: int, kind: str) -> list[i
 
 def run_step_lns(workload: Workload, *, seed: int = 0, time_limit: float = 60.0,
                  free_jobs: int = 12, round_limit: float = 20.0, rounds: int = 0,
-                 cutoff: bool = True) -> Schedule:
+                 choice: bool = False, cutoff: bool = True) -> Schedule:
     """Improve pool_greedy's schedule by re-solving ``jct_step`` on a few freed jobs at a time
     (module docstring); returns the best checked schedule."""
     from mlopt.families import get_family
@@ -120,7 +124,8 @@ def run_step_lns(workload: Workload, *, seed: int = 0, time_limit: float = 60.0,
     history = []
     n = 0
     while (rounds <= 0 or n < rounds) and deadline - time.perf_counter() > RESERVE_S + 0.5:
-        kind = KINDS[n % len(KINDS)]
+        kinds = KINDS_CHOICE if choice else KINDS
+        kind = kinds[n % len(kinds)]
         free = set(_neighbourhood(ec, rng, size[kind], kind))
         fixed = choice_vars if kind == "choice" else per_job
         for j, vs in fixed.items():
