@@ -20,14 +20,15 @@ DECISIONS (the issue names the method, not its parameters):
   of every restricted problem: dominance moves a job alone, within its own freed variables);
 * neighbourhoods, in turn (``KINDS``): ``window``: the jobs of a random run of consecutive
   arrivals (they compete for the same slots); ``type``: the same within one worker type (they
-  compete for the same workers); ``random``: jobs drawn at random; and with option
-  ``choice``, every other round ``choice``: only the edge/cloud choice (u, k, zeta) of the
-  jobs outside a random set is fixed, every placement (n, y, z, c) of every job is free.  Why it exists: on seed 1 of the
-  100-job shape, with u fixed at a schedule's choice the LP rises from 433.5 to 445.8 and HiGHS
-  proves the rest in 7 s (``benchmarks/edgecloud/sides.py``): the hard part is the choice, the
-  placements given a choice are easy.  Why it is off by default: its rounds re-solve every
-  placement (10-20 s each at load 10) and, side by side for 150 s on that instance at load
-  ~10, the search without it ended at 448 and with it at 452 (one run each);
+  compete for the same workers); ``random``: jobs drawn at random.  With option ``choice``,
+  every other round is a ``choice`` round: only the edge/cloud choice (u, k, zeta) of the jobs
+  outside a random set is fixed, every placement (n, y, z, c) of every job is free.  Why it
+  exists: on seed 1 of the 100-job shape, with u fixed at a schedule's choice the LP rises
+  from 433.5 to 445.8 and HiGHS proves the rest in 7 s (``benchmarks/edgecloud/sides.py``):
+  the hard part is the choice, the placements given a choice are easy.  Why it is off by
+  default: its rounds re-solve every placement (10-20 s each at load 10), and side by side for
+  150 s on that instance at load ~10 the search without it ended at 448, with it at 452 (one
+  run each);
 * each kind's size adapts: +2 after a round HiGHS proves (the neighbourhood was easy), -2
   after a round it stops at ``round_limit`` seconds, never below ``MIN_SIZE`` (``choice``
   starts at 4, the others at ``free_jobs``);
