@@ -87,7 +87,9 @@ FAMILY = Family(
             "rounds": Param.int(0, low=0, high=1_000_000,
                                 doc="stop after this many rounds (0: the time limit)"),
             "choice": Param.bool(False, doc="every other round frees the edge/cloud choice "
-                                            "of a few jobs and every placement")}),
+                                            "of a few jobs and every placement"),
+            "cutoff": Param.bool(True, doc="ask HiGHS only for totals below the incumbent "
+                                           "- 1/2 (totals are integers)")}),
         Algorithm("tiresias_l", f"{P}.baselines:BASELINES.tiresias_l", role="baseline",
                   options=TIRESIAS_OPTIONS),
         # fair readings (issue 23): D_j-wide gangs, edge only / with cloud overflow
