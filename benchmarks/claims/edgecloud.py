@@ -974,9 +974,9 @@ def _lns_alone() -> list:
 
 def lns_alone() -> list:
     runs = _lns_alone()
-    return [" and ".join(f"{r['checked']:.0f}" for r in runs),
-            f"{max(r['load_start'][0] for r in runs):.1f}",
-            f"{min(r['load_end'][0] for r in runs):.1f}"]
+    vals = [f"{r['checked']:.0f}" for r in runs]
+    loads = [x for r in runs for x in (r["load_start"][0], r["load_end"][0])]
+    return [", ".join(vals[:-1]) + " and " + vals[-1], f"{min(loads):.1f}", f"{max(loads):.1f}"]
 
 
 def seed1_third() -> list:
@@ -1014,8 +1014,8 @@ CLAIMS += [
           lns_rows, key=2, what="frontier: step_lns before/after"),
     Sentence(FRONTIER, "Over every committed run, seed 1's best interval is now [{}, {}] = {}.",
              seed1_third, what="frontier: seed 1 after step_lns"),
-    Sentence(FRONTIER, "step_lns alone for 540 s (two runs side by side, neighbourhood seeds 1 "
-             "and 2) ended at {}, load {} at the start and {} at the end", lns_alone,
+    Sentence(FRONTIER, "step_lns alone for 540 s (four runs, two side by side at a time, "
+             "neighbourhood seeds 1-4) ended at {}, load {}-{} at their starts and ends", lns_alone,
              what="frontier: step_lns alone"),
     Sentence(FRONTIER, "Every total JCT is an integer, so OPT >= {} and the interval is [{}, {}] "
              "({})", seed1_integral, what="frontier: seed 1, integral bound"),
