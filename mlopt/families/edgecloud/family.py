@@ -12,7 +12,7 @@ from __future__ import annotations
 from mlopt.families.base import Algorithm, Bound, Family, Formulation
 from mlopt.families.edgecloud.fields import MAX_EPS
 from mlopt.families.edgecloud.online import SHIFTS
-from mlopt.limits import MAX_HORIZON
+from mlopt.limits import MAX_COUNT, MAX_HORIZON
 from mlopt.params import Param
 
 P = "mlopt.families.edgecloud"
@@ -75,6 +75,21 @@ FAMILY = Family(
         # offline reference heuristic (sees the future): the upper end beside pool_lb
         Algorithm("pool_greedy", f"{P}.pool_greedy:run_pool_greedy", options={},
                   role="reference"),
+        # offline LNS over jct_step from pool_greedy's schedule, never worse than it (issue 21)
+        Algorithm("step_lns", f"{P}.step_lns:run_step_lns", role="reference",
+                  budget_option="time_limit", options={
+            "time_limit": Param.float(60.0, low=0.0, low_open=True, high=86_400.0,
+                                      doc="seconds for the whole search, the start included"),
+            "free_jobs": Param.int(12, low=1, high=MAX_COUNT,
+                                   doc="jobs freed per round at first (adapts, at least 4)"),
+            "round_limit": Param.float(20.0, low=0.0, low_open=True, high=86_400.0,
+                                       doc="HiGHS seconds per round"),
+            "rounds": Param.int(0, low=0, high=1_000_000,
+                                doc="stop after this many rounds (0: the time limit)"),
+            "choice": Param.bool(False, doc="every other round frees the edge/cloud choice "
+                                            "of a few jobs and every placement"),
+            "cutoff": Param.bool(True, doc="ask HiGHS only for totals below the incumbent "
+                                           "- 1/2 (totals are integers)")}),
         Algorithm("tiresias_l", f"{P}.baselines:BASELINES.tiresias_l", role="baseline",
                   options=TIRESIAS_OPTIONS),
         # fair readings (issue 23): D_j-wide gangs, edge only / with cloud overflow
