@@ -194,8 +194,12 @@ def bracket(workload, *, family: str | None = None, time_limit: float = 60.0,
     deadline = start + float(time_limit)
     fam = family_of(workload, family)
     fam.validate(workload)
+    # the family's warm-start algorithms (its quick good schedules) first, in their order,
+    # then online, baseline, reference: at paper scale the budget may end before the last
     order = {"online": 0, "baseline": 1, "reference": 2}
-    names = (sorted(fam.algorithms_, key=lambda n: (order[fam.algorithms_[n].role], n))
+    first = list(fam.warm_start_algorithms or ())
+    names = (sorted(fam.algorithms_, key=lambda n: (
+        first.index(n) if n in first else len(first), order[fam.algorithms_[n].role], n))
              if algorithms is None else list(algorithms))
     for n in names:
         fam.algorithm_record(n)

@@ -184,9 +184,10 @@ class Family:
     algorithms_: Any = ()  # Algorithm records (or a dict of them)
     bounds_: Any = ()  # Bound records (or a dict of them)
     probe_preset: str = "tiny"
-    # the algorithms whose best checked schedule warm-starts the exact model in
-    # :func:`mlopt.bracket.bracket` (within a fifth of its time); None: the online ones.  A
-    # cheap offline reference belongs here when it is far better than the online algorithms
+    # the family's quick good schedules: their best warm-starts the exact model in
+    # :func:`mlopt.bracket.bracket` (within a fifth of its time), and they run first among
+    # bracket's algorithms, in this order; None: the online ones.  A cheap offline reference
+    # belongs here when it is far better than the online algorithms
     warm_start_algorithms: tuple[str, ...] | None = None
     # True where T bounds arrivals, not completions (schedules may use slots after T)
     slots_past_horizon: bool = False
