@@ -33,9 +33,9 @@ and a source that runs out of memory takes only its child down.
 
 DECISION (order and budget split; the machine has 2 cores): the exact model starts first in its
 own child with the whole budget (one solver thread), so ``bracket`` is never worse than the
-exact model alone in the same budget.  Beside it, on the other core: the algorithms (each
-stopped at a quarter of the time left, all of them within half of the budget when the family
-has bounds), then the family's bounds sharing what is left; each
+exact model alone in the same budget.  Beside it, on the other core: the algorithms (the
+family's ``warm_start_algorithms`` first, each stopped at half of the time left, the others at
+a quarter, all of them within half of the budget when the family has bounds), then the family's bounds sharing what is left; each
 step first looks whether the exact model has finished, and a closed interval with a proof ends
 the run early.  When no exact model runs (it does not fit the budget or the memory, refuses
 the workload, has finished, or ``exact=False``) and two cores are free, the algorithms and the
@@ -256,7 +256,9 @@ def bracket(workload, *, family: str | None = None, time_limit: float = 60.0,
             return left() / (len(algorithm_queue) + 1)
         if step.kind == "primal":
             window = left() if two_slots() else algorithms_until - time.perf_counter()
-            return min(left() * 0.25, window)
+            # a warm-start algorithm (the family's quick good schedule) may take half of
+            # what is left: at paper scale on a loaded machine a quarter cut it off
+            return min(left() * (0.5 if step.name in first else 0.25), window)
         return left() / (len(bound_queue) + 1)
 
     def next_step(slot: int) -> _Step | None:
@@ -288,7 +290,10 @@ def bracket(workload, *, family: str | None = None, time_limit: float = 60.0,
             # every source has run and time is left: the anytime algorithms run once more with
             # all of it as their cap (a search given more time gets at least as far; DECISION:
             # once, so a search that cannot use the time does not loop)
-            again = [n for n in names if fam.algorithm_record(n).budget_option is not None]
+            refused = {x.name for x in st.sources if x.kind == "primal"
+                       and x.status == "skipped"}  # an InputError: it would refuse again
+            again = [n for n in names if fam.algorithm_record(n).budget_option is not None
+                     and n not in refused]
             if not rerun and again and not st.closed() and left() > RERUN_MIN_S:
                 rerun = True
                 algorithm_queue.extend(_Step("primal", n, rerun=True) for n in again)
