@@ -107,3 +107,15 @@ def test_bad_inputs():
     with pytest.raises(InputError) as e:
         lns(wl, bad, 5.0)
     assert e.value.field == "schedule"
+
+
+def test_start_file_is_never_lost(tmp_path):
+    # OASiS's schedule as the start file: the result is checked and at least its value
+    wl = generate("paper-fig5", seed=4)
+    s = run_oasis(wl)
+    path = tmp_path / "start.json"
+    s.save(path)
+    out = run_lns(wl, start_file=str(path), time_limit=3.0, window=2, window_time=1.0)
+    res = check_oasis(wl, out)
+    assert res.feasible and res.objective >= check_oasis(wl, s).objective - 1e-9
+    assert out.meta["start"] == "file"

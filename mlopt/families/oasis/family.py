@@ -48,6 +48,8 @@ LNS_OPTIONS = {
     "start": Param.choice("local_search", ("local_search", "oasis"),
                           doc="the schedule improved: the residual local search's (at most a "
                               "fifth of time_limit) or OASiS's"),
+    "start_file": Param.path(None, doc="a schedule file of the workload to improve instead "
+                                       "(e.g. mlopt bracket -o's best schedule)"),
     "time_limit": Param.float(60.0, low=0.0, low_open=True, high=86_400.0,
                               doc="seconds for the whole run (build, start, search), a cap"),
     "window": Param.int(8, low=1, high=limits.MAX_JOBS,

@@ -303,14 +303,20 @@ def residual_start(workload: Workload, seconds: float, seed: int = 0) -> Schedul
 
 
 def run_lns(workload: Workload, *, seed: int = 0, start: str = "local_search",
-            time_limit: float = 60.0, window: int = 8, window_time: float = 20.0) -> Schedule:
+            start_file=None, time_limit: float = 60.0, window: int = 8,
+            window_time: float = 20.0) -> Schedule:
     """The search as a registered algorithm (an anytime reference heuristic: ``mlopt bracket``
     sets ``time_limit`` to its share).  ``start``: ``local_search`` (the residual local search,
-    at most ``START_SHARE`` of the budget) or ``oasis`` (the online algorithm's schedule); the
-    result is never worse than that start."""
+    at most ``START_SHARE`` of the budget) or ``oasis`` (the online algorithm's schedule);
+    ``start_file``: a schedule file of this workload instead (e.g. ``mlopt bracket -o``'s best
+    schedule; checked, InputError when the checker rejects it).  The result is never worse
+    than the start."""
     t0 = time.perf_counter()
     _positive("time_limit", time_limit)
-    if start == "oasis":
+    if start_file is not None:
+        first = Schedule.load(start_file)
+        start = "file"
+    elif start == "oasis":
         from mlopt.families.oasis.online import run_oasis
 
         first = run_oasis(workload, seed=seed)
