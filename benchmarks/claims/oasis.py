@@ -706,7 +706,7 @@ CLAIMS += [
     Table(FRONTIER, "| instance | variant | budget s | low | windows | improved | build s "
           "| wall s | load at start | load at end |", frontier5_lns_rows, key=2,
           what="frontier round 5: lns.py runs"),
-    Table(FRONTIER, "| started (UTC) | instance | budget s | low (source) | high (source) "
-          "| width % | load at start | load at end |", frontier5_bracket_rows,
+    Table(FRONTIER, "| bracket started (UTC) | instance | budget s | low (source) "
+          "| high (source) | width % | load at start | load at end |", frontier5_bracket_rows,
           key=2, what="frontier round 5: bracket runs"),
 ]
