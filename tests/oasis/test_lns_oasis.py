@@ -119,3 +119,14 @@ def test_start_file_is_never_lost(tmp_path):
     res = check_oasis(wl, out)
     assert res.feasible and res.objective >= check_oasis(wl, s).objective - 1e-9
     assert out.meta["start"] == "file"
+
+
+def test_no_time_for_the_build_returns_the_start(monkeypatch):
+    # an estimate of an hour's build: the start comes back, checked, not a killed run
+    import mlopt.families.oasis.primal.lns as mod
+
+    monkeypatch.setattr(mod, "_build_estimate", lambda wl: 3600.0)
+    wl = generate("paper-fig5", seed=3)
+    out = run_lns(wl, start="oasis", time_limit=5.0)
+    assert check_oasis(wl, out).objective == pytest.approx(check_oasis(wl, run_oasis(wl)).objective)
+    assert "lns" not in out.meta

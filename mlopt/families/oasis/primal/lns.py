@@ -286,6 +286,16 @@ def _positive(field: str, value) -> None:
 
 #: share of the algorithm's budget its own start (the residual local search) may take
 START_SHARE = 0.2
+#: the search is skipped (the start returned) when the time left is below this many times the
+#: model-size estimate of the build (DECISION: the estimate uses a quiet machine's rate; at
+#: oasis-open-2, load 6, build and compile took 31 s against an estimate of 10.7 s)
+BUILD_MARGIN = 3.0
+
+
+def _build_estimate(workload: Workload) -> float:
+    from mlopt.models.oasis.estimate import estimate_utility_ilp
+
+    return float(estimate_utility_ilp(workload).build_s)
 
 
 def residual_start(workload: Workload, seconds: float, seed: int = 0) -> Schedule:
@@ -326,8 +336,8 @@ def run_lns(workload: Workload, *, seed: int = 0, start: str = "local_search",
         raise InputError("unknown start (known: local_search, oasis)", field="start",
                          value=start)
     left = float(time_limit) - (time.perf_counter() - t0)
-    if left <= 0.5:
-        return first
+    if left <= 0.5 or left < BUILD_MARGIN * _build_estimate(workload):
+        return first  # the build would not finish in time: a killed run loses the start too
     best, log = lns(workload, first, left, window=window, window_time=window_time, seed=seed)
     build_s = log.pop("build_s", None)
     keep = {k: log[k] for k in ("windows", "improved", "start", "end")}
