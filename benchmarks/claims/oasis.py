@@ -665,3 +665,82 @@ CLAIMS += [
     Sentence(FRONTIER, "colgen schedule: [{}, {}], {} (the recorded bound was the tighter end)",
              medium1_solu, what="frontier round 4: oasis-medium-1 in solu.csv"),
 ]
+
+
+# --- frontier.md (issue 22, fifth round): fix-and-resolve on the utility ILP (lns) -----------
+# benchmarks/oasis/data/frontier_issue22_round5.jsonl: one JSON line per run, "run" telling
+# which: lns.py (a variant: the residual local search alone, or the lns algorithm) or bracket
+# (one instance's row of `mlopt instances bracket ... --json`), each with its command and load.
+
+FRONTIER5_DATA = ROOT / "benchmarks" / "oasis" / "data" / "frontier_issue22_round5.jsonl"
+
+
+@cache
+def _frontier5() -> list[dict]:
+    return [json.loads(line) for line in FRONTIER5_DATA.read_text().splitlines()
+            if line.strip()]
+
+
+def frontier5_lns_rows():
+    rows = []
+    for r in _frontier5():
+        if r["run"] != "lns.py":
+            continue
+        log = r.get("lns") or {}
+        rows.append([r["instance"], r["variant"], f"{r['budget_s']:.0f}", r["low"],
+                     str(log.get("windows", "-")), str(log.get("improved", "-")),
+                     "-" if r.get("build_s") is None else r["build_s"],
+                     r["wall_s"], r["load_1min_at_start"], r["load_1min_at_end"]])
+    return rows
+
+
+def frontier5_bracket_rows():
+    return [[r["started_utc"][11:16], r["instance"], f"{r['budget_s']:.0f}",
+             f"{r['objective']:.2f} ({r['low_source']})",
+             f"{r['bound']:.2f} ({r['high_source']})", 100 * r["gap_high"],
+             r["load_1min_at_start"], r["load_1min_at_end"]]
+            for r in _frontier5() if r["run"] == "bracket"]
+
+
+CLAIMS += [
+    Table(FRONTIER, "| instance | variant | budget s | low | windows | improved | build s "
+          "| wall s | load at start | load at end |", frontier5_lns_rows, key=2,
+          what="frontier round 5: lns.py runs"),
+    Table(FRONTIER, "| bracket started (UTC) | instance | budget s | low (source) "
+          "| high (source) | width % | load at start | load at end |", frontier5_bracket_rows,
+          key=2, what="frontier round 5: bracket runs"),
+]
+
+
+def frontier5_single_rows():
+    """The sources of the one-instance bracket at oasis-open-2 (a source may run twice: the
+    anytime algorithms' rerun), keyed by name and start second."""
+    rows = []
+    for r in _frontier5():
+        if r["run"] != "bracket_single":
+            continue
+        for s in r["sources"]:
+            if s["kind"] == "dual" and s["name"] == "dual_certificate":
+                continue  # its value is far off the scale (the price certificate)
+            rows.append([s["name"], f"{s['started_s']:.1f}", s["kind"],
+                         "-" if s["value"] is None else s["value"], s["runtime_s"]])
+    return rows
+
+
+CLAIMS += [
+    Table(FRONTIER, "| source | started s | kind | value | runtime s |", frontier5_single_rows,
+          key=2, what="frontier round 5: one-instance bracket sources"),
+]
+
+
+def frontier5_start_file():
+    r = next(r for r in _frontier5() if r["run"] == "lns_start_file")
+    return [f"{r['start']:.2f}", f"{r['objective']:.2f}", f"{r['budget_s']:.0f}",
+            f"{r['load_1min_at_start']:.2f}", f"{r['load_1min_at_end']:.2f}"]
+
+
+CLAIMS += [
+    Sentence(FRONTIER, "`lns` from that bracket's best schedule (`start_file`) went from {} to {} "
+             "in {} s (load {} to {})", frontier5_start_file,
+             what="frontier round 5: lns from the bracket's best"),
+]

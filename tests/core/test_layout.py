@@ -92,7 +92,7 @@ def test_families_json_lists_oasis(capsys):
     oasis = out["families"]["oasis"]
     assert oasis["sense"] == "max"
     assert oasis["models"] == ["utility_ilp"] and oasis["default_model"] == "utility_ilp"
-    assert oasis["algorithms"] == ["dorm", "drf", "fifo", "oasis", "rrh"]
+    assert oasis["algorithms"] == ["dorm", "drf", "fifo", "lns", "oasis", "rrh"]
     assert {"paper-default", "paper-fig5", "tiny"} <= set(oasis["presets"])
     # the family's registered bounds, then the LP relaxation every family has
     assert oasis["bounds"] == ["class_relaxation", "colgen", "dual_certificate", "lp_relaxation"]

@@ -44,6 +44,20 @@ OASIS_OPTIONS = {
     "price_scale": Param.float(None, low=0.0, low_open=True, high=1e6, nullable=True,
                                doc="cap on ln(U/L), not from the paper (null: literal prices)"),
 }
+LNS_OPTIONS = {
+    "start": Param.choice("local_search", ("local_search", "oasis"),
+                          doc="the schedule improved: the residual local search's (at most a "
+                              "fifth of time_limit) or OASiS's"),
+    "start_file": Param.path(None, doc="a schedule file of the workload to improve instead "
+                                       "(e.g. mlopt bracket -o's best schedule)"),
+    "time_limit": Param.float(60.0, low=0.0, low_open=True, high=86_400.0,
+                              doc="seconds for the whole run (build, start, search), a cap"),
+    "window": Param.int(8, low=1, high=limits.MAX_JOBS,
+                        doc="jobs re-optimized per sub-MIP at first (adapts: +1 after a fast "
+                            "optimal sub-MIP, -1 after one timed out without a gain)"),
+    "window_time": Param.float(20.0, low=0.0, low_open=True, high=MAX_RESOLVE_SECONDS,
+                               doc="HiGHS seconds per sub-MIP"),
+}
 FIFO_OPTIONS = {"workers": _WORKERS, "worker_range": _WORKER_RANGE}
 DRF_OPTIONS = {"record_events": _RECORD}
 RRH_OPTIONS = {
@@ -83,6 +97,9 @@ FAMILY = Family(
         Algorithm("rrh", f"{P}.baselines:BASELINES.rrh", options=RRH_OPTIONS, role="baseline"),
         Algorithm("dorm", f"{P}.baselines:BASELINES.dorm", options=DORM_OPTIONS,
                   role="baseline"),
+        # offline fix-and-resolve on the utility ILP from a start of its own (.primal.lns)
+        Algorithm("lns", f"{P}.primal.lns:run_lns", options=LNS_OPTIONS, role="reference",
+                  budget_option="time_limit"),
     ],
     bounds_=[Bound(name, f"{P}.bounds:REGISTRY.{name}") for name in ("dual_certificate", "colgen")]
     # a MILP solver's dual bound of a relaxation: closes an interval only with a witness it meets

@@ -1,0 +1,70 @@
+"""OASiS fix-and-resolve on the utility ILP (issue 22, fifth round): before and after.
+
+One committed instance (``instances/``, e.g. ``oasis-open-2``), one budget, the variants in one
+run, one after the other:
+
+* ``before``: the residual local search from the empty cluster
+  (:func:`mlopt.families.oasis.primal.lns.residual_start`) for the whole budget -- the start the
+  search improves, given all the time instead;
+* ``after``: the registered algorithm ``lns`` (:func:`~mlopt.families.oasis.primal.lns.run_lns`,
+  default options: that start for at most a fifth of the budget, then windows of the utility ILP
+  re-solved by HiGHS with every other job fixed).
+
+Prints one JSON line per variant: the checker's objective of the schedule, the search's log
+(windows, improvements, and the (second, objective, window size) of every improvement), the
+seconds and the 1-minute load at start and end.
+
+    python benchmarks/oasis/lns.py --instance oasis-open-2 --budget 600
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import time
+
+from mlopt.families.oasis.checker import check_oasis
+from mlopt.families.oasis.primal.lns import residual_start, run_lns
+from mlopt.instances import load_set
+
+VARIANTS = {
+    "before": lambda wl, budget, opts: residual_start(wl, budget),
+    "after": lambda wl, budget, opts: run_lns(wl, time_limit=budget, **opts),
+}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--instance", default="oasis-open-2")
+    ap.add_argument("--budget", type=float, default=600.0)
+    ap.add_argument("--only", default=None, help="comma-separated variants (before, after)")
+    ap.add_argument("--option", action="append", default=[],
+                    help="lns option KEY=VALUE (JSON value), for the 'after' variant")
+    args = ap.parse_args(argv)
+    iset = load_set(args.instance.rsplit("-", 1)[0])
+    entry = [e for e in iset.entries if e.name == args.instance]
+    if not entry:
+        ap.error(f"no instance {args.instance!r} in set {iset.name!r}")
+    wl = iset.load(entry[0])
+    opts = {k: json.loads(v) for k, v in (o.split("=", 1) for o in args.option)}
+    names = args.only.split(",") if args.only else list(VARIANTS)
+    for name in names:
+        if name not in VARIANTS:
+            ap.error(f"unknown variant {name!r} (known: {', '.join(VARIANTS)})")
+        load = os.getloadavg()[0]
+        t0 = time.perf_counter()
+        sched = VARIANTS[name](wl, args.budget, opts)
+        res = check_oasis(wl, sched)
+        print(json.dumps({"variant": name, "instance": args.instance, "budget_s": args.budget,
+                          "options": opts if name == "after" else {},
+                          "wall_s": round(time.perf_counter() - t0, 1),
+                          "load_1min_at_start": round(load, 2), "feasible": res.feasible,
+                          "low": float(res.objective), "lns": sched.meta.get("lns"),
+                          "trace": sched.timing.get("trace"),
+                          "build_s": sched.timing.get("build_s"),
+                          "load_1min_at_end": round(os.getloadavg()[0], 2)}), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,347 @@
+"""Fix-and-resolve on the utility ILP: large-neighbourhood search around a checked schedule.
+
+The utility ILP (1)-(13) (:func:`mlopt.models.oasis.build_utility_ilp`) is built and compiled
+to its matrix form once.  Each step frees a *window* of jobs -- every variable (x, y, z, u) of
+those jobs keeps its own bounds -- and fixes every other job's variables at the incumbent;
+the sub-MIP over the freed jobs is solved by HiGHS in the capacity the fixed jobs leave
+(each row's bounds minus the fixed columns' activity), warm-started from the incumbent's
+values of the freed jobs, so its optimum is never below the incumbent.  A sub-MIP solution
+that raises the model's objective becomes a schedule, goes through the family's checker, and
+replaces the incumbent only when the checker's objective is strictly higher.  Nothing is
+relaxed or approximated: every sub-MIP solution is a solution of the full ILP (the fixed part
+is the incumbent's, which satisfies every row on its own columns).
+
+Windows (DECISION, the paper has no such search): jobs that share time are the ones that
+compete for capacity, so a window is the ``k`` jobs (of positive utility) whose active span
+-- arrival to completion for an admitted job, arrival to T for a rejected one -- lies nearest
+a random slot, ties broken at random; at least one rejected job joins when there is one
+(admitting it is where most of the gain lies).  ``k`` adapts: +1 after a sub-MIP solved to
+optimality in under a quarter of its time limit (the window could be larger), -1 (down to
+``MIN_WINDOW``) after one that hit its limit without a gain.
+
+Time: the build takes seconds at 100 jobs / T = 100 / 100 servers (15 s quiet, more under
+load); every sub-MIP is capped by ``window_time`` and by the overall deadline.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from mlopt.errors import InputError
+from mlopt.schedule import Schedule
+from mlopt.workload import Workload
+
+PRODUCER = "mlopt.families.oasis.primal.lns"
+#: smallest window the adaptation shrinks to
+MIN_WINDOW = 2
+#: a gain below this (relative to max(1, objective)) is not an improvement
+GAIN_RTOL = 1e-9
+#: a sub-MIP solution's integer values must be this close to integers to be read back
+INT_TOL = 1e-6
+
+
+@dataclass
+class _Cols:
+    """What every column of the compiled model stands for."""
+
+    kind: np.ndarray  # 0 x, 1 y (worker), 2 z (PS), 3 u
+    job: np.ndarray  # job index
+    server: list  # server id (y, z) or None
+    slot: np.ndarray  # slot (y, z, u) or 0
+
+
+class UtilityLNS:
+    """The compiled utility ILP of one workload and the window re-solve on it."""
+
+    def __init__(self, workload: Workload):
+        from mlopt.models.oasis import build_utility_ilp
+        from mlopt.solvers._matrix import compile_linear
+
+        t0 = time.perf_counter()
+        self.workload = workload
+        self.model = build_utility_ilp(workload)
+        self.form = f = compile_linear(self.model)
+        if f.sense != "max":  # pragma: no cover - the model is a maximization
+            raise AssertionError("the utility ILP is a maximization")
+        jidx = workload.job_index
+        kinds = {"x": 0, "y": 1, "z": 2, "u": 3}
+        n = f.n_cols
+        kind = np.empty(n, dtype=np.int8)
+        job = np.empty(n, dtype=np.int64)
+        slot = np.zeros(n, dtype=np.int64)
+        server: list = [None] * n
+        for c, v in enumerate(f.columns):
+            k = kinds[v.parent_component().local_name]
+            idx = v.index()
+            kind[c] = k
+            if k == 0:
+                job[c] = jidx[idx]
+            else:
+                job[c] = jidx[idx[0]]
+                slot[c] = idx[-1]
+                if k in (1, 2):
+                    server[c] = idx[1]
+        self.cols = _Cols(kind, job, server, slot)
+        order = np.argsort(job, kind="stable")
+        bounds = np.searchsorted(job[order], np.arange(len(workload.jobs) + 1))
+        self.job_cols = [order[bounds[i]:bounds[i + 1]] for i in range(len(workload.jobs))]
+        # column-wise copy of the CSR matrix (rows of each column), for the sub-MIPs
+        rows = f.row_ids()
+        o = np.argsort(f.indices, kind="stable")
+        self.csc_rows, self.csc_data = rows[o], f.data[o]
+        self.csc_ptr = np.searchsorted(f.indices[o], np.arange(n + 1))
+        self.best_f = np.array([float(np.max(np.atleast_1d(j.utility(np.arange(
+            workload.horizon - j.arrival + 1, dtype=float))))) for j in workload.jobs])
+        self.build_s = time.perf_counter() - t0
+
+    # -- schedule <-> column vector ---------------------------------------------------------
+    def encode(self, schedule: Schedule) -> np.ndarray:
+        """The column vector of a schedule (the inverse of :meth:`decode`); ValueError when the
+        schedule uses a (job, server, slot) or completion slot the model has no column for
+        (a checker-feasible schedule never does: the model is exact)."""
+        from mlopt.models.oasis.warmstart import encode
+
+        start = encode(self.model, self.workload, schedule)
+        x = np.array([start.get(v, np.nan) for v in self.form.columns], dtype=float)
+        if np.isnan(x).any() or self.form.max_violation(x) > INT_TOL:
+            raise ValueError("the schedule is not a solution of the utility ILP")
+        return x
+
+    def decode(self, x: np.ndarray, meta: dict | None = None) -> Schedule:
+        """The schedule of an integral column vector (ValueError when it is not integral)."""
+        r = np.round(x)
+        if np.max(np.abs(x - r), initial=0.0) > INT_TOL:
+            raise ValueError("the solution is not integral")
+        c, ids = self.cols, [j.id for j in self.workload.jobs]
+        admitted = [ids[c.job[n]] for n in np.flatnonzero((c.kind == 0) & (r > 0.5))]
+        rows = [(ids[c.job[n]], int(c.slot[n]), c.server[n],
+                 "worker" if c.kind[n] == 1 else "ps", int(r[n]))
+                for n in np.flatnonzero(((c.kind == 1) | (c.kind == 2)) & (r > 0.5))]
+        return Schedule.from_rows(admitted, rows, {"producer": PRODUCER, **(meta or {})})
+
+    # -- one window ---------------------------------------------------------------------------
+    def resolve(self, x: np.ndarray, jobs, time_limit: float) -> tuple[np.ndarray | None, dict]:
+        """Re-optimize ``jobs`` (indices) with every other job fixed at ``x``.  Returns the
+        improved full vector (None when the sub-MIP found nothing better) and the run's
+        status, objective and time."""
+        import highspy
+
+        from mlopt.solvers.quiet_highs import quiet_highs, run_mip_consistent
+
+        f = self.form
+        free = np.sort(np.concatenate([self.job_cols[j] for j in jobs]))
+        fixed = x.copy()
+        fixed[free] = 0.0
+        act = f.activity(fixed)  # the fixed jobs' share of every row
+        starts, ends = self.csc_ptr[free], self.csc_ptr[free + 1]
+        take = np.concatenate([np.arange(s, e) for s, e in zip(starts, ends)])
+        col_of = np.repeat(np.arange(len(free)), ends - starts)
+        rows_all = self.csc_rows[take]
+        rows = np.unique(rows_all)
+        local = np.searchsorted(rows, rows_all)
+        lp = highspy.HighsLp()
+        lp.num_col_, lp.num_row_ = len(free), len(rows)
+        lp.sense_ = highspy.ObjSense.kMaximize
+        lp.col_cost_ = f.c[free]
+        lp.col_lower_, lp.col_upper_ = f.col_lb[free], f.col_ub[free]
+        inf = highspy.kHighsInf
+        lo, hi = f.row_lo[rows] - act[rows], f.row_hi[rows] - act[rows]
+        lp.row_lower_ = np.where(np.isfinite(lo), lo, -inf)
+        lp.row_upper_ = np.where(np.isfinite(hi), hi, inf)
+        lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+        lp.a_matrix_.start_ = np.searchsorted(col_of, np.arange(len(free) + 1)).astype(np.int32)
+        lp.a_matrix_.index_ = local.astype(np.int32)
+        lp.a_matrix_.value_ = self.csc_data[take]
+        lp.integrality_ = [highspy.HighsVarType.kInteger if b else
+                           highspy.HighsVarType.kContinuous for b in f.integer[free]]
+        h = quiet_highs()
+        h.setOptionValue("time_limit", max(0.1, float(time_limit)))
+        h.passModel(lp)
+        start = highspy.HighsSolution()
+        start.col_value = list(x[free])
+        start.value_valid = True
+        t0 = time.perf_counter()
+        rep = run_mip_consistent(h, start)
+        info = {"status": h.modelStatusToString(h.getModelStatus()), "cols": len(free),
+                "rows": len(rows), "s": time.perf_counter() - t0,
+                "optimal": h.getModelStatus() == highspy.HighsModelStatus.kOptimal
+                and rep["consistent"]}
+        if rep["own"] is None:
+            return None, info
+        y = x.copy()
+        y[free] = np.asarray(h.getSolution().col_value, dtype=float)
+        ri = np.round(y)
+        intg = f.integer
+        if np.max(np.abs(y[intg] - ri[intg]), initial=0.0) > INT_TOL:
+            return None, info
+        y[intg] = ri[intg]
+        old, new = f.objective(x), f.objective(y)
+        info["objective"] = new
+        if new <= old + GAIN_RTOL * max(1.0, abs(old)) or f.max_violation(y) > INT_TOL:
+            return None, info
+        return y, info
+
+    # -- windows ------------------------------------------------------------------------------
+    def window(self, x: np.ndarray, k: int, rng: np.random.Generator) -> np.ndarray:
+        """The ``k`` jobs nearest a random slot by their active span (module docstring)."""
+        w = self.workload
+        T = w.horizon
+        c = self.cols
+        cand = np.flatnonzero(self.best_f > 0)
+        if len(cand) <= k:
+            return cand
+        admitted = np.zeros(len(w.jobs), dtype=bool)
+        admitted[c.job[(c.kind == 0) & (x > 0.5)]] = True
+        end = np.full(len(w.jobs), T)
+        done = (c.kind == 3) & (x > 0.5)
+        end[c.job[done]] = c.slot[done]
+        arrival = np.array([j.arrival for j in w.jobs])
+        t = int(rng.integers(1, T + 1))
+        dist = np.maximum(0, np.maximum(arrival - t, t - end))[cand].astype(float)
+        pick = cand[np.argsort(dist + rng.random(len(cand)), kind="stable")[:k]]
+        out = [j for j in cand if not admitted[j]]
+        if out and not (~admitted[pick]).any():  # at least one rejected job
+            pick[-1] = out[int(rng.integers(len(out)))]
+        return np.unique(pick)
+
+    def search(self, schedule: Schedule, value: float, time_limit: float, *, window: int = 8,
+               window_time: float = 20.0, seed: int = 0,
+               consider=None) -> tuple[Schedule, float, dict]:
+        """Windows until ``time_limit`` (seconds from now) from the checked ``schedule`` of
+        checker objective ``value``: the best checked schedule, its objective and a log.
+        ``consider(schedule) -> float | None`` is the checker (default: the family's)."""
+        deadline = time.perf_counter() + max(0.0, float(time_limit))
+        consider = consider or _checked(self.workload)
+        x = self.encode(schedule)
+        rng = np.random.default_rng(seed)
+        k = max(MIN_WINDOW, int(window))
+        log = {"windows": 0, "improved": 0, "optimal": 0, "start": value, "trace": []}
+        while True:
+            left = deadline - time.perf_counter()
+            if left < 0.5:
+                break
+            jobs = self.window(x, k, rng)
+            y, info = self.resolve(x, jobs, min(window_time, left))
+            log["windows"] += 1
+            log["optimal"] += bool(info["optimal"])
+            gained = False
+            if y is not None:
+                cand = self.decode(y, {"lns": {"windows": log["windows"]}})
+                v = consider(cand)
+                if v is not None and v > value + GAIN_RTOL * max(1.0, abs(value)):
+                    schedule, value, x, gained = cand, v, y, True
+                    log["improved"] += 1
+                    log["trace"].append((round(time.perf_counter() - deadline
+                                               + time_limit, 1), round(v, 4), len(jobs)))
+            if info["optimal"] and info["s"] < 0.25 * window_time:
+                k = min(len(self.workload.jobs), k + 1)
+            elif not info["optimal"] and not gained:
+                k = max(MIN_WINDOW, k - 1)
+            if len(jobs) >= int(np.count_nonzero(self.best_f > 0)) and info["optimal"]:
+                log["all_free_optimal"] = True  # every job free, solved: nothing left
+                break
+        log.update(end=value, window_end=k)
+        return schedule, value, log
+
+
+def _checked(workload: Workload):
+    from mlopt.families.oasis.checker import check_oasis
+
+    def consider(schedule: Schedule) -> float | None:
+        res = check_oasis(workload, schedule)
+        return float(res.objective) if res.feasible else None
+    return consider
+
+
+def lns(workload: Workload, schedule: Schedule, time_limit: float, *, window: int = 8,
+        window_time: float = 20.0, seed: int = 0) -> tuple[Schedule, dict]:
+    """The search of the module docstring from a schedule (checked here first; InputError
+    when the checker rejects it): the best checked schedule (never worse than ``schedule``)
+    and the search's log.  The build counts against ``time_limit``."""
+    t0 = time.perf_counter()
+    _positive("time_limit", time_limit)
+    _positive("window_time", window_time)
+    if isinstance(window, bool) or not isinstance(window, int) or window < 1:
+        raise InputError("must be an integer >= 1", field="window", value=window)
+    consider = _checked(workload)
+    value = consider(schedule)
+    if value is None:
+        raise InputError("the start schedule fails the OASiS checker", field="schedule",
+                         value=schedule.meta.get("producer"))
+    eng = UtilityLNS(workload)
+    left = float(time_limit) - (time.perf_counter() - t0)
+    best, v, log = eng.search(schedule, value, left, window=window, window_time=window_time,
+                              seed=seed, consider=consider)
+    log["build_s"] = round(eng.build_s, 2)
+    return best, log
+
+
+def _positive(field: str, value) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0 \
+            or not np.isfinite(value):
+        raise InputError("must be a positive number of seconds", field=field, value=value)
+
+
+#: share of the algorithm's budget its own start (the residual local search) may take
+START_SHARE = 0.2
+#: the search is skipped (the start returned) when the time left is below this many times the
+#: model-size estimate of the build (DECISION: the estimate uses a quiet machine's rate; at
+#: oasis-open-2, load 6, build and compile took 31 s against an estimate of 10.7 s)
+BUILD_MARGIN = 3.0
+
+
+def _build_estimate(workload: Workload) -> float:
+    from mlopt.models.oasis.estimate import estimate_utility_ilp
+
+    return float(estimate_utility_ilp(workload).build_s)
+
+
+def residual_start(workload: Workload, seconds: float, seed: int = 0) -> Schedule:
+    """A start of its own: the residual local search (:mod:`.local_search`: insert every job
+    by its best schedule in the capacity left, re-fit, ruin-and-recreate) from the empty
+    cluster, for at most ``seconds``."""
+    from mlopt.families.oasis.primal.local_search import LocalSearch, Packing
+    from mlopt.models.oasis.master import schedule_from_columns
+
+    pk, info = LocalSearch(workload, seed=seed).improve(Packing.from_columns(workload, []),
+                                                        seconds)
+    cols = list(pk.chosen.values())
+    return schedule_from_columns(workload, cols, [True] * len(cols),
+                                 {"producer": f"{PRODUCER}:residual_start"})
+
+
+def run_lns(workload: Workload, *, seed: int = 0, start: str = "local_search",
+            start_file=None, time_limit: float = 60.0, window: int = 8,
+            window_time: float = 20.0) -> Schedule:
+    """The search as a registered algorithm (an anytime reference heuristic: ``mlopt bracket``
+    sets ``time_limit`` to its share).  ``start``: ``local_search`` (the residual local search,
+    at most ``START_SHARE`` of the budget) or ``oasis`` (the online algorithm's schedule);
+    ``start_file``: a schedule file of this workload instead (e.g. ``mlopt bracket -o``'s best
+    schedule; checked, InputError when the checker rejects it).  The result is never worse
+    than the start."""
+    t0 = time.perf_counter()
+    _positive("time_limit", time_limit)
+    if start_file is not None:
+        first = Schedule.load(start_file)
+        start = "file"
+    elif start == "oasis":
+        from mlopt.families.oasis.online import run_oasis
+
+        first = run_oasis(workload, seed=seed)
+    elif start == "local_search":
+        first = residual_start(workload, START_SHARE * float(time_limit), seed)
+    else:
+        raise InputError("unknown start (known: local_search, oasis)", field="start",
+                         value=start)
+    left = float(time_limit) - (time.perf_counter() - t0)
+    if left <= 0.5 or left < BUILD_MARGIN * _build_estimate(workload):
+        return first  # the build would not finish in time: a killed run loses the start too
+    best, log = lns(workload, first, left, window=window, window_time=window_time, seed=seed)
+    build_s = log.pop("build_s", None)
+    keep = {k: log[k] for k in ("windows", "improved", "start", "end")}
+    out = Schedule(best.admitted, best.allocations,
+                   {**best.meta, "producer": PRODUCER, "lns": keep, "start": start})
+    out.timing.update(build_s=build_s, trace=log.get("trace", []))
+    return out
