@@ -99,7 +99,7 @@ FAMILY = Family(
                   role="baseline"),
         # offline fix-and-resolve on the utility ILP from a start of its own (.primal.lns)
         Algorithm("lns", f"{P}.primal.lns:run_lns", options=LNS_OPTIONS, role="reference",
-                  budget_option="time_limit"),
+                  budget_option="time_limit", start_option="start_schedule"),
     ],
     bounds_=[Bound(name, f"{P}.bounds:REGISTRY.{name}") for name in ("dual_certificate", "colgen")]
     # a MILP solver's dual bound of a relaxation: closes an interval only with a witness it meets

@@ -314,16 +314,19 @@ def residual_start(workload: Workload, seconds: float, seed: int = 0) -> Schedul
 
 def run_lns(workload: Workload, *, seed: int = 0, start: str = "local_search",
             start_file=None, time_limit: float = 60.0, window: int = 8,
-            window_time: float = 20.0) -> Schedule:
+            window_time: float = 20.0, start_schedule: Schedule | None = None) -> Schedule:
     """The search as a registered algorithm (an anytime reference heuristic: ``mlopt bracket``
     sets ``time_limit`` to its share).  ``start``: ``local_search`` (the residual local search,
     at most ``START_SHARE`` of the budget) or ``oasis`` (the online algorithm's schedule);
     ``start_file``: a schedule file of this workload instead (e.g. ``mlopt bracket -o``'s best
-    schedule; checked, InputError when the checker rejects it).  The result is never worse
-    than the start."""
+    schedule; checked, InputError when the checker rejects it); ``start_schedule``: a
+    schedule object instead (the family's ``start_option``: bracket hands it its best schedule
+    when it runs the search again).  The result is never worse than the start."""
     t0 = time.perf_counter()
     _positive("time_limit", time_limit)
-    if start_file is not None:
+    if start_schedule is not None:
+        first, start = start_schedule, "given"
+    elif start_file is not None:
         first = Schedule.load(start_file)
         start = "file"
     elif start == "oasis":
