@@ -18,7 +18,9 @@ from mlopt.workload import Workload
 def estimate_placement_milp(workload: Workload, *, symmetry: bool = True, run_rows: bool = True,
                             share_row: bool = False, tight_bigm: bool = True,
                             upper: float | None = None, **options) -> ModelSize:
-    """Return the size of the offline placement MILP without building it."""
+    """Return the size of the offline placement MILP without building it (exact, except with
+    ``upper``: its windows fix variables a measured model no longer counts, so the estimate is
+    then above the real size, which only makes a refusal cautious)."""
     J, S, T = len(workload.jobs), len(workload.servers), workload.horizon
     if J == 0:  # the builder's one fixed variable, no rows
         return ModelSize(MODEL_NAME, 0, 0, 0)
@@ -27,10 +29,13 @@ def estimate_placement_milp(workload: Workload, *, symmetry: bool = True, run_ro
         followers = sum(len(c) - 1 for c in server_classes(workload))
         extra_rows += J * followers
         extra_nnz += followers * sum(1 + (i + 1) for i in range(J))
-    if share_row:  # one row over every st and act (st at the arrival has coefficient 0)
-        a0 = np.array([j.arrival for j in workload.jobs])
-        extra_rows += 1
-        extra_nnz += 2 * int(np.maximum(0, T - a0 + 1).sum()) - int((a0 <= T).sum())
+    # share_row and upper's objective row: one row each over every st and act (st at the
+    # arrival has coefficient 0)
+    for on in (share_row, upper is not None):
+        if on:
+            a0 = np.array([j.arrival for j in workload.jobs])
+            extra_rows += 1
+            extra_nnz += 2 * int(np.maximum(0, T - a0 + 1).sum()) - int((a0 <= T).sum())
     if run_rows:
         sm = model_of(workload)
         for j in workload.jobs:

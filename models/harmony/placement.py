@@ -43,10 +43,12 @@ has sum_n JCT_n <= U = J x upper (an integer) and every JCT_o >= lb_o, the stand
 per-job value (:mod:`mlopt.families.harmony.bounds`, valid for every feasible schedule), so
 JCT_n <= cap_n = U - sum_{o != n} lb_o; a job starting in s runs >= lb_n intervals, so
 s <= a_n + cap_n - lb_n, and it runs in no interval after a_n + cap_n - 1.  ``st`` and ``act``
-beyond these are fixed at 0.  This removes only points whose objective exceeds ``upper``
+beyond these are fixed at 0, and the objective row sum_n JCT_n <= U is added (so an
+``upper`` below OPT gives an infeasible model, never a wrong optimum above ``upper``).
+This removes only points whose objective exceeds ``upper``
 (at true values), so the optimum is unchanged when ``upper`` is at least OPT -- which a
-checked schedule's objective is.  An ``upper`` below OPT makes the model infeasible or its
-optimum wrong: pass only a checked objective (tests/harmony/test_harmony_milp.py checks both
+checked schedule's objective is.  An ``upper`` below OPT makes the model infeasible (the
+objective row): pass only a checked objective (tests/harmony/test_harmony_milp.py checks both
 forms agree on random instances with ``upper`` = a checked schedule's and = OPT itself).
 
 Strengthening rows (options, both on by default; each cuts off no integer point up to a
@@ -308,6 +310,12 @@ def build_placement_milp(workload: Workload, *, symmetry: bool = True, run_rows:
                 m.st[n, t].fix(0)
             if t > last_run:
                 m.act[n, t].fix(0)
+        # and the objective itself at most U: an ``upper`` below OPT then makes the model
+        # infeasible, never a wrong "optimum" above ``upper`` (the review found 3.75 reported
+        # optimal with upper = 3.25 < OPT = 3.5); valid like the windows (module docstring)
+        U = math.floor(float(upper) * len(J) + RUN_TOL)
+        m.c_upper_cut = pyo.Constraint(expr=sum(
+            (t - a[n]) * m.st[n, t] + m.act[n, t] for (n, t) in m.JT) <= U)
 
     if share_row and J:  # the sum of JCTs at least the certified bound's (module docstring)
         from mlopt.families.harmony.share_bound import share_bound

@@ -297,6 +297,22 @@ def test_upper_windows_by_hand():
     assert solve(build_placement_milp(w, upper=1.9), "highs").status == Status.INFEASIBLE
 
 
+def test_an_upper_below_opt_is_infeasible_never_a_wrong_optimum():
+    """The review's instance (4 jobs on 3 unequal servers, OPT 3.5, proven by both big-M
+    forms): with upper = 3.25 < OPT the windows alone left a model whose "optimum" was 3.75,
+    above upper itself; the objective row sum JCT <= U makes it infeasible, and at upper = OPT
+    the optimum stays 3.5."""
+    from pathlib import Path
+
+    from mlopt.solve import solve
+    from mlopt.workload import Workload
+    w = Workload.load(Path(__file__).parents[1] / "data" / "harmony_upper_below_opt.json")
+    assert solve(build_placement_milp(w, upper=3.25), "highs",
+                 time_limit=60).status == Status.INFEASIBLE
+    res = solve(build_placement_milp(w, upper=3.5), "highs", time_limit=60)
+    assert res.status == Status.OPTIMAL and res.objective == pytest.approx(3.5, abs=1e-6)
+
+
 @settings(max_examples=4, deadline=None, suppress_health_check=list(HealthCheck))
 @given(seed=st.integers(0, 10_000), params=WIDE)
 def test_upper_keeps_the_optimum_on_widened_instances(seed, params):
