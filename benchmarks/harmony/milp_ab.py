@@ -61,7 +61,10 @@ def main(argv=None):
                 w = fam.generate("small", seed=seed, n_jobs=n)
                 ls = fam.run("local_search", w, options={"time_limit": args.ls_time,
                                                          "perturb": args.perturb})
-                ls_obj = fam.check(w, ls).objective
+                chk = fam.check(w, ls)
+                # only a checked objective is a valid upper (an infeasible one could cut OPT)
+                assert chk.feasible, f"local_search's schedule fails the checker: {chk.summary()}"
+                ls_obj = chk.objective
                 for name in args.variants:
                     opts = dict(VARIANTS[name])
                     if opts.get("upper") == "start":  # the checked local_search objective
