@@ -223,9 +223,10 @@ def solve_set(iset: InstanceSet, *, solver: str = "highs", time_limit: float | N
 
 def bracket_set(iset: InstanceSet, *, time_limit: float = 60.0, solver: str = "highs",
                 update_solu: bool = False, solu_path: Path = INSTANCES_DIR / "solu.csv",
-                progress: bool = False) -> list[dict[str, Any]]:
+                progress: bool = False, only: list[str] | None = None) -> list[dict[str, Any]]:
     """Best known bounds for instances beyond exact reach: :func:`mlopt.bracket.bracket` on
-    every instance of ``iset`` within ``time_limit`` seconds each.
+    every instance of ``iset`` (``only``: these names of it) within ``time_limit`` seconds
+    each.
 
     Rows: ``objective`` the best checked schedule's value (the primal end), ``bound`` the best
     certified bound (the dual end), ``status`` ``bound``.  With ``update_solu``, each end of an
@@ -246,8 +247,14 @@ def bracket_set(iset: InstanceSet, *, time_limit: float = 60.0, solver: str = "h
     better_primal = max if sense == "max" else min
     better_dual = min if sense == "max" else max
     solu = read_solu(solu_path)
+    names = [e.name for e in iset.entries]
+    for name in only or ():
+        if name not in names:
+            raise InputError(f"no such instance in set {iset.name} (known: {', '.join(names)})",
+                             field="--only", value=name)
+    entries = [e for e in iset.entries if not only or e.name in only]
     out = []
-    for entry in tqdm(iset.entries, disable=not progress, desc=f"bracket {iset.name}",
+    for entry in tqdm(entries, disable=not progress, desc=f"bracket {iset.name}",
                       file=sys.stderr):
         b = bracket(iset.load(entry), family=iset.family, time_limit=time_limit, solver=solver)
         row = {"instance": entry.name, "set": iset.name, "family": iset.family,

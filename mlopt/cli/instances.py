@@ -39,6 +39,8 @@ def _args(p):
     k.add_argument("--time-limit", type=float, default=60.0, help="seconds per instance")
     k.add_argument("--solver", default="highs")
     k.add_argument("--update-solu", action="store_true")
+    k.add_argument("--only", action="append", metavar="NAME",
+                   help="only this instance of the set (repeatable)")
     k.add_argument("--json", action="store_true")
     k.set_defaults(handler=_bracket)
     f = sub.add_parser("verify", help="re-check the optima recorded in solu.csv for a set with "
@@ -144,7 +146,8 @@ def _bracket(args) -> int:
 
     _check_time_limit(args.time_limit, args.solver)
     rows = bracket_set(load_set(args.set), time_limit=args.time_limit, solver=args.solver,
-                       update_solu=args.update_solu, progress=progress_wanted())
+                       update_solu=args.update_solu, progress=progress_wanted(),
+                       only=args.only)
     if args.json:
         print(json.dumps(rows))
     else:
