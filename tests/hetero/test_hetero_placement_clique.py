@@ -181,3 +181,21 @@ def test_equals_placement_ti_on_widened_instances(seed, ra, n_servers, shapes, p
             continue  # a partial start: the rows are only checked on full ones
         for c in m.clique.values():
             assert value(c.body) <= 1 + 1e-9
+
+
+def test_a_pair_the_checker_accepts_at_its_float_limit_is_no_conflict():
+    """The review's instance: two PS jobs on one g3.8xlarge server, worker e and PS z Gbps; the
+    checker sums the rows one by one, ((z + e) + z) + e = 10.000000011000001, exactly its
+    limit, and accepts both jobs in one slot, while 2 fl(e + z) lies one ulp above it.  Before
+    FLOAT_MARGIN the clique rows forbade the pair and placement_clique reported a false
+    optimum of 17,567.75; placement_ti's and the checker's value is 14,455.9."""
+    from pathlib import Path
+
+    from mlopt.pipeline import solve_offline
+    from mlopt.workload import Workload
+    w = Workload.load(Path(__file__).parents[1] / "data" / "hetero_clique_float_edge.json")
+    ti = solve_offline(w, model="placement_ti", time_limit=60)
+    clique = solve_offline(w, model="placement_clique", time_limit=60)
+    assert ti.solve.status.value == clique.solve.status.value == "optimal"
+    assert clique.objective == pytest.approx(ti.objective, rel=1e-9)
+    assert clique.objective == pytest.approx(14455.9, abs=0.05)
