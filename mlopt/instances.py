@@ -110,6 +110,17 @@ def load_set(name: str, root: Path = INSTANCES_DIR) -> InstanceSet:
     return InstanceSet(name, path.parent, head["family"], head.get("description", ""), entries)
 
 
+def load_instance(name: str, root: Path = INSTANCES_DIR) -> Workload:
+    """The committed instance ``name`` (``<set>-<k>``, e.g. ``oasis-open-2``); one InputError
+    naming it when its set has no such instance."""
+    iset = load_set(name.rsplit("-", 1)[0], root)
+    for entry in iset.entries:
+        if entry.name == name:
+            return iset.load(entry)
+    raise InputError(f"no such instance in set {iset.name} (known: "
+                     f"{', '.join(e.name for e in iset.entries)})", field="instance", value=name)
+
+
 def build_entry(iset: InstanceSet, entry: InstanceEntry) -> Workload:
     """Regenerate one instance from its manifest entry."""
     from mlopt.families import get_family

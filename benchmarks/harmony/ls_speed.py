@@ -24,7 +24,7 @@ from pathlib import Path
 
 from mlopt.families import get_family
 from mlopt.families.harmony import local_search as new_module
-from mlopt.instances import load_set
+from mlopt.instances import load_instance
 
 MODULE = "mlopt/families/harmony/local_search.py"
 
@@ -74,8 +74,7 @@ def main(argv=None) -> int:
     ap.add_argument("--instance", default="harmony-open-0")
     ap.add_argument("-o", "--output", required=True)
     a = ap.parse_args(argv)
-    iset = load_set(a.instance.rsplit("-", 1)[0])
-    w = iset.load(next(e for e in iset.entries if e.name == a.instance))
+    w = load_instance(a.instance)
     res = {"instance": a.instance, "time_limit": a.time_limit, "baseline": a.baseline,
            "cores": os.cpu_count()}
     for label, mod in (("before", baseline_module(a.baseline)), ("after", new_module)):

@@ -22,15 +22,10 @@ import time
 from mlopt.families.hetero.colgen import colgen_lb
 from mlopt.families.hetero.fields import hetero_data
 from mlopt.families.hetero.usable import usable_capacity
-from mlopt.instances import load_set
+from mlopt.instances import load_instance
 
 KEYS = ("bound", "lp", "iterations", "converged", "lp_status", "columns", "slots", "seconds",
         "priced_packing")
-
-
-def load_instance(name: str):
-    iset = load_set(name.rsplit("-", 1)[0])
-    return iset.load(next(e for e in iset.entries if e.name == name))
 
 
 def main(argv=None) -> int:

@@ -22,7 +22,7 @@ import os
 import time
 
 from mlopt.families.oasis.bounds.class_relaxation import class_relaxation
-from mlopt.instances import load_set
+from mlopt.instances import load_instance
 
 VARIANTS = {"before": {"packing_cuts": False, "max_rounds": 1}, "after": {}}
 
@@ -33,11 +33,7 @@ def main(argv=None) -> int:
     ap.add_argument("--budget", type=float, default=300.0)
     ap.add_argument("--only", default=None, help="comma-separated variants (before, after)")
     args = ap.parse_args(argv)
-    iset = load_set(args.instance.rsplit("-", 1)[0])
-    entry = [e for e in iset.entries if e.name == args.instance]
-    if not entry:
-        ap.error(f"no instance {args.instance!r} in set {iset.name!r}")
-    wl = iset.load(entry[0])
+    wl = load_instance(args.instance)
     names = args.only.split(",") if args.only else list(VARIANTS)
     for name in names:
         if name not in VARIANTS:

@@ -25,7 +25,7 @@ import time
 
 from mlopt.families.oasis.checker import check_oasis
 from mlopt.families.oasis.primal.lns import residual_start, run_lns
-from mlopt.instances import load_set
+from mlopt.instances import load_instance
 
 VARIANTS = {
     "before": lambda wl, budget, opts: residual_start(wl, budget),
@@ -41,11 +41,7 @@ def main(argv=None) -> int:
     ap.add_argument("--option", action="append", default=[],
                     help="lns option KEY=VALUE (JSON value), for the 'after' variant")
     args = ap.parse_args(argv)
-    iset = load_set(args.instance.rsplit("-", 1)[0])
-    entry = [e for e in iset.entries if e.name == args.instance]
-    if not entry:
-        ap.error(f"no instance {args.instance!r} in set {iset.name!r}")
-    wl = iset.load(entry[0])
+    wl = load_instance(args.instance)
     opts = {k: json.loads(v) for k, v in (o.split("=", 1) for o in args.option)}
     names = args.only.split(",") if args.only else list(VARIANTS)
     for name in names:

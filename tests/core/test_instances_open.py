@@ -82,3 +82,15 @@ def test_bracket_set_only_brackets_the_named_instances(tmp_path):
     with pytest.raises(InputError) as err:
         bracket_set(iset, time_limit=10, solu_path=tmp_path / "solu.csv", only=["nope"])
     assert err.value.field == "--only" and first in err.value.message
+
+
+def test_load_instance_by_name():
+    from mlopt.errors import InputError
+    from mlopt.instances import load_instance
+
+    iset = load_set("oasis-tiny")
+    first = iset.entries[0]
+    assert load_instance(first.name).to_dict() == iset.load(first).to_dict()
+    with pytest.raises(InputError) as err:
+        load_instance("oasis-tiny-99")
+    assert err.value.field == "instance" and first.name in err.value.message
