@@ -3,26 +3,19 @@ job that still fits, by value, in the earliest (slot, server) with room.  Never 
 start (it only adds jobs); without a start it fills from the empty schedule."""
 from mlopt.schedule import Schedule
 
+from toyfamily.greedy import free_gpus, place
+
 
 def run(workload, *, seed: int = 0, time_limit: float = 5.0, start: Schedule | None = None
         ) -> Schedule:
-    free = {(t, s.id): s.capacity["gpu"] for t in range(1, workload.horizon + 1)
-            for s in workload.servers}
-    rows, done = [], set()
+    free, rows, done = free_gpus(workload), [], set()
     if start is not None:
         for r in start.allocations.itertuples(index=False):
             free[int(r.slot), str(r.server)] -= int(r.count)
             rows.append((r.job, int(r.slot), str(r.server), r.role, int(r.count)))
             done.add(r.job)
-    for job in sorted(workload.jobs, key=lambda j: (-j.utility.max_value(), j.id)):
-        if job.id in done:
-            continue
-        need = job.worker_demand["gpu"]
-        for (t, s), room in sorted(free.items()):
-            if t >= job.arrival and room >= need:
-                free[t, s] -= need
-                rows.append((job.id, t, s, "worker", int(need)))
-                break
+    rows += place(sorted((j for j in workload.jobs if j.id not in done),
+                         key=lambda j: (-j.utility.max_value(), j.id)), free)
     return Schedule.from_rows({r[0] for r in rows}, rows,
                               {"producer": "fill", "started_from": None if start is None else
                                start.meta.get("producer")})
