@@ -11,7 +11,7 @@ from mlopt.families.hetero.fields import hetero_data
 from mlopt.families.hetero.generator import generate
 from mlopt.families.hetero.mincost import Placement
 from mlopt.families.hetero.price_and_branch import Residual, decode, encode, run_pnb
-from mlopt.models.hetero.placement_ti import build_placement_ti
+from mlopt.models.hetero.placement_ti import build_placement_ti, extract_schedule
 from mlopt.solve import Status, solve
 from tests.hetero_fixtures import OPT, hand
 
@@ -94,3 +94,35 @@ def test_colgen_lb_primal_side_returns_a_checked_schedule():
     assert res.feasible and r["primal"]["objective"] == pytest.approx(res.objective)
     assert r["bound"] <= res.objective <= tiresias * (1 + 1e-12)
     assert "schedule" not in colgen_lb(w, time_limit=30, primal=False)
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), preset=st.sampled_from(["tiny", "tiny-ra"]))
+def test_start_schedule_is_the_floor(seed, preset):
+    # bracket hands pnb its best schedule (start_option): from the proven optimum pnb can only
+    # return a schedule of the same value, and from a weak start (fifo) never a worse one
+    w = generate(preset, seed=seed)
+    m = build_placement_ti(w)
+    opt = solve(m, time_limit=60)
+    assert opt.status == Status.OPTIMAL
+    for start in (extract_schedule(m, w), FAM.run("fifo", w, seed=0)):
+        floor = FAM.check(w, start).objective
+        res = FAM.check(w, run_pnb(w, time_limit=2, start_schedule=start, seed=seed))
+        assert res.feasible
+        assert opt.objective * (1 - 1e-9) <= res.objective <= floor * (1 + 1e-12)
+
+
+def test_rejected_start_schedule_refused():
+    w = hand()
+    bad = FAM.run("fifo", w, seed=0)
+    bad.allocations = bad.allocations.iloc[1:]  # a job loses a slot of its run
+    assert not FAM.check(w, bad).feasible
+    with pytest.raises(InputError) as err:
+        run_pnb(w, time_limit=2, start_schedule=bad)
+    assert err.value.field == "start"
+
+
+def test_start_option_declared_not_a_user_option():
+    rec = FAM.algorithm_record("pnb")
+    assert rec.start_option == "start_schedule"
+    assert "start_schedule" not in FAM.option_schema("pnb")

@@ -59,7 +59,7 @@ FAMILY = Family(
           for name in ("fifo", "drf", "antman", "tiresias")),
         Algorithm("pnb", f"{P}.price_and_branch:run_pnb",
                   options=f"{P}.price_and_branch:OPTIONS", role="reference",
-                  budget_option="time_limit",
+                  budget_option="time_limit", start_option="start_schedule",
                   doc="price-and-branch: colgen_lb's columns, list schedules, local search"),
     ],
     bounds_=[Bound("lower_bound", f"{P}.bounds:lower_bound"),

@@ -267,15 +267,31 @@ def _warm_start(workload: Workload, warm: str):
     return None if cand is None else (cand.algorithm, cand.schedule, cand.objective)
 
 
+def _given_start(workload: Workload, schedule: Schedule):
+    """(name, schedule, checked objective) of a given start; a rejected one is refused (the
+    search returns its start when it finds nothing better, so it must never be junk)."""
+    from mlopt.families import get_family
+
+    res = get_family("hetero").check(workload, schedule)
+    if not res.feasible:
+        raise InputError("the start schedule fails the checker: " + res.summary(limit=2),
+                         field="start", value="given schedule")
+    return ("given", schedule, float(res.objective))
+
+
 def run_pnb(workload: Workload, *, seed: int = 0, time_limit: float = 60.0, warm: str = "tiresias",
             colgen_share: float = 0.3, configs_per_job: int = 48,
-            master_share: float = 0.5, insertion_price: float = 0.25) -> Schedule:
-    """Price-and-branch (module docstring): the best schedule found within ``time_limit``."""
+            master_share: float = 0.5, insertion_price: float = 0.25,
+            start_schedule: Schedule | None = None) -> Schedule:
+    """Price-and-branch (module docstring): the best schedule found within ``time_limit``.
+    ``start_schedule``: a checked schedule to start from instead of ``warm`` (the family's
+    ``start_option``: bracket hands it its best schedule when it runs the search again)."""
     from mlopt.families.hetero.colgen import run_colgen
 
     t0 = time.perf_counter()
     deadline = t0 + float(time_limit)
-    start = _warm_start(workload, warm)
+    start = _warm_start(workload, warm) if start_schedule is None else \
+        _given_start(workload, start_schedule)
     cols, info = None, None
     share = colgen_share * max(0.0, deadline - time.perf_counter())
     if share >= 0.5:
