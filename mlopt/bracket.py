@@ -172,8 +172,8 @@ def bracket(workload, *, family: str | None = None, time_limit: float = 60.0,
             solver: str = "highs", threads: int = 1, verify: bool = True,
             algorithms: list[str] | None = None, bounds: list[str] | None = None,
             exact: bool = True, on_update: Callable[[Any], None] | None = None,
-            on_progress: Callable[[float | None, float | None], None] | None = None
-            ) -> Bracket:
+            on_progress: Callable[[float | None, float | None], None] | None = None,
+            start_schedule=None) -> Bracket:
     """The best certified interval on OPT within ``time_limit`` seconds of wall clock (see the
     module docstring).  ``algorithms`` / ``bounds``: restrict the sources (default: all the
     family registers); ``exact=False`` skips the exact model, and so does a model whose size
@@ -181,7 +181,11 @@ def bracket(workload, *, family: str | None = None, time_limit: float = 60.0,
     available (its source row says why).  ``on_update(state)``: after every source;
     ``on_progress(incumbent, bound)``: the exact model's solver while it runs (from its
     child process through a pipe; :mod:`mlopt.solvers.progress`), called from a reader
-    thread."""
+    thread.  ``start_schedule``: a schedule to continue from (e.g. the best one a previous run
+    wrote with ``-o``): checked first (a rejected one is refused), it is the first primal
+    source ("start"), every improvement search (``Algorithm.start_option``) starts from the
+    best schedule so far from its first run on, and the exact model may be warm-started
+    from it."""
     start = time.perf_counter()  # the budget covers everything from here, imports included
     from mlopt.families.base import family_of
 
@@ -208,6 +212,8 @@ def bracket(workload, *, family: str | None = None, time_limit: float = 60.0,
     for n in bound_names:
         fam.bound(n)
     st = _State(fam, on_update)
+    if start_schedule is not None:
+        _add_start(st, fam, workload, start_schedule)
 
     def left() -> float:
         return deadline - time.perf_counter() - RESERVE_S
@@ -222,7 +228,8 @@ def bracket(workload, *, family: str | None = None, time_limit: float = 60.0,
         else:  # on its own core for the whole budget, beside everything else (see DECISION)
             listener = _Listener(on_progress)
             exact_handle = _start_exact(fam, workload, solver, threads, share=left(),
-                                        verify=verify, report=listener.sink)
+                                        verify=verify, report=listener.sink,
+                                        given=start_schedule)
             listener.start()
 
     _import_sources(fam, names, until=start + 0.25 * float(time_limit))
@@ -283,9 +290,9 @@ def bracket(workload, *, family: str | None = None, time_limit: float = 60.0,
             if running[slot] is None:
                 step = next_step(slot)
                 if step is not None:
-                    running[slot] = (step, step.start(fam, workload, solver, threads,
-                                                      share(step), best=st.schedule,
-                                                      best_from=st.primal_src))
+                    running[slot] = (step, step.start(
+                        fam, workload, solver, threads, share(step), best=st.schedule,
+                        best_from=st.primal_src, from_best=start_schedule is not None))
         if running == [None, None]:
             # every source has run and time is left: the anytime algorithms run once more with
             # all of it as their cap (a search given more time gets at least as far; DECISION:
@@ -329,6 +336,16 @@ def bracket(workload, *, family: str | None = None, time_limit: float = 60.0,
                    st.dual_src if fam.sense == "max" else st.primal_src,
                    st.sources, float(time_limit), time.perf_counter() - start, st.schedule,
                    proof)
+
+
+def _add_start(st: _State, fam, workload, schedule) -> None:
+    """The given start schedule as the first primal source, after the family's checker."""
+    res = fam.check(workload, schedule)
+    if not res.feasible:
+        raise InputError("the start schedule fails the checker: " + res.summary(limit=2),
+                         field="start", value="given schedule")
+    st.add(Source("start", "primal", float(res.objective), "ok", 0.0,
+                  "the given start schedule, checked"), schedule)
 
 
 class Refusal(str):
@@ -490,14 +507,15 @@ class _Step:
         self.note = ""  # added to the source's note (what a rerun started from)
 
     def start(self, fam, workload, solver: str, threads: int, share: float,
-              best=None, best_from: str | None = None) -> "Boxed":
+              best=None, best_from: str | None = None, from_best: bool = False) -> "Boxed":
         """``best``: the best checked schedule so far (from source ``best_from``); an
         improvement algorithm run again (``Algorithm.start_option``) starts from it, so its
-        second run continues from the best interval end instead of repeating its first run."""
+        second run continues from the best interval end instead of repeating its first run.
+        ``from_best`` (a bracket given a start schedule): its first run starts from it too."""
         self.t0 = time.perf_counter()
         if self.kind == "primal":
-            start = best if self.rerun and fam.algorithm_record(self.name).start_option \
-                else None
+            start = best if (self.rerun or from_best) and \
+                fam.algorithm_record(self.name).start_option else None
             self.note = "" if start is None else f"started from {best_from}'s schedule"
             return Boxed(share, _algorithm_work(fam, workload, self.name,
                                                 _budget_options(fam, self.name, share), start))
@@ -637,7 +655,7 @@ class _Listener:
 
 
 def _start_exact(fam, workload, solver: str, threads: int, share: float,
-                 verify: bool, report=None) -> "Boxed":
+                 verify: bool, report=None, given=None) -> "Boxed":
     """Build, solve, extract, check (and, for a claimed optimum, verify with a second solver)
     in one child process, all inside ``share`` seconds; started, not waited for."""
     form = fam.exact_formulation()
@@ -659,7 +677,7 @@ def _start_exact(fam, workload, solver: str, threads: int, share: float,
             return {"build_s": build_s, "solved": False}
         from mlopt.solvers.progress import reporting
 
-        start, warm_note = _warm_start(fam, workload, model, cap=0.2 * limit)
+        start, warm_note = _warm_start(fam, workload, model, cap=0.2 * limit, given=given)
         with reporting(report):
             if start is not None:
                 from mlopt.warmstart import solve_warm
@@ -688,16 +706,19 @@ def _start_exact(fam, workload, solver: str, threads: int, share: float,
     return Boxed(share, work)
 
 
-def _warm_start(fam, workload, model, cap: float):
+def _warm_start(fam, workload, model, cap: float, given=None):
     """The exact model's start: the best checked schedule of the family's
     ``warm_start_algorithms`` (default: its online algorithms;
-    :func:`mlopt.warmstart.best_start`, in a child process stopped after ``cap`` seconds),
-    encoded for ``model``.  (None, why) when there is none or it cannot be encoded."""
-    from mlopt.warmstart import _better, best_start, encode_schedule
+    :func:`mlopt.warmstart.best_start`, in a child process stopped after ``cap`` seconds)
+    and of the bracket's ``given`` start schedule (already checked), encoded for ``model``.
+    (None, why) when there is none or it cannot be encoded."""
+    from mlopt.warmstart import Candidate, _better, best_start, encode_schedule
 
     names = (list(fam.warm_start_algorithms) if fam.warm_start_algorithms is not None else
              sorted(n for n, a in fam.algorithms_.items() if a.role == "online"))
     until, best = time.perf_counter() + cap, None
+    if given is not None:
+        best = Candidate("the given start", given, float(fam.check(workload, given).objective))
     for name in names:  # one child each, in order: a slow one loses only its own schedule
         kind, cand = run_boxed(until - time.perf_counter(),
                                lambda name=name: best_start(workload, fam.name, [name]))

@@ -234,10 +234,11 @@ def solve_set(iset: InstanceSet, *, solver: str = "highs", time_limit: float | N
 
 def bracket_set(iset: InstanceSet, *, time_limit: float = 60.0, solver: str = "highs",
                 update_solu: bool = False, solu_path: Path = INSTANCES_DIR / "solu.csv",
-                progress: bool = False, only: list[str] | None = None) -> list[dict[str, Any]]:
+                progress: bool = False, only: list[str] | None = None,
+                start_schedule=None) -> list[dict[str, Any]]:
     """Best known bounds for instances beyond exact reach: :func:`mlopt.bracket.bracket` on
     every instance of ``iset`` (``only``: these names of it) within ``time_limit`` seconds
-    each.
+    each; ``start_schedule``: the bracket's start (one instance only).
 
     Rows: ``objective`` the best checked schedule's value (the primal end), ``bound`` the best
     certified bound (the dual end), ``status`` ``bound``.  With ``update_solu``, each end of an
@@ -267,11 +268,16 @@ def bracket_set(iset: InstanceSet, *, time_limit: float = 60.0, solver: str = "h
     out = []
     for entry in tqdm(entries, disable=not progress, desc=f"bracket {iset.name}",
                       file=sys.stderr):
-        b = bracket(iset.load(entry), family=iset.family, time_limit=time_limit, solver=solver)
+        if start_schedule is not None and len(entries) != 1:
+            raise InputError("a start schedule belongs to one instance", field="--start",
+                             value=f"{len(entries)} instances")
+        b = bracket(iset.load(entry), family=iset.family, time_limit=time_limit, solver=solver,
+                    start_schedule=start_schedule)
+        run = f"mlopt bracket {time_limit:g}s"
         row = {"instance": entry.name, "set": iset.name, "family": iset.family,
                "objective": b.low if sense == "max" else b.high,
                "bound": b.high if sense == "max" else b.low, "status": "bound",
-               "solver": f"mlopt bracket {time_limit:g}s ({b.low_source} / {b.high_source})",
+               "solver": f"{run} ({b.low_source} / {b.high_source})",
                "time_s": round(b.elapsed_s, 3), "verified_by": None,
                "gap": b.gap, "bracket_status": b.status}
         out.append(row)
@@ -280,16 +286,35 @@ def bracket_set(iset: InstanceSet, *, time_limit: float = 60.0, solver: str = "h
             continue
         if old and old["status"] == "bound":
             keep = dict(row)
-            for key, pick in (("objective", better_primal), ("bound", better_dual)):
+            src = dict(zip(("objective", "bound"), _end_sources(old.get("solver") or "")))
+            primal_src = b.low_source if sense == "max" else b.high_source
+            dual_src = b.high_source if sense == "max" else b.low_source
+            for key, pick, new_src in (("objective", better_primal, f"{run} {primal_src}"),
+                                       ("bound", better_dual, f"{run} {dual_src}")):
                 values = [v for v in (old.get(key), row[key]) if v is not None]
                 keep[key] = pick(values) if values else None
+                if keep[key] is not None and keep[key] != old.get(key):
+                    src[key] = new_src  # this run moved (or set) the end
             if (keep["objective"], keep["bound"]) != (row["objective"], row["bound"]):
-                keep["solver"] = f"{row['solver']}; kept the tighter recorded end"
+                # an end is the recorded one: say where each end came from
+                keep["solver"] = f"primal: {src['objective']} | dual: {src['bound']}"
+                if (keep["objective"], keep["bound"]) == (old.get("objective"),
+                                                          old.get("bound")):
+                    keep.update(solver=old.get("solver"), time_s=old.get("time_s"))
             row = keep
         solu[entry.name] = {k: row.get(k) for k in SOLU_COLUMNS}
     if update_solu:
         write_solu(solu, solu_path)
     return out
+
+
+def _end_sources(solver: str) -> tuple[str, str]:
+    """(primal end's source, dual end's source) of a recorded ``solver`` string: the two
+    parts of ``primal: X | dual: Y``, else the whole string for both."""
+    if solver.startswith("primal: ") and " | dual: " in solver:
+        primal, dual = solver[len("primal: "):].split(" | dual: ", 1)
+        return primal, dual
+    return solver, solver
 
 
 def verify_set(iset: InstanceSet, *, solver: str | None = "auto", time_limit: float | None = 600.0,

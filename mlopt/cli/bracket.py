@@ -38,6 +38,10 @@ def _bracket_args(p):
                    help="show the interval and the exact model's incumbent and bound while it "
                         "runs even when stderr is not a terminal (never with --json)")
     p.add_argument("-o", "--output", help="write the best checked schedule here")
+    p.add_argument("--start", metavar="SCHEDULE",
+                   help="continue from this schedule (e.g. an earlier run's -o): checked, then "
+                        "the improvement searches and the exact model start from the best "
+                        "schedule so far")
     add_solver_log_flag(p)
     p.set_defaults(handler=streaming_solver_log(_bracket))
 
@@ -54,12 +58,17 @@ def _bracket(args) -> int:
 
         check_output(args.output)
     workload = Workload.load(args.file)
+    start = None
+    if args.start:
+        from mlopt.schedule import Schedule
+
+        start = Schedule.load(args.start)
     display = Display(wanted(args), family_of(workload, args.family).sense)
     try:
         res = bracket(workload, family=args.family, time_limit=args.time_limit,
                       solver=args.solver, threads=args.threads, verify=not args.no_verify,
                       exact=not args.no_exact, bounds=args.bounds,
-                      algorithms=args.algorithms,
+                      algorithms=args.algorithms, start_schedule=start,
                       on_update=display.interval if display.enabled else None,
                       on_progress=display.progress if display.enabled else None)
     finally:

@@ -41,6 +41,10 @@ def _args(p):
     k.add_argument("--update-solu", action="store_true")
     k.add_argument("--only", action="append", metavar="NAME",
                    help="only this instance of the set (repeatable)")
+    k.add_argument("--start", metavar="SCHEDULE",
+                   help="continue from this schedule of the one --only instance (mlopt "
+                        "bracket --start): a better recorded primal end needs a checked "
+                        "schedule behind it")
     k.add_argument("--json", action="store_true")
     k.set_defaults(handler=_bracket)
     f = sub.add_parser("verify", help="re-check the optima recorded in solu.csv for a set with "
@@ -145,9 +149,17 @@ def _bracket(args) -> int:
     from mlopt.instances import bracket_set, load_set
 
     _check_time_limit(args.time_limit, args.solver)
+    start = None
+    if args.start:
+        if not args.only or len(args.only) != 1:
+            raise InputError("a start schedule belongs to one instance: name it with one "
+                             "--only", field="--start", value=args.start)
+        from mlopt.schedule import Schedule
+
+        start = Schedule.load(args.start)
     rows = bracket_set(load_set(args.set), time_limit=args.time_limit, solver=args.solver,
                        update_solu=args.update_solu, progress=progress_wanted(),
-                       only=args.only)
+                       only=args.only, start_schedule=start)
     if args.json:
         print(json.dumps(rows))
     else:

@@ -13,6 +13,7 @@ import pytest
 
 from mlopt.bracket import bracket, run_boxed
 from mlopt.cli import main
+from mlopt.errors import InputError
 from mlopt.families import get_family
 from mlopt.workload import Workload
 
@@ -96,6 +97,14 @@ def test_cli_bracket_and_bound(tmp_path, capsys):
     assert d["status"] == "optimal" and d["low"] == pytest.approx(d["high"])
     assert "primal" in {s["kind"] for s in d["sources"]} and d["proof"]
     assert out.exists()
+    # --start: continue from the best schedule of the run before (checked, the first source)
+    assert main(["bracket", str(path), "--time-limit", "30", "--json", "--start",
+                 str(out)]) == 0
+    again = json.loads(capsys.readouterr().out)
+    assert again["sources"][0]["name"] == "start"
+    assert again["sources"][0]["value"] == pytest.approx(d["low"])
+    assert main(["instances", "bracket", "oasis-tiny", "--start", str(out)]) == 2
+    assert "--start" in capsys.readouterr().err
     fam = get_family(CASES[0][0])
     name = sorted(fam.bounds_)[0]
     assert main(["bound", str(path), "--bound", name, "--json"]) == 0
@@ -338,3 +347,43 @@ def test_the_exact_model_starts_from_the_familys_warm_start_algorithms(monkeypat
     monkeypatch.setattr(fam, "warm_start_algorithms", ("lb",))
     _, note = _warm_start(fam, w, model, cap=0)
     assert note.startswith("cold start (no schedule of lb")
+
+
+def test_a_start_schedule_is_checked_and_every_improvement_search_starts_from_it():
+    """``bracket(start_schedule=...)`` (``--start``): the given schedule, checked, is the
+    first primal source; an improvement search (``start_option``) starts from the best
+    schedule so far from its first run on, not only when run again."""
+    fam = get_family("harmony")
+    w = fam.generate("tiny", seed=0)
+    given = fam.run("tetris", w, seed=0)
+    value = fam.check(w, given).objective
+    res = bracket(w, time_limit=20, exact=False, verify=False, bounds=[],
+                  algorithms=["local_search"], start_schedule=given)
+    assert res.sources[0].name == "start" and res.sources[0].value == pytest.approx(value)
+    first = next(s for s in res.sources if s.name == "local_search")
+    assert "started from start's schedule" in first.note, res.to_dict()
+    assert res.high <= value + 1e-12
+
+
+def test_a_rejected_start_schedule_is_refused():
+    fam = get_family("harmony")
+    w = fam.generate("tiny", seed=0)
+    bad = fam.run("tetris", w, seed=0)
+    bad.allocations = bad.allocations.iloc[1:]  # a task of a job goes missing
+    assert not fam.check(w, bad).feasible
+    with pytest.raises(InputError) as err:
+        bracket(w, time_limit=5, exact=False, bounds=[], algorithms=["lb"], start_schedule=bad)
+    assert err.value.field == "start"
+
+
+def test_the_exact_model_may_start_from_the_given_schedule():
+    from mlopt.bracket import _warm_start
+    from mlopt.solve import solve
+
+    fam = get_family("harmony")
+    w = fam.generate("tiny", seed=0)
+    model = fam.model()(w)
+    assert solve(model, "highs", time_limit=60).has_solution
+    best = fam.extract[fam.default_model](model, w)  # the optimum: no algorithm beats it
+    start, note = _warm_start(fam, w, fam.model()(w), cap=30, given=best)
+    assert start is not None and note.startswith("warm start from the given start"), note

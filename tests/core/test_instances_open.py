@@ -51,12 +51,21 @@ def test_bracket_set_records_bounds_and_keeps_the_tighter_ends(tmp_path):
     solu[first].update(objective=opt - 10, bound=opt + 10)
     solu[second].update(objective=solu[second]["objective"] - 1,
                         bound=solu[second]["objective"] - 0.5)  # bound below best: kept as is
+    solu[second]["solver"] = "hand-made high end"
     write_solu(solu, path)
     bracket_set(iset, time_limit=10, update_solu=True, solu_path=path)
     after = read_solu(path)
     assert after[first]["objective"] == pytest.approx(opt)
     assert after[first]["bound"] == pytest.approx(opt)
-    assert "kept the tighter recorded end" in after[second]["solver"]
+    # each end says where it came from: the kept high end keeps its recorded source
+    primal, dual = after[second]["solver"].split(" | ")
+    assert primal.startswith("primal: mlopt bracket 10s ") and dual == "dual: hand-made high end"
+    # a run that moves neither end leaves the whole row as it was (sources and time)
+    solu = read_solu(path)
+    solu[second].update(objective=solu[second]["objective"] + 5)  # hand-made, unbeatable
+    write_solu(solu, path)
+    bracket_set(iset, time_limit=10, update_solu=True, solu_path=path, only=[second])
+    assert read_solu(path)[second] == solu[second]
 
 
 def test_bracket_set_never_touches_a_verified_optimum(tmp_path):
@@ -94,3 +103,20 @@ def test_load_instance_by_name():
     with pytest.raises(InputError) as err:
         load_instance("oasis-tiny-99")
     assert err.value.field == "instance" and first.name in err.value.message
+
+
+def test_bracket_set_start_schedule_is_checked_and_recorded(tmp_path):
+    """``--start``: a schedule of the one instance, checked, is the bracket's first primal
+    source; it belongs to exactly one instance."""
+    from mlopt.families import get_family
+
+    iset = _tiny()
+    first, second = iset.entries
+    w = iset.load(second)
+    start = get_family("oasis").run("fifo", w, seed=0)
+    rows = bracket_set(iset, time_limit=10, solu_path=tmp_path / "solu.csv", only=[second.name],
+                       start_schedule=start)
+    assert rows[0]["objective"] >= get_family("oasis").check(w, start).objective - 1e-9
+    with pytest.raises(InputError) as err:
+        bracket_set(iset, time_limit=10, solu_path=tmp_path / "solu.csv", start_schedule=start)
+    assert err.value.field == "--start"
