@@ -756,3 +756,47 @@ CLAIMS += [
              "in {} s (load {} to {})", frontier5_start_file,
              what="frontier round 5: lns from the bracket's best"),
 ]
+
+
+# --- frontier.md (issue 22, sixth round): lns neighbourhoods, oasis-open-1 from a good start --
+# benchmarks/oasis/data/frontier_issue22_round6.jsonl: lns.py runs (variants span / mix, each
+# from a committed start file) and the utility-ILP solve that gave oasis-open-1's start.
+
+FRONTIER6_DATA = ROOT / "benchmarks" / "oasis" / "data" / "frontier_issue22_round6.jsonl"
+
+
+@cache
+def _frontier6() -> list[dict]:
+    return [json.loads(line) for line in FRONTIER6_DATA.read_text().splitlines()
+            if line.strip()]
+
+
+def frontier6_lns_rows():
+    rows = []
+    for r in _frontier6():
+        if r["run"] != "lns.py":
+            continue
+        log = r["lns"]
+        by = log["by_neighbourhood"]
+        gains = " / ".join(f"{by[n][1]} of {by[n][0]}" if n in by else "-"
+                           for n in ("span", "span_servers", "rejected"))
+        rows.append([r["instance"], r["variant"], str(r["options"].get("seed", 0)),
+                     f"{log['start']:.2f}", f"{r['budget_s']:.0f}", r["low"],
+                     str(log["windows"]), gains, r["load_1min_at_start"],
+                     r["load_1min_at_end"]])
+    return rows
+
+
+def frontier6_solve():
+    r = next(r for r in _frontier6() if r["run"] == "solve")
+    return [f"{r['objective']:.2f}", f"{r['bound']:.2f}", f"{r['runtime_s']:.0f}",
+            f"{r['load_1min_at_start']:.2f}", f"{r['load_1min_at_end']:.2f}"]
+
+
+CLAIMS += [
+    Table(FRONTIER, "| instance | variant | seed | start | budget s | low | windows "
+          "| gains of windows: span / span_servers / rejected | load at start | load at end |",
+          frontier6_lns_rows, key=4, what="frontier round 6: lns.py runs"),
+    Sentence(FRONTIER, "HiGHS on the utility ILP gave {} (bound {}) in {} s (load {} to {})",
+             frontier6_solve, what="frontier round 6: oasis-open-1's start"),
+]

@@ -49,6 +49,8 @@ def main(argv=None) -> int:
     ap.add_argument("--only", default=None, help="comma-separated variants (before, after)")
     ap.add_argument("--option", action="append", default=[],
                     help="lns option KEY=VALUE (JSON value), for the lns variants")
+    ap.add_argument("-o", "--output", default=None,
+                    help="write each variant's schedule here ({variant} in the name is replaced)")
     args = ap.parse_args(argv)
     wl = load_instance(args.instance)
     opts = {k: json.loads(v) for k, v in (o.split("=", 1) for o in args.option)}
@@ -60,6 +62,8 @@ def main(argv=None) -> int:
         t0 = time.perf_counter()
         sched = VARIANTS[name](wl, args.budget, opts)
         res = check_oasis(wl, sched)
+        if args.output:
+            sched.save(args.output.replace("{variant}", name))
         print(json.dumps({"variant": name, "instance": args.instance, "budget_s": args.budget,
                           "options": opts if name != "before" else {},
                           "wall_s": round(time.perf_counter() - t0, 1),
