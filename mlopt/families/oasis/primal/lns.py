@@ -324,8 +324,8 @@ def _span(eng: UtilityLNS, x, k, rng):
 def _span_servers(eng: UtilityLNS, x, k, rng):
     """Twice the jobs, on fewer servers: the 2k jobs nearest a random slot, free only on the
     servers they use now plus a random ``SERVER_SHARE`` of the others (DECISION: a job's
-    columns scale with the servers, so halving them buys a window twice as wide; jobs moving
-    between the servers they share is where a full window spends its time anyway)."""
+    columns scale with the servers, so fewer servers buy a wider window of jobs at about the
+    same sub-MIP size; the random share lets rejected jobs and moves reach new servers)."""
     mask = rng.random(len(eng.server_ids)) < SERVER_SHARE
     return eng.window(x, 2 * k, rng), mask
 
