@@ -819,3 +819,22 @@ CLAIMS += [
           "| load at start | load at end |", frontier6_bracket_rows, key=2,
           what="frontier round 6: bracket runs"),
 ]
+
+
+def frontier6_means():
+    """Mean low of span and mix over the seeds run from the same committed start."""
+    out = []
+    for inst, start in (("oasis-open-2", 2843.03), ("oasis-open-1", 726.09)):
+        for variant in ("mix", "span"):
+            lows = [r["low"] for r in _frontier6() if r["run"] == "lns.py"
+                    and r["instance"] == inst and r["variant"] == variant
+                    and round(r["lns"]["start"], 2) == start]
+            out.append(f"{sum(lows) / len(lows):.2f}")
+    return out
+
+
+CLAIMS += [
+    Sentence(FRONTIER, "over two seeds the means are equal within the seeds' spread ({} against "
+             "{} at oasis-open-2, {} against {} at oasis-open-1)", frontier6_means,
+             what="frontier round 6: span and mix means"),
+]

@@ -343,7 +343,9 @@ def _rejected(eng: UtilityLNS, x, k, rng):
 
 #: the neighbourhoods by name (the ``neighbourhoods`` option)
 NEIGHBOURHOODS = {"span": _span, "span_servers": _span_servers, "rejected": _rejected}
-#: the default mix (measured against ``["span"]`` alone: benchmarks/oasis/frontier.md)
+#: the default mix (DECISION: against ``["span"]`` alone, from the same starts, two seeds each at
+#: oasis-open-1 and -2, the means were equal within the seeds' spread and the mix gave the best
+#: single run at both; benchmarks/oasis/frontier.md, sixth round)
 DEFAULT_NEIGHBOURHOODS = ("span", "span_servers", "rejected")
 
 
