@@ -6,6 +6,9 @@ run, one after the other:
 * ``before``: the residual local search from the empty cluster
   (:func:`mlopt.families.oasis.primal.lns.residual_start`) for the whole budget -- the start the
   search improves, given all the time instead;
+* ``span`` / ``mix`` (sixth round, give both ``--option start_file=...``): ``lns`` with the
+  fifth round's single neighbourhood and +1 growth, and with today's defaults (three
+  neighbourhoods, growth by a quarter);
 * ``after``: the registered algorithm ``lns`` (:func:`~mlopt.families.oasis.primal.lns.run_lns`,
   default options: that start for at most a fifth of the budget, then windows of the utility ILP
   re-solved by HiGHS with every other job fixed).
@@ -15,6 +18,8 @@ Prints one JSON line per variant: the checker's objective of the schedule, the s
 seconds and the 1-minute load at start and end.
 
     python benchmarks/oasis/lns.py --instance oasis-open-2 --budget 600
+    python benchmarks/oasis/lns.py --instance oasis-open-2 --budget 600 --only mix \
+        --option start_file='"benchmarks/oasis/data/start_open2_2843.json"'
 """
 from __future__ import annotations
 
@@ -30,6 +35,10 @@ from mlopt.instances import load_instance
 VARIANTS = {
     "before": lambda wl, budget, opts: residual_start(wl, budget),
     "after": lambda wl, budget, opts: run_lns(wl, time_limit=budget, **opts),
+    # sixth round: the fifth round's search (one neighbourhood, +1 growth) against the mix
+    "span": lambda wl, budget, opts: run_lns(wl, time_limit=budget,
+                                             **{**opts, "neighbourhoods": ["span"], "grow": 0.0}),
+    "mix": lambda wl, budget, opts: run_lns(wl, time_limit=budget, **opts),
 }
 
 
@@ -39,7 +48,9 @@ def main(argv=None) -> int:
     ap.add_argument("--budget", type=float, default=600.0)
     ap.add_argument("--only", default=None, help="comma-separated variants (before, after)")
     ap.add_argument("--option", action="append", default=[],
-                    help="lns option KEY=VALUE (JSON value), for the 'after' variant")
+                    help="lns option KEY=VALUE (JSON value), for the lns variants")
+    ap.add_argument("-o", "--output", default=None,
+                    help="write each variant's schedule here ({variant} in the name is replaced)")
     args = ap.parse_args(argv)
     wl = load_instance(args.instance)
     opts = {k: json.loads(v) for k, v in (o.split("=", 1) for o in args.option)}
@@ -51,8 +62,10 @@ def main(argv=None) -> int:
         t0 = time.perf_counter()
         sched = VARIANTS[name](wl, args.budget, opts)
         res = check_oasis(wl, sched)
+        if args.output:
+            sched.save(args.output.replace("{variant}", name))
         print(json.dumps({"variant": name, "instance": args.instance, "budget_s": args.budget,
-                          "options": opts if name == "after" else {},
+                          "options": opts if name != "before" else {},
                           "wall_s": round(time.perf_counter() - t0, 1),
                           "load_1min_at_start": round(load, 2), "feasible": res.feasible,
                           "low": float(res.objective), "lns": sched.meta.get("lns"),

@@ -6,6 +6,7 @@ Hand instance as test_primal_oasis.py: one chunk = 1 worker-slot.
 """
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -130,3 +131,85 @@ def test_no_time_for_the_build_returns_the_start(monkeypatch):
     out = run_lns(wl, start="oasis", time_limit=5.0)
     assert check_oasis(wl, out).objective == pytest.approx(check_oasis(wl, run_oasis(wl)).objective)
     assert "lns" not in out.meta
+
+
+# --- sixth round: neighbourhoods (span, span_servers, rejected) and growth -----------------
+
+def test_server_restricted_window_by_hand():
+    """three_jobs from the empty schedule: a window of job a free on no server beyond the ones
+    it uses (none) has only x and u, so it admits nothing (a needs one worker-slot on w1 and a
+    PS on p1); free on p1 only it still cannot run (no worker server); on both it reaches 10.
+    From the optimum (27), restricting to the used servers keeps every used column free."""
+    wl = three_jobs()
+    eng = UtilityLNS(wl)
+    x = eng.encode(Schedule.empty())
+    none = np.zeros(len(eng.server_ids), dtype=bool)
+    cols = eng.free_columns(x, [0], none)
+    assert set(eng.cols.kind[cols]) <= {0, 3}  # x and u only
+    y, info = eng.resolve(x, [0], 10.0, none)
+    assert y is None and info["optimal"]
+    p1_only = np.array([sid == "p1" for sid in eng.server_ids])
+    y, _ = eng.resolve(x, [0], 10.0, p1_only)
+    assert y is None
+    y, _ = eng.resolve(x, [0], 10.0, ~none)
+    assert eng.form.objective(y) == pytest.approx(10.0)
+    z, _ = eng.resolve(y, [0, 1, 2], 10.0)
+    assert eng.form.objective(z) == pytest.approx(27.0)
+    used = eng.free_columns(z, [0, 1, 2], none)
+    full = eng.free_columns(z, [0, 1, 2])
+    # every column positive in the optimum is in the restricted set
+    assert set(np.flatnonzero(z > 0.5)) <= set(used) and set(used) <= set(full)
+
+
+def test_rejected_window_holds_the_rejected_job():
+    # OASiS on a crowded instance rejects jobs; the repair window always holds one of them
+    wl = generate("paper-fig5", seed=5, n_jobs=8, n_servers=2, arrival_window=1.0)
+    eng = UtilityLNS(wl)
+    x = eng.encode(run_oasis(wl))
+    out = set(eng.rejected(x).tolist())
+    assert out, "the instance should leave a job out"
+    from mlopt.families.oasis.primal.lns import NEIGHBOURHOODS
+
+    rng = np.random.default_rng(0)
+    for _ in range(10):
+        jobs, servers = NEIGHBOURHOODS["rejected"](eng, x, 2, rng)
+        assert servers is None and out & set(jobs.tolist())
+
+
+@pytest.mark.parametrize("name", ["span", "span_servers", "rejected"])
+@settings(max_examples=2, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), n_servers=st.integers(2, 4),
+       arrival_window=st.sampled_from([1.0, 10.0]))
+def test_each_neighbourhood_checked_never_below_start_never_above_opt(name, seed, n_servers,
+                                                                      arrival_window):
+    # widened as above: two servers to four, all jobs at once or arrivals to the last slot
+    wl = generate("paper-fig5", seed=seed, n_jobs=6, n_servers=n_servers,
+                  arrival_window=arrival_window)
+    start = run_oasis(wl)
+    v0 = check_oasis(wl, start).objective
+    best, log = lns(wl, start, 2.0, window=2, window_time=0.5, seed=seed,
+                    neighbourhoods=[name], grow=1.0)
+    res = check_oasis(wl, best)
+    assert res.feasible
+    assert v0 - 1e-9 <= res.objective <= _opt(wl) + 1e-6
+    assert log["end"] == pytest.approx(res.objective)
+    assert set(log["by_neighbourhood"]) == {name}
+
+
+def test_neighbourhood_bad_inputs():
+    wl = three_jobs()
+    empty = Schedule.empty()
+    for bad in (["nope"], [], "span"):
+        with pytest.raises(InputError) as e:
+            lns(wl, empty, 5.0, neighbourhoods=bad)
+        assert e.value.field == "neighbourhoods" and e.value.value == bad
+    for bad in (-0.5, 5.0, True):
+        with pytest.raises(InputError) as e:
+            lns(wl, empty, 5.0, grow=bad)
+        assert e.value.field == "grow" and e.value.value == bad
+    # the registered options refuse them too, naming the option
+    from mlopt.families.oasis.family import LNS_OPTIONS
+
+    with pytest.raises(InputError) as e:
+        LNS_OPTIONS["neighbourhoods"].check(["span", "nope"], "neighbourhoods")
+    assert "neighbourhoods" in e.value.field

@@ -15,9 +15,17 @@ Windows (DECISION, the paper has no such search): jobs that share time are the o
 compete for capacity, so a window is the ``k`` jobs (of positive utility) whose active span
 -- arrival to completion for an admitted job, arrival to T for a rejected one -- lies nearest
 a random slot, ties broken at random; at least one rejected job joins when there is one
-(admitting it is where most of the gain lies).  ``k`` adapts: +1 after a sub-MIP solved to
-optimality in under a quarter of its time limit (the window could be larger), -1 (down to
-``MIN_WINDOW``) after one that hit its limit without a gain.
+(admitting it is where most of the gain lies).  ``k`` adapts: +max(1, ``grow`` k) after a sub-MIP
+solved to optimality in under a quarter of its time limit (the window could be larger), -1
+(down to ``MIN_WINDOW``) after one that hit its limit without a gain.
+
+Sixth round (issue 22): three neighbourhoods (:data:`NEIGHBOURHOODS`), each with its own size,
+drawn by weights that follow their recent success: ``span`` (the window above), ``span_servers``
+(twice the jobs, each free only on the servers it uses plus a random quarter of the others;
+its other columns are zero in the incumbent and stay so) and ``rejected`` (repair: a rejected
+job drawn by its best utility, with the jobs nearest its arrival).  Freeing any subset of
+columns keeps the argument above: the fixed columns are the incumbent's, so every sub-MIP
+solution is a solution of the full ILP, and the warm start keeps it never below the incumbent.
 
 Time: the build takes seconds at 100 jobs / T = 100 / 100 servers (15 s quiet, more under
 load); every sub-MIP is capped by ``window_time`` and by the overall deadline.
@@ -84,6 +92,11 @@ class UtilityLNS:
                 if k in (1, 2):
                     server[c] = idx[1]
         self.cols = _Cols(kind, job, server, slot)
+        # servers as integers (-1 for x and u), for the server-restricted neighbourhoods
+        self.server_ids = [s.id for s in workload.servers]
+        sidx = {sid: n for n, sid in enumerate(self.server_ids)}
+        self.col_server = np.array([-1 if sv is None else sidx[sv] for sv in server],
+                                   dtype=np.int64)
         order = np.argsort(job, kind="stable")
         bounds = np.searchsorted(job[order], np.arange(len(workload.jobs) + 1))
         self.job_cols = [order[bounds[i]:bounds[i + 1]] for i in range(len(workload.jobs))]
@@ -122,16 +135,39 @@ class UtilityLNS:
         return Schedule.from_rows(admitted, rows, {"producer": PRODUCER, **(meta or {})})
 
     # -- one window ---------------------------------------------------------------------------
-    def resolve(self, x: np.ndarray, jobs, time_limit: float) -> tuple[np.ndarray | None, dict]:
-        """Re-optimize ``jobs`` (indices) with every other job fixed at ``x``.  Returns the
-        improved full vector (None when the sub-MIP found nothing better) and the run's
+    def free_columns(self, x: np.ndarray, jobs, servers=None) -> np.ndarray:
+        """The columns of ``jobs`` (indices); with ``servers`` (a boolean mask over
+        :attr:`server_ids`) only their x, u and the y, z on those servers.  The mask always
+        takes every server the jobs use in ``x``, so the columns left out are zero in ``x``
+        and stay zero (fixing them is fixing them at the incumbent, as for every other job)."""
+        free = np.concatenate([self.job_cols[j] for j in jobs])
+        if servers is None:
+            return np.sort(free)
+        srv = self.col_server[free]
+        used = srv[(srv >= 0) & (x[free] > 0.5)]
+        mask = np.asarray(servers, dtype=bool).copy()
+        mask[used] = True
+        keep = (srv < 0) | mask[np.maximum(srv, 0)]
+        return np.sort(free[keep])
+
+    def resolve(self, x: np.ndarray, jobs, time_limit: float,
+                servers=None) -> tuple[np.ndarray | None, dict]:
+        """Re-optimize ``jobs`` (indices) with every other job fixed at ``x`` (and, with
+        ``servers``, their columns on the other servers too, :meth:`free_columns`).  Returns
+        the improved full vector (None when the sub-MIP found nothing better) and the run's
         status, objective and time."""
+        return self.resolve_columns(x, self.free_columns(x, jobs, servers), time_limit)
+
+    def resolve_columns(self, x: np.ndarray, free: np.ndarray,
+                        time_limit: float) -> tuple[np.ndarray | None, dict]:
+        """Re-optimize the columns ``free`` (sorted indices) with every other column fixed at
+        ``x``: any sub-MIP solution is a solution of the full ILP, because each row keeps its
+        bounds minus the fixed columns' activity."""
         import highspy
 
         from mlopt.solvers.quiet_highs import quiet_highs, run_mip_consistent
 
         f = self.form
-        free = np.sort(np.concatenate([self.job_cols[j] for j in jobs]))
         fixed = x.copy()
         fixed[free] = 0.0
         act = f.activity(fixed)  # the fixed jobs' share of every row
@@ -184,8 +220,10 @@ class UtilityLNS:
         return y, info
 
     # -- windows ------------------------------------------------------------------------------
-    def window(self, x: np.ndarray, k: int, rng: np.random.Generator) -> np.ndarray:
-        """The ``k`` jobs nearest a random slot by their active span (module docstring)."""
+    def window(self, x: np.ndarray, k: int, rng: np.random.Generator,
+               t: int | None = None, must=None) -> np.ndarray:
+        """The ``k`` jobs nearest slot ``t`` (default: a random slot) by their active span
+        (module docstring); ``must`` (a job index) is always in."""
         w = self.workload
         T = w.horizon
         c = self.cols
@@ -198,34 +236,55 @@ class UtilityLNS:
         done = (c.kind == 3) & (x > 0.5)
         end[c.job[done]] = c.slot[done]
         arrival = np.array([j.arrival for j in w.jobs])
-        t = int(rng.integers(1, T + 1))
+        if t is None:
+            t = int(rng.integers(1, T + 1))
         dist = np.maximum(0, np.maximum(arrival - t, t - end))[cand].astype(float)
         pick = cand[np.argsort(dist + rng.random(len(cand)), kind="stable")[:k]]
         out = [j for j in cand if not admitted[j]]
-        if out and not (~admitted[pick]).any():  # at least one rejected job
+        if must is not None and must not in pick:
+            pick[-1] = must
+        elif out and not (~admitted[pick]).any():  # at least one rejected job
             pick[-1] = out[int(rng.integers(len(out)))]
         return np.unique(pick)
 
+    def rejected(self, x: np.ndarray) -> np.ndarray:
+        """The jobs of positive utility the incumbent ``x`` rejects."""
+        c = self.cols
+        admitted = np.zeros(len(self.workload.jobs), dtype=bool)
+        admitted[c.job[(c.kind == 0) & (x > 0.5)]] = True
+        return np.flatnonzero(~admitted & (self.best_f > 0))
+
     def search(self, schedule: Schedule, value: float, time_limit: float, *, window: int = 8,
-               window_time: float = 20.0, seed: int = 0,
-               consider=None) -> tuple[Schedule, float, dict]:
+               window_time: float = 20.0, seed: int = 0, consider=None,
+               neighbourhoods=("span",), grow: float = 0.0) -> tuple[Schedule, float, dict]:
         """Windows until ``time_limit`` (seconds from now) from the checked ``schedule`` of
         checker objective ``value``: the best checked schedule, its objective and a log.
-        ``consider(schedule) -> float | None`` is the checker (default: the family's)."""
+        ``consider(schedule) -> float | None`` is the checker (default: the family's).
+        ``neighbourhoods``: names in :data:`NEIGHBOURHOODS`, drawn by adaptive weights;
+        each keeps its own size, which grows by ``max(1, grow * size)`` after a fast optimal
+        sub-MIP (``grow = 0``: by one, the fifth round's rule)."""
         deadline = time.perf_counter() + max(0.0, float(time_limit))
         consider = consider or _checked(self.workload)
         x = self.encode(schedule)
         rng = np.random.default_rng(seed)
-        k = max(MIN_WINDOW, int(window))
-        log = {"windows": 0, "improved": 0, "optimal": 0, "start": value, "trace": []}
+        names = list(dict.fromkeys(neighbourhoods))
+        size = {n: max(MIN_WINDOW, int(window)) for n in names}
+        weight = {n: 1.0 for n in names}
+        n_cand = int(np.count_nonzero(self.best_f > 0))
+        log = {"windows": 0, "improved": 0, "optimal": 0, "start": value, "trace": [],
+               "by_neighbourhood": {n: [0, 0] for n in names}}
         while True:
             left = deadline - time.perf_counter()
             if left < 0.5:
                 break
-            jobs = self.window(x, k, rng)
-            y, info = self.resolve(x, jobs, min(window_time, left))
+            p = np.array([weight[n] for n in names])
+            name = names[int(rng.choice(len(names), p=p / p.sum()))]
+            k = size[name]
+            jobs, servers = NEIGHBOURHOODS[name](self, x, k, rng)
+            y, info = self.resolve(x, jobs, min(window_time, left), servers)
             log["windows"] += 1
             log["optimal"] += bool(info["optimal"])
+            log["by_neighbourhood"][name][0] += 1
             gained = False
             if y is not None:
                 cand = self.decode(y, {"lns": {"windows": log["windows"]}})
@@ -233,17 +292,61 @@ class UtilityLNS:
                 if v is not None and v > value + GAIN_RTOL * max(1.0, abs(value)):
                     schedule, value, x, gained = cand, v, y, True
                     log["improved"] += 1
+                    log["by_neighbourhood"][name][1] += 1
                     log["trace"].append((round(time.perf_counter() - deadline
-                                               + time_limit, 1), round(v, 4), len(jobs)))
+                                               + time_limit, 1), round(v, 4), len(jobs), name))
+            # adaptive weights (DECISION, not in the paper): exponential smoothing of success
+            weight[name] = max(WEIGHT_FLOOR, (1 - WEIGHT_RATE) * weight[name]
+                               + WEIGHT_RATE * (1.0 if gained else 0.0))
             if info["optimal"] and info["s"] < 0.25 * window_time:
-                k = min(len(self.workload.jobs), k + 1)
+                size[name] = min(len(self.workload.jobs), k + max(1, int(grow * k)))
             elif not info["optimal"] and not gained:
-                k = max(MIN_WINDOW, k - 1)
-            if len(jobs) >= int(np.count_nonzero(self.best_f > 0)) and info["optimal"]:
+                size[name] = max(MIN_WINDOW, k - 1)
+            if servers is None and len(jobs) >= n_cand and info["optimal"]:
                 log["all_free_optimal"] = True  # every job free, solved: nothing left
                 break
-        log.update(end=value, window_end=k)
+        log.update(end=value, window_end=dict(size))
         return schedule, value, log
+
+
+#: share of the other servers a server-restricted window may also use (DECISION)
+SERVER_SHARE = 0.25
+#: adaptive neighbourhood weights: smoothing rate and floor (DECISION)
+WEIGHT_RATE = 0.3
+WEIGHT_FLOOR = 0.1
+
+
+def _span(eng: UtilityLNS, x, k, rng):
+    """Today's window: the k jobs nearest a random slot, all their columns free."""
+    return eng.window(x, k, rng), None
+
+
+def _span_servers(eng: UtilityLNS, x, k, rng):
+    """Twice the jobs, on fewer servers: the 2k jobs nearest a random slot, free only on the
+    servers they use now plus a random ``SERVER_SHARE`` of the others (DECISION: a job's
+    columns scale with the servers, so fewer servers buy a wider window of jobs at about the
+    same sub-MIP size; the random share lets rejected jobs and moves reach new servers)."""
+    mask = rng.random(len(eng.server_ids)) < SERVER_SHARE
+    return eng.window(x, 2 * k, rng), mask
+
+
+def _rejected(eng: UtilityLNS, x, k, rng):
+    """Repair: a rejected job (drawn by its best utility) with the k - 1 jobs nearest its
+    arrival, all columns free -- the sub-MIP admits it when the jobs around it can make room."""
+    out = eng.rejected(x)
+    if len(out) == 0:
+        return _span(eng, x, k, rng)
+    p = eng.best_f[out] / eng.best_f[out].sum()
+    r = int(out[rng.choice(len(out), p=p)])
+    return eng.window(x, k, rng, t=int(eng.workload.jobs[r].arrival), must=r), None
+
+
+#: the neighbourhoods by name (the ``neighbourhoods`` option)
+NEIGHBOURHOODS = {"span": _span, "span_servers": _span_servers, "rejected": _rejected}
+#: the default mix (DECISION: against ``["span"]`` alone, from the same starts, two seeds each at
+#: oasis-open-1 and -2, the means were equal within the seeds' spread and the mix gave the best
+#: single run at both; benchmarks/oasis/frontier.md, sixth round)
+DEFAULT_NEIGHBOURHOODS = ("span", "span_servers", "rejected")
 
 
 def _checked(workload: Workload):
@@ -255,8 +358,14 @@ def _checked(workload: Workload):
     return consider
 
 
+#: default growth of a window after a fast optimal sub-MIP (share of its size; DECISION:
+#: the fifth round's +1 took 200 s at oasis-open-2 to reach the 15-22 jobs where the gains were)
+GROW = 0.25
+
+
 def lns(workload: Workload, schedule: Schedule, time_limit: float, *, window: int = 8,
-        window_time: float = 20.0, seed: int = 0) -> tuple[Schedule, dict]:
+        window_time: float = 20.0, seed: int = 0, neighbourhoods=DEFAULT_NEIGHBOURHOODS,
+        grow: float = GROW) -> tuple[Schedule, dict]:
     """The search of the module docstring from a schedule (checked here first; InputError
     when the checker rejects it): the best checked schedule (never worse than ``schedule``)
     and the search's log.  The build counts against ``time_limit``."""
@@ -265,6 +374,12 @@ def lns(workload: Workload, schedule: Schedule, time_limit: float, *, window: in
     _positive("window_time", window_time)
     if isinstance(window, bool) or not isinstance(window, int) or window < 1:
         raise InputError("must be an integer >= 1", field="window", value=window)
+    if isinstance(neighbourhoods, str) or not neighbourhoods or any(
+            n not in NEIGHBOURHOODS for n in neighbourhoods):
+        raise InputError(f"must be a non-empty list of {', '.join(NEIGHBOURHOODS)}",
+                         field="neighbourhoods", value=neighbourhoods)
+    if isinstance(grow, bool) or not isinstance(grow, (int, float)) or not 0 <= grow <= 4:
+        raise InputError("must be a number in [0, 4]", field="grow", value=grow)
     consider = _checked(workload)
     value = consider(schedule)
     if value is None:
@@ -273,7 +388,8 @@ def lns(workload: Workload, schedule: Schedule, time_limit: float, *, window: in
     eng = UtilityLNS(workload)
     left = float(time_limit) - (time.perf_counter() - t0)
     best, v, log = eng.search(schedule, value, left, window=window, window_time=window_time,
-                              seed=seed, consider=consider)
+                              seed=seed, consider=consider, neighbourhoods=neighbourhoods,
+                              grow=grow)
     log["build_s"] = round(eng.build_s, 2)
     return best, log
 
@@ -314,7 +430,8 @@ def residual_start(workload: Workload, seconds: float, seed: int = 0) -> Schedul
 
 def run_lns(workload: Workload, *, seed: int = 0, start: str = "local_search",
             start_file=None, time_limit: float = 60.0, window: int = 8,
-            window_time: float = 20.0, start_schedule: Schedule | None = None) -> Schedule:
+            window_time: float = 20.0, start_schedule: Schedule | None = None,
+            neighbourhoods=DEFAULT_NEIGHBOURHOODS, grow: float = GROW) -> Schedule:
     """The search as a registered algorithm (an anytime reference heuristic: ``mlopt bracket``
     sets ``time_limit`` to its share).  ``start``: ``local_search`` (the residual local search,
     at most ``START_SHARE`` of the budget) or ``oasis`` (the online algorithm's schedule);
@@ -341,9 +458,10 @@ def run_lns(workload: Workload, *, seed: int = 0, start: str = "local_search",
     left = float(time_limit) - (time.perf_counter() - t0)
     if left <= 0.5 or left < BUILD_MARGIN * _build_estimate(workload):
         return first  # the build would not finish in time: a killed run loses the start too
-    best, log = lns(workload, first, left, window=window, window_time=window_time, seed=seed)
+    best, log = lns(workload, first, left, window=window, window_time=window_time, seed=seed,
+                    neighbourhoods=neighbourhoods, grow=grow)
     build_s = log.pop("build_s", None)
-    keep = {k: log[k] for k in ("windows", "improved", "start", "end")}
+    keep = {k: log[k] for k in ("windows", "improved", "start", "end", "by_neighbourhood")}
     out = Schedule(best.admitted, best.allocations,
                    {**best.meta, "producer": PRODUCER, "lns": keep, "start": start})
     out.timing.update(build_s=build_s, trace=log.get("trace", []))
