@@ -109,3 +109,20 @@ def test_registered_as_a_solver_bound():
     assert b.solver is True
     out = FAM.bound("split_lb")(tiny_workload(), time_limit=30)
     assert out["bound"] == pytest.approx(OPT)
+
+
+def test_blocks_beyond_the_size_limit_keep_pool_lb(monkeypatch):
+    """A block whose model is refused (here every block: the cell limit set to 1) keeps its
+    pool_lb; the result is "stopped" with the start's schedule, never "optimal"."""
+    import mlopt.models.edgecloud.common as common
+    from mlopt.families.edgecloud.pool_bound import pool_lb
+
+    monkeypatch.setattr(common, "MAX_MODEL_CELLS", 1)
+    w = _late_hand()
+    out = split.split_lb(w, time_limit=10)
+    assert out["status"] == "stopped"
+    assert {r["status"] for r in out["blocks"]} == {"refused"}
+    want = sum(math.ceil(pool_lb(split.sub_workload(w, ids))["raw_bound"] - 1e-6)
+               for ids in split.job_blocks(w))
+    assert out["bound"] == pytest.approx(want) and out["bound"] <= OPT + 2
+    assert FAM.check(w, out["schedule"]).feasible

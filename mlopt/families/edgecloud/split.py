@@ -24,8 +24,9 @@ schedules is optimal for W, and that union is checked on W before it is reported
 LB_i is the larger of two certified bounds on W_i: ``pool_lb`` (a theorem, exact arithmetic)
 and the MILP dual bound of ``jct_step`` on W_i from HiGHS (or SCIP), its optimum when proven
 (a solver's word, so the bound is registered ``solver=True``; ``jct_step``'s optimum is OPT,
-tested equal to ``jct_milp``).  A block whose solver returns nothing keeps ``pool_lb``: a block
-stopped early gives a weaker bound, never a wrong one.
+tested equal to ``jct_milp``).  A block whose solver returns nothing, or whose model exceeds
+the size limit (``paper-sim``), keeps ``pool_lb``: a block stopped early gives a weaker bound,
+never a wrong one.
 
 DECISIONS (the issue does not say how to share the time): blocks are solved smallest first,
 each with the time left divided by the blocks left, so that a block proven early passes its
@@ -38,6 +39,7 @@ import dataclasses
 import math
 import time
 
+from mlopt.errors import InputError
 from mlopt.schedule import Schedule
 from mlopt.workload import Workload
 
@@ -112,7 +114,13 @@ def _solve_block(w: Workload, start: Schedule | None, solver: str, limit: float,
         if chk.feasible:
             sched, upper = start, float(chk.objective)
     out["start"] = upper
-    m = build_jct_step(w)
+    try:
+        m = build_jct_step(w)
+    except InputError as err:  # a block beyond the model-size limit keeps pool_lb
+        out.update({"status": "refused", "reason": str(err), "solver_bound": None,
+                    "bound": math.ceil(low - INT_TOL), "upper": upper, "proven": False,
+                    "solve_s": round(time.perf_counter() - t0, 2)})
+        return {"row": out, "schedule": sched}
     starting = encode_schedule("edgecloud", m, w, sched) if sched is not None else {}
     r = solve_warm(m, starting, solver, time_limit=max(0.1, limit - (time.perf_counter() - t0)),
                    threads=threads)
