@@ -126,3 +126,19 @@ def test_blocks_beyond_the_size_limit_keep_pool_lb(monkeypatch):
                for ids in split.job_blocks(w))
     assert out["bound"] == pytest.approx(want) and out["bound"] <= OPT + 2
     assert FAM.check(w, out["schedule"]).feasible
+
+
+def test_storage_blocks_share_a_server_and_stay_below_the_optimum():
+    """With the storage extension, blocks of different windows still share each server's
+    storage; the bound (restriction theorem) stays <= OPT, and a merged schedule is reported
+    only when the checker accepts it on the whole workload."""
+    base = tiny_workload(storage=True)
+    c = tiny_job("c", 1, {"e0": 1, "e1": 1, "cloud": 3}, arrival=6, chunk_gb=1.0)
+    w = tiny_workload(jobs=(*base.jobs, c), storage=True)
+    ref = solve(build_jct_milp(w), "highs", time_limit=60)
+    assert ref.status == Status.OPTIMAL
+    out = split.split_lb(w, time_limit=60)
+    assert out["bound"] <= ref.objective + 1e-6
+    if out["schedule"] is not None:
+        chk = FAM.check(w, out["schedule"])
+        assert chk.feasible and chk.objective >= ref.objective - 1e-6

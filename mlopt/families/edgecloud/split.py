@@ -157,15 +157,20 @@ def split_lb(workload: Workload, *, time_limit: float | None = 60.0, threads: in
     budget = 60.0 if time_limit is None else float(time_limit)
     deadline = t0 + budget
     blocks = job_blocks(workload)
-    start = start_schedule if start_schedule is not None else fam.run("pool_greedy", workload,
-                                                                       seed=0)
+    start = start_schedule
+    if start is None:
+        try:
+            start = fam.run("pool_greedy", workload, seed=0)
+        except InputError:  # pool_greedy refuses the storage extension: the blocks start cold
+            start = None
     rows, schedules = [], []
     order = sorted(range(len(blocks)), key=lambda i: (len(blocks[i]), i))
     for k, i in enumerate(order):
         left = deadline - time.perf_counter() - RESERVE_S
         share = max(0.1, left / (len(order) - k))
         w = sub_workload(workload, blocks[i])
-        got = _solve_block(w, restrict(start, blocks[i]), solver, share, threads)
+        got = _solve_block(w, None if start is None else restrict(start, blocks[i]), solver,
+                           share, threads)
         rows.append({"block": i, **got["row"]})
         schedules.append(got["schedule"])
     rows.sort(key=lambda r: r["block"])
