@@ -53,8 +53,8 @@ def test_one_block_when_windows_overlap():
 WIDE = {"delay_edge": [1, 4], "workers_per_server": [1, 3], "chunk_scale": 0.03}
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 10_000), n_jobs=st.integers(1, 7),
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), n_jobs=st.integers(1, 6),
        preset=st.sampled_from(["tiny", "paper-ratio"]), wide=st.booleans(),
        window=st.sampled_from([None, 30]))
 def test_bound_equals_the_optimum_on_random_instances(seed, n_jobs, preset, wide, window):
