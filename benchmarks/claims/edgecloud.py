@@ -1130,3 +1130,21 @@ CLAIMS += [
              "{}-job block at [{}, {}], so it gives [{}, {}] for seed 1. That is within 1% of "
              "the best schedule, {} ({})", split_scip, what="frontier: SCIP on the blocks"),
 ]
+
+
+def split_scip_block() -> list:
+    """SCIP on seed 1's 53-job block alone (900 s), and SCIP's bounds alone over both blocks."""
+    r = _json("split_seed1_block0_scip.json")["runs"][0]
+    two = _json("split_reach_seed1_scip.json")["runs"][0]
+    small = min(two["blocks"], key=lambda b: b["jobs"])
+    assert r["block_only"] == 0 and r["jobs"] == 53 and not r["proven"] and small["proven"]
+    lo, hi = r["bound"] + small["bound"], 447
+    return [f"{r['load_start'][0]:.1f}", f"{r['load_end'][0]:.1f}", f"{r['solver_bound']:.1f}",
+            f"{r['bound']:.0f}", f"{lo:.0f}", str(hi), f"{100 * (hi - lo) / hi:.2f}%"]
+
+
+CLAIMS += [
+    Sentence(FRONTIER, "load {} rising to {}): bound {}, so {} rounded up, and not proven. So the "
+             "optimum 447 is HiGHS's proof alone; SCIP's bounds alone give [{}, {}] = {}",
+             split_scip_block, what="frontier: SCIP on seed 1's big block"),
+]
