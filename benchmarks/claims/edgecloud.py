@@ -1148,3 +1148,18 @@ CLAIMS += [
              "optimum 447 is HiGHS's proof alone; SCIP's bounds alone give [{}, {}] = {}",
              split_scip_block, what="frontier: SCIP on seed 1's big block"),
 ]
+
+
+def bracket_split() -> list:
+    d = _json("bracket_seed1_split.json")
+    src = {x["name"]: x for x in d["sources"]}
+    assert d["low_source"] == "split_lb" and d["high_source"] == "split_lb schedule"
+    assert src["split_lb"]["value"] == d["low"] and d["status"] == "interval"
+    return [f"{d['load_start'][0]:.1f}", f"{d['load_end'][0]:.1f}", f"{d['low']:.0f}",
+            f"{d['high']:.0f}", f"{100 * d['gap']:.2f}%", f"{d['elapsed_s']:.0f}"]
+
+
+CLAIMS += [
+    Sentence(FRONTIER, "load {} at the start, {} at the end, more than twice the load of the proving run) "
+             "gives [{}, {}] = {} in {} s", bracket_split, what="frontier: bracket with split_lb"),
+]
