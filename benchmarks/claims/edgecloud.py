@@ -1160,6 +1160,7 @@ def bracket_split() -> list:
 
 
 CLAIMS += [
-    Sentence(FRONTIER, "load {} at the start, {} at the end, more than twice the load of the proving run) "
-             "gives [{}, {}] = {} in {} s", bracket_split, what="frontier: bracket with split_lb"),
+    Sentence(FRONTIER, "load {} at the start, {} at the end, more than twice the load of the "
+             "proving run) gives [{}, {}] = {} in {} s", bracket_split,
+             what="frontier: bracket with split_lb"),
 ]
