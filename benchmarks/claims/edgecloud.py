@@ -715,8 +715,10 @@ def step_reach():
 
 
 CLAIMS += [
-    Sentence(README, "proves 100 jobs on this shape for seeds {} within 10 minutes and leaves seed "
-             "{} at {}:", step_reach, what="exact reach, jct_step at 100 jobs"),
+    # the seed jct_step left open is the one split_lb proves (fourth pass, below)
+    Sentence(README, "proves 100 jobs on this shape for seeds {} within 10 minutes; seed {} ({}) "
+             "is proven by", lambda: step_reach()[:2] + split_seed1()[:1],
+             what="exact reach, jct_step at 100 jobs"),
 ]
 
 
@@ -940,8 +942,6 @@ CLAIMS += [
              what="frontier: SCIP confirms"),
     Sentence(FRONTIER, "Over both solvers, seed 1's best interval is [{}, {}] = {}.", seed1_both,
              what="frontier: seed 1 over both solvers"),
-    Sentence(FRONTIER, "seed 1 of the 100-job shape stays open at {}",
-             lambda: seed1_third()[2:], what="frontier: seed 1 open"),
 ]
 
 
@@ -1040,4 +1040,127 @@ CLAIMS += [
     Sentence(FRONTIER, "a step_lns schedule of {} ({} jobs in the cloud): the LP is {} with {} "
              "fractional u_j, {} with u fixed at the schedule's choice, and the MILP with u fixed "
              "is proven optimal at {} in {} s", sides, what="frontier: sides of seed 1"),
+]
+
+
+# --- issue 21, fourth pass: split_lb (jct_step per block of jobs) proves seed 1 ---------------
+# data/split_reach_*.json: benchmarks/edgecloud/split_reach.py; data/split_seed1_schedule.json:
+# the merged schedule of the seed-1 HiGHS run, re-checked here on the regenerated instance.
+
+SPLIT_RUNS = ("split_reach_seed1.json", "split_reach_seeds02.json", "split_reach_seed1_scip.json")
+
+
+def _split_runs() -> list:
+    out = []
+    for name in SPLIT_RUNS:
+        for r in _json(name)["runs"]:
+            assert r["jobs"] == 100 and r["start"] == "pool_greedy"
+            assert r["bound"] == sum(b["bound"] for b in r["blocks"])
+            out.append(r)
+    return sorted(out, key=lambda r: (r["seed"], r["solver"] != "highs"))
+
+
+def split_rows():
+    rows = []
+    for r in _split_runs():
+        start = sum(b["start"] for b in r["blocks"])
+        rows.append([str(r["seed"]), r["solver"], ", ".join(str(b["jobs"]) for b in r["blocks"]),
+                     f"{start:.0f}", f"{r['bound']:.0f}", f"{r['upper']:.0f}", r["status"],
+                     f"{r['wall_s']:.1f}", f"{r['load_start'][0]:.1f} / {r['load_end'][0]:.1f}"])
+    return rows
+
+
+def split_seed1() -> list:
+    """The seed-1 HiGHS run: proven, its merged schedule re-checked from the committed file."""
+    from mlopt.families import get_family
+    from mlopt.families.edgecloud.generator import generate
+    from mlopt.schedule import Schedule
+    r = _json("split_reach_seed1.json")["runs"][0]
+    assert r["seed"] == 1 and r["solver"] == "highs" and r["status"] == "optimal"
+    w = generate("paper-ratio", 1, n_jobs=100, arrival_window=50)
+    chk = get_family("edgecloud").check(w, Schedule.load(DATA / "split_seed1_schedule.json"))
+    assert chk.feasible and chk.objective == r["upper"] == r["bound"]
+    big, small = sorted(r["blocks"], key=lambda b: -b["jobs"])
+    return [f"{chk.objective:.0f}", f"{r['wall_s']:.0f}", str(big["jobs"]), f"{big['bound']:.0f}",
+            f"{big['solve_s']:.0f}", str(small["jobs"]), f"{small['bound']:.0f}",
+            f"{small['solve_s']:.0f}"]
+
+
+def u_first_lp() -> list:
+    import json
+    lines = (DATA / "u_first_lp_bnb.jsonl").read_text().splitlines()
+    last = json.loads(lines[-1])
+    assert last["method"] == "lp_bnb" and last["pruned"] == 0
+    return [f"{last['root_bound']:.1f}", f"{last['raw_bound']:.1f}", str(last["nodes"])]
+
+
+CLAIMS += [
+    Table(FRONTIER, "| seed | solver | blocks (jobs) | pool_greedy | bound | schedule | status | "
+          "wall s | load start / end |", split_rows, key=2, what="frontier: split_lb at 100 jobs"),
+    Sentence(FRONTIER, "proves seed 1 optimal at {}, in {} s of wall time: the block of {} jobs at "
+             "{} in {} s, the block of {} jobs at {} in {} s", split_seed1,
+             what="frontier: seed 1 proven by split_lb"),
+    Sentence(FRONTIER, "the bound went from the root LP, {}, to {} after 60 s and {} nodes",
+             u_first_lp, what="frontier: LP branch-and-bound on u"),
+]
+
+
+def u_first_scip() -> list:
+    import json
+    d = json.loads((DATA / "u_first_scip_priority.jsonl").read_text().splitlines()[-1])
+    assert d["method"] == "scip_priority" and d["status"] == "timelimit" and d["upper"] == 447
+    return [f"{d['bound']:.1f}", f"{d['solve_s']:.0f}", str(d["nodes"])]
+
+
+def split_scip() -> list:
+    r = _json("split_reach_seed1_scip.json")["runs"][0]
+    assert r["seed"] == 1 and r["solver"] == "scip"
+    big, small = sorted(r["blocks"], key=lambda b: -b["jobs"])
+    assert small["proven"] and not big["proven"]
+    best = 447  # the third pass's step_lns schedule and split_lb's (re-checked above)
+    return [f"{small['jobs']}", f"{small['bound']:.0f}", f"{small['solve_s']:.0f}",
+            f"{big['jobs']}", f"{big['bound']:.0f}", f"{big['upper']:.0f}", f"{r['bound']:.0f}",
+            f"{r['upper']:.0f}", str(best), f"{100 * (best - r['bound']) / best:.2f}%"]
+
+
+CLAIMS += [
+    Sentence(FRONTIER, "its bound was {} after {} s and {} nodes", u_first_scip,
+             what="frontier: SCIP with priorities on u"),
+    Sentence(FRONTIER, "for 600 s, confirms the {}-job block ({}, proven in {} s). It leaves the "
+             "{}-job block at [{}, {}], so it gives [{}, {}] for seed 1. That is within 1% of "
+             "the best schedule, {} ({})", split_scip, what="frontier: SCIP on the blocks"),
+]
+
+
+def split_scip_block() -> list:
+    """SCIP on seed 1's 53-job block alone (900 s), and SCIP's bounds alone over both blocks."""
+    r = _json("split_seed1_block0_scip.json")["runs"][0]
+    two = _json("split_reach_seed1_scip.json")["runs"][0]
+    small = min(two["blocks"], key=lambda b: b["jobs"])
+    assert r["block_only"] == 0 and r["jobs"] == 53 and not r["proven"] and small["proven"]
+    lo, hi = r["bound"] + small["bound"], 447
+    return [f"{r['load_start'][0]:.1f}", f"{r['load_end'][0]:.1f}", f"{r['solver_bound']:.1f}",
+            f"{r['bound']:.0f}", f"{lo:.0f}", str(hi), f"{100 * (hi - lo) / hi:.2f}%"]
+
+
+CLAIMS += [
+    Sentence(FRONTIER, "load {} rising to {}): bound {}, so {} rounded up, and not proven. So the "
+             "optimum 447 is HiGHS's proof alone; SCIP's bounds alone give [{}, {}] = {}",
+             split_scip_block, what="frontier: SCIP on seed 1's big block"),
+]
+
+
+def bracket_split() -> list:
+    d = _json("bracket_seed1_split.json")
+    src = {x["name"]: x for x in d["sources"]}
+    assert d["low_source"] == "split_lb" and d["high_source"] == "split_lb schedule"
+    assert src["split_lb"]["value"] == d["low"] and d["status"] == "interval"
+    return [f"{d['load_start'][0]:.1f}", f"{d['load_end'][0]:.1f}", f"{d['low']:.0f}",
+            f"{d['high']:.0f}", f"{100 * d['gap']:.2f}%", f"{d['elapsed_s']:.0f}"]
+
+
+CLAIMS += [
+    Sentence(FRONTIER, "load {} at the start, {} at the end, more than twice the load of the "
+             "proving run) gives [{}, {}] = {} in {} s", bracket_split,
+             what="frontier: bracket with split_lb"),
 ]

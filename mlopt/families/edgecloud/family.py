@@ -110,5 +110,10 @@ FAMILY = Family(
              for name in ("flow_lb", "flow_lb_zeta1", "jct_unpinned")] + [
         # exact dual certificate of the pooled-worker LP (a theorem, not a solver's word)
         Bound("pool_lb", f"{P}.pool_bound:pool_lb", solver=False,
-              doc="cloud cost minus the pooled edge workers' Lagrangian saving bound")],
+              doc="cloud cost minus the pooled edge workers' Lagrangian saving bound"),
+        # jct_step block by block (jobs that can share an edge worker-slot), bounds summed:
+        # the MILP's dual bounds, so a solver's word; also returns the blocks' schedule
+        Bound("split_lb", f"{P}.split:split_lb", solver=True,
+              doc="sum over blocks of jobs (same worker type, overlapping windows) of "
+                  "jct_step's bound on the block alone")],
 )
