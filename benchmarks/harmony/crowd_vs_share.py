@@ -1,11 +1,13 @@
-"""``crowd`` against ``share`` in one run (one process, one after the other): the certified
-values, the LP values, column-generation rounds and seconds, at the given presets / seeds /
-time budgets, with the load average.  One JSON line per (instance, budget, bound).
+"""``crowd`` / ``pair`` against ``share`` in one run (one process, one after the other): the
+certified values, the LP values, column-generation rounds and seconds, at the given presets /
+seeds / time budgets, with the load average.  One JSON line per (instance, budget, bound).
 
     python benchmarks/harmony/crowd_vs_share.py --preset uniform --seeds 0 1 2 \\
         --time-limits 60 600 -o benchmarks/harmony/data/crowd_vs_share.jsonl
     python benchmarks/harmony/crowd_vs_share.py --preset small -p n_jobs=10 --seeds 0 1 2 \\
         --time-limits 60 -o benchmarks/harmony/data/crowd_vs_share.jsonl
+    python benchmarks/harmony/crowd_vs_share.py --bounds share pair --preset uniform \
+        --seeds 0 1 2 --time-limits 60 -o benchmarks/harmony/data/pair_vs_share.jsonl
 """
 from __future__ import annotations
 
@@ -16,9 +18,10 @@ import time
 
 from mlopt.families import get_family
 from mlopt.families.harmony.crowd_bound import crowd_bound
+from mlopt.families.harmony.pair_bound import pair_bound
 from mlopt.families.harmony.share_bound import share_bound
 
-BOUNDS = {"share": share_bound, "crowd": crowd_bound}
+BOUNDS = {"share": share_bound, "crowd": crowd_bound, "pair": pair_bound}
 
 
 def main(argv=None):
@@ -28,6 +31,7 @@ def main(argv=None):
                     help="generator parameter NAME=INT (e.g. n_jobs=10)")
     ap.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
     ap.add_argument("--time-limits", type=float, nargs="+", default=[60.0])
+    ap.add_argument("--bounds", nargs="+", choices=tuple(BOUNDS), default=["share", "crowd"])
     ap.add_argument("-o", "--output", required=True)
     args = ap.parse_args(argv)
     params = {k: int(v) for k, v in (p.split("=", 1) for p in args.param)}
@@ -36,7 +40,8 @@ def main(argv=None):
         for seed in args.seeds:
             w = fam.generate(args.preset, seed=seed, **params)
             for limit in args.time_limits:
-                for name, fn in BOUNDS.items():
+                for name in args.bounds:
+                    fn = BOUNDS[name]
                     c0, t0, load0 = time.process_time(), time.perf_counter(), os.getloadavg()[0]
                     res = fn(w, time_limit=limit)
                     row = {"preset": args.preset, "params": params, "seed": seed,
@@ -45,7 +50,9 @@ def main(argv=None):
                            "share_value": res.get("share_value"), "lp": res.get("lp"),
                            "crowd_value": res.get("crowd_value"),
                            "crowd_lp": res.get("crowd_lp"),
-                           "rounds": res.get("crowd_rounds", res.get("rounds")),
+                           "pair_value": res.get("pair_value"), "pair_lp": res.get("pair_lp"),
+                           "rounds": res.get("crowd_rounds",
+                                             res.get("pair_rounds", res.get("rounds"))),
                            "wall_s": round(time.perf_counter() - t0, 2),
                            "cpu_s": round(time.process_time() - c0, 2),
                            "load_start": load0, "load_end": os.getloadavg()[0]}
