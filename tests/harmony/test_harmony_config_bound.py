@@ -101,3 +101,14 @@ def test_validates_the_workload():
     with pytest.raises(InputError) as err:
         cfg.config_bound(w)
     assert "workers" in str(err.value.field) and "2.5" in str(err.value)
+
+
+def test_exact_where_share_is_not_on_a_committed_instance():
+    # harmony-small-4 (5 jobs, 3 servers; optimum 2.6, verified by two solvers in solu.csv):
+    # share certifies 2.4; the configuration LP's Lagrangian is above 12 = 5 x 2.4 (about
+    # 12.33: benchmarks/harmony/data/config_proven.jsonl), so the JCT sum is >= 13: 2.6 = OPT
+    from mlopt.instances import load_instance
+    w = load_instance("harmony-small-4")
+    out = cfg.config_bound(w)
+    assert out["share"] == pytest.approx(2.4) and out["bound"] == pytest.approx(2.6)
+    assert 12 < 5 * out["config_value"] <= 13
