@@ -61,8 +61,13 @@ def test_levels_by_hand():
     # thresholds are felt values that cost more loss units: here all three shared ones (each
     # step of 0.5 x 0.122 slows ResNet by several 1/256ths), so levels 0, 1, 2, 3
     assert list(jb.thresholds) == list(felt[1:])
-    assert list(jb.level(felt)) == [0, 1, 2, 3] and len(jb.modes) == 4
-    assert list(jb.loss[:, 3]) == sorted(jb.loss[:, 3]) and jb.loss[0, 3] == 0
+    assert list(jb.level(felt)) == [0, 1, 2, 3] and jb.nlev == 4
+    # modes: E, then share's P and F at each level 0-3; a mode's loss is the larger of its
+    # level's and its share kind's, so it grows with the level within a kind
+    assert jb.modes == ("E", "P0", "P1", "P2", "P3", "F0", "F1", "F2", "F3")
+    assert list(jb.mlevel) == [0, 0, 1, 2, 3, 0, 1, 2, 3] and jb.loss[0, 3] == 0
+    for kind in (slice(1, 5), slice(5, 9)):
+        assert list(jb.loss[kind, 3]) == sorted(jb.loss[kind, 3])
     assert (jb.loss[1:, 1] == cfg.DISALLOWED).all()
 
 
@@ -77,11 +82,13 @@ def test_hand_value_two_resnets_on_one_server():
     assert out["config_value"] <= 1.5
 
 
-@settings(max_examples=5, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=3, deadline=None, suppress_health_check=list(HealthCheck))
 @given(seed=st.integers(0, 10_000), params=WIDE)
 def test_between_share_and_the_optimum_on_widened_instances(seed, params):
     w = FAM.generate("tiny", seed=seed, **params)
-    out = cfg.config_bound(w)
+    # a budget: column generation tails off on some (36 s at one 4-job, 1-server instance);
+    # a stopped run is certified at the best prices seen, so the law must hold all the same
+    out = cfg.config_bound(w, time_limit=5)
     assert out["bound"] >= share_bound(w)["bound"] - 1e-12
     off = pipeline.solve_offline(w, family="harmony", time_limit=60)
     if off.solve.status == Status.OPTIMAL:

@@ -83,11 +83,11 @@ def test_hand_value_two_resnets_on_one_server():
     assert math.ceil(2 * out["pair_value"]) == 3
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=4, deadline=None, suppress_health_check=list(HealthCheck))
 @given(seed=st.integers(0, 10_000), params=WIDE)
 def test_between_share_and_the_optimum_on_widened_instances(seed, params):
     w = FAM.generate("tiny", seed=seed, **params)
-    pair = pb.pair_bound(w)["bound"]
+    pair = pb.pair_bound(w, time_limit=5)["bound"]  # stopped runs are certified too
     assert pair >= share_bound(w)["bound"] - 1e-12
     off = pipeline.solve_offline(w, family="harmony", time_limit=60)
     if off.solve.status == Status.OPTIMAL:

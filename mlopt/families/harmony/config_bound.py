@@ -50,6 +50,13 @@ minimum lowered by 1e-9 (1 + T + its terms' sizes) and each interval's float min
 (1 + the largest term size), summed in Fractions, rounded up (JCTs are integers) and
 averaged; the max with ``share`` is returned (never below it).
 
+SHARE ROWS.  Each job column also carries share's mode per interval (E, P, F: share's Lemma 1,
+E only at level 0 -- an exclusive job feels nothing), its speed the smaller of the level's and
+the mode's bound, and share's usage in share's server-count rows (Lemma 3, each <= M per
+interval, dualized with prices beta >= 0: the Lagrangian above gains - M sum beta).  Both
+mappings are of the same schedule, so all rows hold at once and ``config`` is at least
+share's LP wherever column generation converges.
+
 What it ignores: that a job's tasks are on a whole number of servers at once (the
 configurations are shared out fractionally), spreading penalties beyond must-span, and the
 order inside an interval.  DECISIONS (paper silent, mlopt's): ``max_configs`` (default
@@ -68,7 +75,7 @@ import numpy as np
 from mlopt.families.harmony.bounds import must_span, speed_at, standalone_bound
 from mlopt.families.harmony.crowd_bound import DISALLOWED, FLOAT_MARGIN, UNITS_PER_SPEED, \
     _CrowdJob
-from mlopt.families.harmony.share_bound import _prepare, share_bound
+from mlopt.families.harmony.share_bound import ROWS, _prepare, share_bound
 from mlopt.families.harmony.speed import RESOURCES, model_of
 from mlopt.families.harmony.volume_bound import MARGIN, TOL
 from mlopt.workload import Workload
@@ -138,14 +145,19 @@ class _LevelJob(_CrowdJob):
                 units.append(L)
                 speeds.append(u)
         self.thresholds = np.array(thresholds)
-        self.modes = tuple(f"L{m}" for m in range(len(units)))
-        self.modes = ("E",) + self.modes[1:]
+        self.nlev = len(units)
+        # modes: E (exclusive: felt 0, level 0) and share's P / F at every level (SHARE ROWS)
+        kinds = [("E", 0)] + [(k, lev) for k in ("P", "F") for lev in range(self.nlev)]
+        self.modes = tuple("E" if k == "E" else f"{k}{lev}" for k, lev in kinds)
+        self.mlevel = np.array([lev for _, lev in kinds])
         self.speed = {"E": vE}
-        self.loss = np.zeros((len(units), self.T + 1), dtype=np.int64)
-        for m, L in enumerate(units):
-            self.loss[m, :] = L
-        # a level >= 1 needs another job's task, so another job arrived by t
+        self.loss = np.zeros((len(kinds), self.T + 1), dtype=np.int64)
+        for m, (k, lev) in enumerate(kinds):
+            u = min(speeds[lev], base.speed[k])  # both bounds hold
+            self.loss[m, :] = math.floor((vE - u) / self.unit)  # rounded down: a relaxation
+        # a shared mode needs another job's task, so another job arrived by t
         self.loss[1:, :min(first_other, self.T + 1)] = DISALLOWED
+        self.usage = np.array([[float(base.use[k][row]) for row in ROWS] for k, _ in kinds])
         self.tasks = (w, int(job.extra["ps"]))
         self._su: dict[int, int] = {}
 
@@ -169,6 +181,12 @@ class _ConfigLP:
         N = len(jobs)
         self.srv = {t: N + t - 1 for t in range(1, T + 1)}
         nrow = N + T
+        self.srow = {}  # share's rows (SHARE ROWS), <= M like the server rows
+        for row in ROWS:
+            for t in range(1, T + 1):
+                self.srow[(row, t)] = nrow
+                nrow += 1
+        nsrv = nrow - N
         self.task, self.lev = {}, {}
         for j, jb in enumerate(jobs):
             for t in range(max(jb.a, 1), T + 1):
@@ -176,12 +194,12 @@ class _ConfigLP:
                     if R:
                         self.task[(j, role, t)] = nrow
                         nrow += 1
-                for m in range(1, len(jb.modes)):
+                for m in range(1, jb.nlev):
                     self.lev[(j, t, m)] = nrow
                     nrow += 1
         inf = highspy.kHighsInf
         lo = np.array([1.0] * N + [-inf] * (nrow - N))
-        hi = np.array([1.0] * N + [float(M)] * T + [0.0] * (nrow - N - T))
+        hi = np.array([1.0] * N + [float(M)] * nsrv + [0.0] * (nrow - N - nsrv))
         h.addRows(nrow, lo, hi, 0, np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.int32),
                   np.zeros(0))
         for i in range(N):  # artificial: keeps the LP feasible (any duals are valid prices)
@@ -201,11 +219,16 @@ class _ConfigLP:
         index, value = [i], [1.0]
         X = sum(jb.tasks)
         for t, mode in zip(range(s, s + n), modes):
+            mi = jb.modes.index(mode)
             for role, R in enumerate(jb.tasks):
                 if R:
                     index.append(self.task[(i, role, t)])
                     value.append(float(R))
-            for m in range(1, jb.modes.index(mode) + 1):
+            for ri, row in enumerate(ROWS):
+                if jb.usage[mi, ri]:
+                    index.append(self.srow[(row, t)])
+                    value.append(float(jb.usage[mi, ri]))
+            for m in range(1, int(jb.mlevel[mi]) + 1):
                 index.append(self.lev[(i, t, m)])
                 value.append(-float(X))
         self._add(float(s + n - jb.a), index, value)
@@ -246,7 +269,7 @@ class _Prices:
     def __init__(self, lp, price):
         jobs, T = lp.jobs, lp.T
         N = len(jobs)
-        L = max(len(jb.modes) for jb in jobs)
+        L = max(jb.nlev for jb in jobs)
         self.sigma = np.zeros((N, 2, T + 1))
         self.cumrho = np.zeros((N, T + 1, L))  # cumrho[j, t, m] = sum_{l=1..m} rho
         for (j, role, t), r in lp.task.items():
@@ -256,16 +279,18 @@ class _Prices:
             rho[j, t, m] = price[r]
         self.cumrho = np.cumsum(rho, axis=2)
         self.pi = np.array([0.0] + [price[lp.srv[t]] for t in range(1, T + 1)])
+        self.B = np.zeros((len(ROWS), T + 1))  # share's row prices
+        for (row, t), r in lp.srow.items():
+            self.B[ROWS.index(row), t] = price[r]
 
 
 def _job_costs(jb, j, P: _Prices):
     """C[mode, t] (t 1-based) and the size of its terms (for the float margin)."""
     X = sum(jb.tasks)
     R = np.array(jb.tasks, dtype=float)
-    base = R @ P.sigma[j]  # T + 1
-    nm = len(jb.modes)
-    earn = X * P.cumrho[j, :, :nm].T  # modes x (T + 1)
-    return base[None, :] - earn, base[None, :] + earn
+    base = R @ P.sigma[j] + jb.usage @ P.B  # modes x (T + 1)
+    earn = X * P.cumrho[j][:, jb.mlevel].T  # modes x (T + 1)
+    return base - earn, base + earn
 
 
 def _config_rc(lp, P: _Prices, t):
@@ -320,7 +345,9 @@ def config_bound(workload: Workload, *, threads: int | None = 1,
 
     def lagrangian(P: _Prices, exact: bool):
         """The THEOREM's expression; Fractions with the float margins when ``exact``."""
-        total = Fraction(0) if exact else 0.0
+        # share's rows are dualized: - M x their prices (SHARE ROWS)
+        total = -M * (sum((Fraction(float(x)) for x in P.B.ravel()), Fraction(0)) if exact
+                      else float(P.B.sum()))
         cols = []
         for j, jb in enumerate(jobs):
             C, size = _job_costs(jb, j, P)
