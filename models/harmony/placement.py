@@ -85,6 +85,7 @@ import math
 
 import pyomo.environ as pyo
 
+from mlopt.errors import InputError
 from mlopt.families.harmony.speed import RESOURCES, model_of
 from mlopt.models import integral_value
 from mlopt.schedule import Schedule
@@ -166,7 +167,8 @@ def _windows(workload: Workload, upper: float) -> dict:
 
 def build_placement_milp(workload: Workload, *, symmetry: bool = True, run_rows: bool = True,
                          share_row: bool = False, tight_bigm: bool = True,
-                         upper: float | None = None, **options) -> pyo.ConcreteModel:
+                         upper: float | None = None, rc_fix: bool = False,
+                         **options) -> pyo.ConcreteModel:
     """Build the offline placement MILP minimizing average JCT under the known speed model
     (``symmetry`` / ``run_rows`` / ``tight_bigm``: the strengthening of the module
     docstring)."""
@@ -316,6 +318,19 @@ def build_placement_milp(workload: Workload, *, symmetry: bool = True, run_rows:
         U = math.floor(float(upper) * len(J) + RUN_TOL)
         m.c_upper_cut = pyo.Constraint(expr=sum(
             (t - a[n]) * m.st[n, t] + m.act[n, t] for (n, t) in m.JT) <= U)
+
+    if rc_fix and J:  # reduced-cost fixing from share's prices (share_fixing's ARGUMENT)
+        if upper is None:  # the fixing holds only below an objective row: refuse, never guess
+            raise InputError("needs `upper` (the fixing is valid for schedules of average JCT "
+                             "<= upper only)", field="rc_fix", value=rc_fix)
+        from mlopt.families.harmony.share_fixing import share_windows
+        win = share_windows(workload, math.floor(float(upper) * len(J) + RUN_TOL))
+        for (n, t) in m.JT if win is not None else ():
+            starts, last_run = win[n]
+            if t not in starts:
+                m.st[n, t].fix(0)
+            if t > last_run:
+                m.act[n, t].fix(0)
 
     if share_row and J:  # the sum of JCTs at least the certified bound's (module docstring)
         from mlopt.families.harmony.share_bound import share_bound

@@ -43,7 +43,10 @@ FAMILY = Family(
                                      doc="the average JCT of a checked schedule: time windows "
                                          "(latest start / run) for every job"),
                 "share_row": Param.bool(False, doc="the sum of JCTs at least the share "
-                                        "bound's (c_share_cut; runs the bound)")}),
+                                        "bound's (c_share_cut; runs the bound)"),
+                "rc_fix": Param.bool(False, doc="with upper: fix the starts and running "
+                                     "intervals share's reduced costs exclude below upper "
+                                     "(.share_fixing)")}),
         # milp_greedy's per-interval model, for export (it has no full schedule)
         Formulation("interval_milp", "mlopt.models.harmony.interval:build_interval_milp_at",
                     role="export", options={
