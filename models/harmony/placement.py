@@ -51,6 +51,14 @@ checked schedule's objective is.  An ``upper`` below OPT makes the model infeasi
 objective row): pass only a checked objective (tests/harmony/test_harmony_milp.py checks both
 forms agree on random instances with ``upper`` = a checked schedule's and = OPT itself).
 
+``rc_fix`` (off by default, only with ``upper``; refused without it): reduced-cost fixing
+from the ``share`` bound's Lagrangian (:mod:`mlopt.families.harmony.share_fixing`, its
+ARGUMENT): a schedule of sum of JCTs <= U uses, per job, only starts whose cheapest share
+column lies within U - L of the job's cheapest, and runs no later than a_j - 1 + that much;
+the other ``st`` / ``act`` are fixed at 0.  It removes only points above ``upper``, like the
+windows: the optimum is unchanged when ``upper`` >= OPT, the model infeasible when below
+(tests/harmony/test_harmony_share_fixing.py).
+
 Strengthening rows (options, both on by default; each cuts off no integer point up to a
 relabelling of identical servers, so the optimum is the same: tests/harmony/test_harmony_milp.py
 solves both forms to the same optimum):
