@@ -1057,3 +1057,19 @@ CLAIMS += [
     Sentence(FRONTIER, "no schedule and no proof, its bound at {} (", feas_seed2,
              what="frontier: HiGHS feasibility run, upper=3.4"),
 ]
+
+
+def rc_combos():
+    r = _jsonl("rc_combos.jsonl")[-1]
+    assert r["seed"] == 2 and r["sum"] == 34 and r["packed"] == r["pooled"]
+    return r
+
+
+CLAIMS += [
+    Sentence(FRONTIER, "The windows leave {} million combinations", lambda: [
+        f"{rc_combos()['within_slack'] / 1e6:.2f}"], what="frontier: rc combinations"),
+    Sentence(FRONTIER, "n_jobs=10 -o ...`); {} of them fit the pooled capacity", lambda: [
+        f"{rc_combos()['pooled']:,}"], what="frontier: rc combinations, pooled"),
+    Sentence(FRONTIER, "enumerate the {} (start, run length) combinations", lambda: [
+        f"{rc_combos()['pooled']:,}"], what="frontier: rc combinations, Not done"),
+]

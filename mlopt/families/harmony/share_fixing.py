@@ -9,9 +9,11 @@ schedule maps each job j to a column c_j within the rows, so
 and every term value(c_j) - min_j >= 0.  So in a schedule with sum_j JCT_j <= U, every job's
 column has value(c_j) <= min_j + (U - L): its start s is one whose cheapest column
 m_j(s) <= min_j + (U - L), and its completion s + n - 1 <= a_j - 1 + value(c_j) (a column's
-value is at least its JCT s + n - a_j: prices are >= 0).  Fixing the other starts and later
-running intervals at 0 removes no schedule of sum <= U; with ``upper``'s objective row the
-model is then infeasible exactly when no such schedule exists.  Late arrivals: columns start at
+value is at least its JCT s + n - a_j: prices are >= 0).  So (s, n) is one of the runs whose
+cheapest column is within the slack (``share_slack_columns``); fixing the starts of none of
+them, and the intervals after the last completion of all of them, at 0 removes no schedule
+of sum <= U; with ``upper``'s objective row the model is then infeasible exactly when no
+such schedule exists.  Late arrivals: columns start at
 a_j; a lone job's columns are exclusive; the checker's tolerances are share's.
 
 Floats: L is share's certified (exact rational) Lagrangian; the per-start minima and min_j
@@ -20,7 +22,6 @@ slack (a larger slack keeps more starts: never unsafe).
 """
 from __future__ import annotations
 
-import math
 import time
 
 from mlopt.families.harmony.bounds import standalone_bound
@@ -31,10 +32,10 @@ from mlopt.workload import Workload
 TOL = 1e-6
 
 
-def share_windows(workload: Workload, U: int, *, time_limit: float = 60.0,
-                  threads: int = 1) -> dict | None:
-    """Per job id, (allowed starts, last running interval) for schedules of JCT sum <= U;
-    None when share has nothing to say (no LP: the caller fixes nothing)."""
+def share_slack_columns(workload: Workload, U: int, *, time_limit: float = 60.0,
+                        threads: int = 1):
+    """(slack U - L + TOL, per job the (reduced cost, start, run length) of every run whose
+    cheapest column is within the slack, sorted), or None when share has nothing to say."""
     prep = _prepare(workload, standalone_bound(workload)["per_job"]) if workload.jobs else None
     if prep is None:
         return None
@@ -44,28 +45,33 @@ def share_windows(workload: Workload, U: int, *, time_limit: float = 60.0,
     beta, _, _ = generate_columns(
         master, lambda jb, b: jb.best(_mode_costs(jb, b, T, 0.0, float), 0.0),
         time.perf_counter(), time_limit, 200)
-    L = lagrangian(jobs, M, T, beta, exact=True)
-    slack = float(U - L) + TOL
-    out = {}
-    for job, jb in zip(workload.jobs, jobs):
+    slack = float(U - lagrangian(jobs, M, T, beta, exact=True)) + TOL
+    out = []
+    for jb in jobs:
         cost = _mode_costs(jb, beta, T, 0.0, float)
         low = jb.best(cost, 0.0)[0]
-        if slack < 0:  # no schedule of sum <= U at all: every start goes
-            out[job.id] = (set(), jb.a - 1)
-            continue
-        top = low + slack  # no column of this job may cost more
-        starts = set()
+        runs = []
         for s in range(jb.a, T + 1):
-            if s + jb.k - jb.a > top:  # JCT alone already too much (value >= JCT)
+            if slack < 0 or s + jb.k - jb.a > low + slack:  # value >= JCT: too late a start
                 break
-            best = math.inf
             for n in range(jb.k, T - s + 2):
-                if s + n - jb.a > min(top, best):
+                if s + n - jb.a > low + slack:
                     break
                 res = jb.run_value(s, n, cost, 0.0)
-                if res is not None:
-                    best = min(best, res[0])
-            if best <= top:
-                starts.add(s)
-        out[job.id] = (starts, jb.a - 1 + math.floor(top))
-    return out
+                if res is not None and res[0] - low <= slack:
+                    runs.append((res[0] - low, s, n))
+        out.append(sorted(runs))
+    return slack, out
+
+
+def share_windows(workload: Workload, U: int, *, time_limit: float = 60.0,
+                  threads: int = 1) -> dict | None:
+    """Per job id, (allowed starts, last running interval) for schedules of JCT sum <= U;
+    None when share has nothing to say (no LP: the caller fixes nothing)."""
+    res = share_slack_columns(workload, U, time_limit=time_limit, threads=threads)
+    if res is None:
+        return None
+    _, runs = res
+    return {job.id: ({s for _, s, _ in r},
+                     max((s + n - 1 for _, s, n in r), default=job.arrival - 1))
+            for job, r in zip(workload.jobs, runs)}
