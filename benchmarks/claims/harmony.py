@@ -1097,3 +1097,9 @@ CLAIMS += [
     Sentence(FRONTIER, "outside its group fixed at 0 is infeasible for all {} (HiGHS, {} CPU s in "
              "all", lambda: rc_prove_summary()[2:4], what="frontier: seed-2 cases, HiGHS"),
 ]
+
+
+CLAIMS += [
+    Sentence(FRONTIER, "SCIP agrees on all {} (", lambda: rc_prove_summary("scip")[2:3],
+             what="frontier: seed-2 cases, SCIP"),
+]
