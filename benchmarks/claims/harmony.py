@@ -1006,3 +1006,100 @@ CLAIMS += [
     Table(FRONTIER, "| jobs | seed | big-M | status | objective | HiGHS bound | CPU s |",
           milp_tight_ab_rows, key=3, what="frontier: original / capped big-M where both prove"),
 ]
+
+
+# --- issue 21, the pairing round (frontier.md, "2026-11-29 (2)") -----------------------------
+# pair_vs_share.jsonl and config_proven.jsonl (crowd_vs_share.py --bounds ...): share, pair and
+# config in one run each; small10/feas_upper34_seed2_*.json: placement_milp with upper=3.4
+
+def _inst(r) -> str:
+    if r.get("instance"):
+        return r["instance"]
+    return r["preset"] if not r["params"] else f"{r['preset']} {r['jobs']} jobs"
+
+
+def pair_rows():
+    out = []
+    for r in _jsonl("pair_vs_share.jsonl"):
+        name = r["bound"]
+        lag = r.get(f"{name}_value") if name != "share" else r["share_value"]
+        lp = r.get(f"{name}_lp") if name != "share" else r["lp"]
+        refused = name == "config" and r.get("config_refused")
+        out.append([_inst(r), str(r["seed"]), name, str(int(r["time_limit"])), r["value"],
+                    "refused" if refused else lag, "-" if refused else lp,
+                    "-" if refused else str(r["rounds"]),
+                    r["cpu_s"]])
+    return out
+
+
+def config_proven_rows():
+    rows = _jsonl("config_proven.jsonl")
+    by = {}
+    for r in rows:
+        by.setdefault(r["instance"], {})[r["bound"]] = r
+    return [[name, b["share"]["optimum"], b["share"]["value"], b["pair"]["value"],
+             b["config"]["value"], b["config"]["config_value"], b["config"]["cpu_s"]]
+            for name, b in by.items()]
+
+
+def feas_seed2():
+    import json
+    r = json.loads((DATA / "small10" / "feas_upper34_seed2_highs.json").read_text())
+    assert r["status"] == "no_solution" and r["termination"] == "maxTimeLimit"
+    return [_g(r["bound"])]
+
+
+CLAIMS += [
+    Table(FRONTIER, "| instance | seed | bound | budget s | certified | Lagrangian | LP | rounds "
+          "| CPU s |", pair_rows, key=4, what="frontier: pair / config against share"),
+    Table(FRONTIER, "| instance | OPT | share | pair | config | config Lagrangian | config CPU s |",
+          config_proven_rows, key=1, what="frontier: pair / config on the proven sets"),
+    Sentence(FRONTIER, "no schedule and no proof, its bound at {} (", feas_seed2,
+             what="frontier: HiGHS feasibility run, upper=3.4"),
+]
+
+
+def rc_combos():
+    r = _jsonl("rc_combos.jsonl")[-1]
+    assert r["seed"] == 2 and r["sum"] == 34 and r["packed"] == r["pooled"]
+    return r
+
+
+CLAIMS += [
+    Sentence(FRONTIER, "The windows leave {} million combinations", lambda: [
+        f"{rc_combos()['within_slack'] / 1e6:.2f}"], what="frontier: rc combinations"),
+    Sentence(FRONTIER, "n_jobs=10 -o ...`); {} of them fit the pooled capacity", lambda: [
+        f"{rc_combos()['pooled']:,}"], what="frontier: rc combinations, pooled"),
+]
+
+
+def rc_prove(solver: str = "highs"):
+    import json
+    name = "rc_prove_seed2.jsonl" if solver == "highs" else f"rc_prove_seed2_{solver}.jsonl"
+    rows = [json.loads(line) for line in (DATA / "small10" / name).read_text().splitlines()
+            if line]
+    assert rows and len(rows) == rows[0]["groups"]  # every group ran
+    return rows
+
+
+def rc_prove_summary(solver: str = "highs"):
+    rows = rc_prove(solver)
+    infeasible = sum(r["status"] == "infeasible" for r in rows)
+    return [f"{rows[0]['vectors']:,}", str(rows[0]["groups"]), str(infeasible),
+            f"{sum(r['cpu_s'] for r in rows):.0f}"]
+
+
+CLAIMS += [
+    Sentence(FRONTIER, "of sum <= 34 has its start vector among the {} that the reduced costs",
+             lambda: rc_prove_summary()[:1], what="frontier: seed-2 start vectors"),
+    Sentence(FRONTIER, "arriving first, that is {} groups", lambda: rc_prove_summary()[1:2],
+             what="frontier: seed-2 groups"),
+    Sentence(FRONTIER, "outside its group fixed at 0 is infeasible for all {} (HiGHS, {} CPU s in "
+             "all", lambda: rc_prove_summary()[2:4], what="frontier: seed-2 cases, HiGHS"),
+]
+
+
+CLAIMS += [
+    Sentence(FRONTIER, "SCIP agrees on all {} (", lambda: rc_prove_summary("scip")[2:3],
+             what="frontier: seed-2 cases, SCIP"),
+]

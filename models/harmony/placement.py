@@ -51,6 +51,14 @@ checked schedule's objective is.  An ``upper`` below OPT makes the model infeasi
 objective row): pass only a checked objective (tests/harmony/test_harmony_milp.py checks both
 forms agree on random instances with ``upper`` = a checked schedule's and = OPT itself).
 
+``rc_fix`` (off by default, only with ``upper``; refused without it): reduced-cost fixing
+from the ``share`` bound's Lagrangian (:mod:`mlopt.families.harmony.share_fixing`, its
+ARGUMENT): a schedule of sum of JCTs <= U uses, per job, only starts whose cheapest share
+column lies within U - L of the job's cheapest, and runs no later than a_j - 1 + that much;
+the other ``st`` / ``act`` are fixed at 0.  It removes only points above ``upper``, like the
+windows: the optimum is unchanged when ``upper`` >= OPT, the model infeasible when below
+(tests/harmony/test_harmony_share_fixing.py).
+
 Strengthening rows (options, both on by default; each cuts off no integer point up to a
 relabelling of identical servers, so the optimum is the same: tests/harmony/test_harmony_milp.py
 solves both forms to the same optimum):
@@ -85,6 +93,7 @@ import math
 
 import pyomo.environ as pyo
 
+from mlopt.errors import InputError
 from mlopt.families.harmony.speed import RESOURCES, model_of
 from mlopt.models import integral_value
 from mlopt.schedule import Schedule
@@ -166,7 +175,8 @@ def _windows(workload: Workload, upper: float) -> dict:
 
 def build_placement_milp(workload: Workload, *, symmetry: bool = True, run_rows: bool = True,
                          share_row: bool = False, tight_bigm: bool = True,
-                         upper: float | None = None, **options) -> pyo.ConcreteModel:
+                         upper: float | None = None, rc_fix: bool = False,
+                         **options) -> pyo.ConcreteModel:
     """Build the offline placement MILP minimizing average JCT under the known speed model
     (``symmetry`` / ``run_rows`` / ``tight_bigm``: the strengthening of the module
     docstring)."""
@@ -316,6 +326,19 @@ def build_placement_milp(workload: Workload, *, symmetry: bool = True, run_rows:
         U = math.floor(float(upper) * len(J) + RUN_TOL)
         m.c_upper_cut = pyo.Constraint(expr=sum(
             (t - a[n]) * m.st[n, t] + m.act[n, t] for (n, t) in m.JT) <= U)
+
+    if rc_fix and J:  # reduced-cost fixing from share's prices (share_fixing's ARGUMENT)
+        if upper is None:  # the fixing holds only below an objective row: refuse, never guess
+            raise InputError("needs `upper` (the fixing is valid for schedules of average JCT "
+                             "<= upper only)", field="rc_fix", value=rc_fix)
+        from mlopt.families.harmony.share_fixing import share_windows
+        win = share_windows(workload, math.floor(float(upper) * len(J) + RUN_TOL))
+        for (n, t) in m.JT if win is not None else ():
+            starts, last_run = win[n]
+            if t not in starts:
+                m.st[n, t].fix(0)
+            if t > last_run:
+                m.act[n, t].fix(0)
 
     if share_row and J:  # the sum of JCTs at least the certified bound's (module docstring)
         from mlopt.families.harmony.share_bound import share_bound

@@ -196,18 +196,22 @@ class _CrowdJob:
         # per interval, the cheapest possible mode (relaxed long runs)
         Cok = np.where(loss[:, 1:] >= DISALLOWED, INF, C[:, 1:])
         cheapest, which = Cok.min(axis=0), Cok.argmin(axis=0)
+        # the most a run from s can gain from negative mode costs (pair_bound's partner
+        # prices; 0 when every cost is >= 0): a run's value >= its JCT + neg[s]
+        neg = np.zeros(T + 2)
+        neg[1:T + 1] = np.minimum(cheapest, 0.0)[::-1].cumsum()[::-1]
         best = (float(k) + float(C[0, a:a + k].sum()), a, k, ("E",) * k)
         n0 = k + EXACT_EXTRA
         s = a
-        while s + k - a < best[0] and s + k - 1 <= T:
-            nmax = min(T - s + 1, math.ceil(best[0] - (s - a)))
+        while s + k - a + neg[s] < best[0] and s + k - 1 <= T:
+            nmax = min(T - s + 1, math.ceil(best[0] - (s - a) - neg[s]))
             U = max(self.slack_units(min(nmax, n0)), 0)
             dp = np.full(U + 1, INF)
             dp[0] = 0.0
             back = []
             free = 0.0
             for n in range(1, nmax + 1):
-                if s + n - a >= best[0]:
+                if s + n - a + neg[s] >= best[0]:
                     break
                 t = s + n - 1
                 free += float(cheapest[t - 1])

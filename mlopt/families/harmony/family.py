@@ -43,7 +43,10 @@ FAMILY = Family(
                                      doc="the average JCT of a checked schedule: time windows "
                                          "(latest start / run) for every job"),
                 "share_row": Param.bool(False, doc="the sum of JCTs at least the share "
-                                        "bound's (c_share_cut; runs the bound)")}),
+                                        "bound's (c_share_cut; runs the bound)"),
+                "rc_fix": Param.bool(False, doc="with upper: fix the starts and running "
+                                     "intervals share's reduced costs exclude below upper "
+                                     "(.share_fixing)")}),
         # milp_greedy's per-interval model, for export (it has no full schedule)
         Formulation("interval_milp", "mlopt.models.harmony.interval:build_interval_milp_at",
                     role="export", options={
@@ -113,7 +116,19 @@ FAMILY = Family(
              # only be taken from local_search and share; mlopt bound / bracket --bound run it
              Bound("crowd", f"{P}.crowd_bound:crowd_bound", bracket=False,
                    doc="share's runs with shared modes by crowding (foreign tasks on the "
-                       "busiest server) and an attributed-servers row per interval")],
+                       "busiest server) and an attributed-servers row per interval"),
+             # theorems too: share's LP with partner-type modes and rows requiring a shared
+             # partner of that type (.pair_bound); per-server configurations with every job
+             # slowed by its real co-runners, for instances whose configurations can be listed
+             # (.config_bound).  DECISION: not default sources of bracket: both equal share at
+             # uniform seeds 0-2 and on the 10-job instances (pair) / the 10-job ones
+             # (config; it refuses at uniform), benchmarks/harmony/data/pair_vs_share.jsonl
+             Bound("pair", f"{P}.pair_bound:pair_bound", bracket=False,
+                   doc="share's runs with each shared mode naming a partner type that must "
+                       "itself be shared then"),
+             Bound("config", f"{P}.config_bound:config_bound", bracket=False,
+                   doc="per-server configurations (every job slowed by its real co-runners) "
+                       "against runs by slowdown level; small instances only")],
     trainers_={"policy": f"{P}.training:train_policy",
                "reward_model": f"{P}.reward_model:train_reward_model"},
     from_trace_=f"{P}.from_trace:harmony_from_trace",

@@ -1,0 +1,107 @@
+"""Rule out every schedule of JCT sum <= U by cases: the start vectors ``share``'s reduced costs
+and the pooled capacity leave (rc_combos.py's first two stages), grouped by the starts of the
+first P jobs; per group, ``placement_milp`` with ``upper`` = U / J and every other start fixed at
+0 (each job keeps the starts seen in the group).  Every schedule of sum <= U has its start
+vector among them (share_fixing's ARGUMENT, pooled capacity per interval), so if HiGHS proves
+every group infeasible, OPT > U / J (``--solver scip``: a second solver's word on each group).
+One JSON line per group, with the load average.
+
+    python benchmarks/harmony/rc_prove.py --seed 2 --sum 34 -p n_jobs=10 --prefix 4 \\
+        -o benchmarks/harmony/data/small10/rc_prove_seed2.jsonl
+    python benchmarks/harmony/rc_prove.py --seed 2 --sum 34 -p n_jobs=10 --prefix 4 \
+        --solver scip -o benchmarks/harmony/data/small10/rc_prove_seed2_scip.jsonl
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import time
+from fractions import Fraction
+
+from mlopt.families import get_family
+from mlopt.families.harmony.share_fixing import share_slack_columns
+from mlopt.families.harmony.speed import RESOURCES
+from mlopt.families.harmony.volume_bound import MARGIN, TOL, _demand
+from mlopt.models.harmony import build_placement_milp
+from mlopt.solve import solve
+
+
+def start_vectors(w, U):
+    """Every start vector of a combination within the slack that fits the pooled capacity."""
+    slack, runs = share_slack_columns(w, U)
+    T = int(w.horizon)
+    pooled = {r: sum((Fraction(s.capacity[r]) + TOL) * MARGIN for s in w.servers
+                     if s.role == "any") for r in RESOURCES}
+    dem = [_demand(j) for j in w.jobs]
+    load = {r: [Fraction(0)] * (T + 2) for r in RESOURCES}
+    pick: list = []
+    out: set = set()
+
+    def rec(i, used):
+        if i == len(runs):
+            out.add(tuple(s for s, _ in pick))
+            return
+        for rc, s, n in runs[i]:
+            if used + rc > slack:
+                break  # runs are sorted by reduced cost
+            fits = True
+            for t in range(s, s + n):
+                for r in RESOURCES:
+                    load[r][t] += dem[i][r]
+                    fits &= load[r][t] <= pooled[r]
+            if fits:
+                pick.append((s, n))
+                rec(i + 1, used + rc)
+                pick.pop()
+            for t in range(s, s + n):
+                for r in RESOURCES:
+                    load[r][t] -= dem[i][r]
+
+    rec(0, 0.0)
+    return out
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--preset", default="small")
+    ap.add_argument("-p", "--param", action="append", default=[])
+    ap.add_argument("--seed", type=int, required=True)
+    ap.add_argument("--sum", type=int, required=True, help="U: the sum of JCTs to rule out")
+    ap.add_argument("--prefix", type=int, default=4, help="group by the first P jobs' starts")
+    ap.add_argument("--time-limit", type=float, default=300.0, help="solver seconds per group")
+    ap.add_argument("--solver", default="highs", help="highs, or scip for a second word")
+    ap.add_argument("-o", "--output", required=True)
+    args = ap.parse_args(argv)
+    params = {k: int(v) for k, v in (p.split("=", 1) for p in args.param)}
+    w = get_family("harmony").generate(args.preset, seed=args.seed, **params)
+    vectors = start_vectors(w, args.sum)
+    ids = [j.id for j in w.jobs]
+    groups: dict = {}
+    for S in vectors:
+        groups.setdefault(S[:args.prefix], []).append(S)
+    upper = args.sum / len(ids)
+    with open(args.output, "a") as out:
+        for pre in sorted(groups):
+            keep = [{S[i] for S in groups[pre]} for i in range(len(ids))]
+            m = build_placement_milp(w, upper=upper)
+            for (n, t) in m.JT:
+                if t not in keep[ids.index(n)]:
+                    m.st[n, t].fix(0)
+            t0, c0, load0 = time.perf_counter(), time.process_time(), os.getloadavg()[0]
+            res = solve(m, args.solver, time_limit=args.time_limit)
+            row = {"seed": args.seed, "sum": args.sum, "solver": args.solver,
+                   "vectors": len(vectors),
+                   "groups": len(groups), "prefix": list(pre), "in_group": len(groups[pre]),
+                   "status": str(res.status.value if hasattr(res.status, "value") else
+                                 res.status),
+                   "wall_s": round(time.perf_counter() - t0, 2),
+                   "cpu_s": round(time.process_time() - c0, 2),
+                   "load_start": load0, "load_end": os.getloadavg()[0]}
+            out.write(json.dumps(row) + "\n")
+            out.flush()
+            print(json.dumps(row), flush=True)
+
+
+if __name__ == "__main__":
+    main()
