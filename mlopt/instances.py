@@ -180,6 +180,34 @@ def write_solu(rows: dict[str, dict[str, Any]], path: Path = INSTANCES_DIR / "so
     tmp.replace(path)  # atomic: an interrupted update never leaves a half-written file
 
 
+def update_solu_row(path: Path, name: str, change) -> None:
+    """Record one instance's result in ``solu.csv`` as soon as it is known: under a lock, read
+    the file as it is now, set ``name``'s row to ``change(old_row or None)`` (None: leave it),
+    write it back.  Per instance and re-read, so an interrupted set run keeps what finished and
+    two runs on different instances of one file (``--only``) do not overwrite each other."""
+    import contextlib
+
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: no lock (one run at a time)
+        fcntl = None
+    lock = path.with_suffix(".csv.lock")
+    with open(lock, "w") as fh:
+        if fcntl is not None:
+            fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            rows = read_solu(path) if path.exists() else {}
+            new = change(rows.get(name))
+            if new is not None:
+                rows[name] = new
+                write_solu(rows, path)
+        finally:
+            if fcntl is not None:
+                fcntl.flock(fh, fcntl.LOCK_UN)
+    with contextlib.suppress(OSError):
+        lock.unlink()
+
+
 def _fmt(v):
     if isinstance(v, float):
         return repr(round(v, 9))
@@ -204,7 +232,6 @@ def solve_set(iset: InstanceSet, *, solver: str = "highs", time_limit: float | N
 
     if update_solu and not verify:
         verify = "auto"  # nothing enters the registry of optima on one solver's word
-    solu = read_solu(solu_path)
     results = []
     for entry in tqdm(iset.entries, disable=not progress, desc=f"solve {iset.name}",
                       file=sys.stderr):
@@ -223,22 +250,20 @@ def solve_set(iset: InstanceSet, *, solver: str = "highs", time_limit: float | N
             row["verification"] = res.verification.outcome.value
             row["reason"] = res.verification.reason
         results.append(row)
-        old = solu.get(entry.name)
-        if update_solu and status != "disputed" and not (
-                old and old["status"] == "optimal" and not proven):
-            solu[entry.name] = row
-    if update_solu:
-        write_solu(solu, solu_path)
+        if update_solu and status != "disputed":
+            update_solu_row(solu_path, entry.name, lambda old, row=row, proven=proven: (
+                None if old and old["status"] == "optimal" and not proven else row))
     return results
 
 
 def bracket_set(iset: InstanceSet, *, time_limit: float = 60.0, solver: str = "highs",
                 update_solu: bool = False, solu_path: Path = INSTANCES_DIR / "solu.csv",
                 progress: bool = False, only: list[str] | None = None,
-                start_schedule=None) -> list[dict[str, Any]]:
+                start_schedule=None, output=None) -> list[dict[str, Any]]:
     """Best known bounds for instances beyond exact reach: :func:`mlopt.bracket.bracket` on
     every instance of ``iset`` (``only``: these names of it) within ``time_limit`` seconds
-    each; ``start_schedule``: the bracket's start (one instance only).
+    each; ``start_schedule``: the bracket's start, ``output``: where its best checked schedule
+    is written (both for one instance only).
 
     Rows: ``objective`` the best checked schedule's value (the primal end), ``bound`` the best
     certified bound (the dual end), ``status`` ``bound``.  With ``update_solu``, each end of an
@@ -258,19 +283,19 @@ def bracket_set(iset: InstanceSet, *, time_limit: float = 60.0, solver: str = "h
     sense = get_family(iset.family).sense
     better_primal = max if sense == "max" else min
     better_dual = min if sense == "max" else max
-    solu = read_solu(solu_path)
     names = [e.name for e in iset.entries]
     for name in only or ():
         if name not in names:
             raise InputError(f"no such instance in set {iset.name} (known: {', '.join(names)})",
                              field="--only", value=name)
     entries = [e for e in iset.entries if not only or e.name in only]
+    for flag, given in (("--start", start_schedule), ("--output", output)):
+        if given is not None and len(entries) != 1:
+            raise InputError("belongs to one instance: name it with one --only", field=flag,
+                             value=f"{len(entries)} instances")
     out = []
     for entry in tqdm(entries, disable=not progress, desc=f"bracket {iset.name}",
                       file=sys.stderr):
-        if start_schedule is not None and len(entries) != 1:
-            raise InputError("a start schedule belongs to one instance", field="--start",
-                             value=f"{len(entries)} instances")
         b = bracket(iset.load(entry), family=iset.family, time_limit=time_limit, solver=solver,
                     start_schedule=start_schedule)
         run = f"mlopt bracket {time_limit:g}s"
@@ -281,31 +306,41 @@ def bracket_set(iset: InstanceSet, *, time_limit: float = 60.0, solver: str = "h
                "time_s": round(b.elapsed_s, 3), "verified_by": None,
                "gap": b.gap, "bracket_status": b.status}
         out.append(row)
-        old = solu.get(entry.name)
-        if not update_solu or (old and old["status"] == "optimal"):
-            continue
-        if old and old["status"] == "bound":
-            keep = dict(row)
-            src = dict(zip(("objective", "bound"), _end_sources(old.get("solver") or "")))
-            primal_src = b.low_source if sense == "max" else b.high_source
-            dual_src = b.high_source if sense == "max" else b.low_source
-            for key, pick, new_src in (("objective", better_primal, f"{run} {primal_src}"),
-                                       ("bound", better_dual, f"{run} {dual_src}")):
-                values = [v for v in (old.get(key), row[key]) if v is not None]
-                keep[key] = pick(values) if values else None
-                if keep[key] is not None and keep[key] != old.get(key):
-                    src[key] = new_src  # this run moved (or set) the end
-            if (keep["objective"], keep["bound"]) != (row["objective"], row["bound"]):
-                # an end is the recorded one: say where each end came from
-                keep["solver"] = f"primal: {src['objective']} | dual: {src['bound']}"
-                if (keep["objective"], keep["bound"]) == (old.get("objective"),
-                                                          old.get("bound")):
-                    keep.update(solver=old.get("solver"), time_s=old.get("time_s"))
-            row = keep
-        solu[entry.name] = {k: row.get(k) for k in SOLU_COLUMNS}
-    if update_solu:
-        write_solu(solu, solu_path)
+        if output is not None and b.schedule is not None:
+            from mlopt.fileio import atomic_output
+
+            with atomic_output(output) as tmp:
+                b.schedule.save(tmp)
+        if update_solu:
+            update_solu_row(solu_path, entry.name, lambda old, row=row, b=b, run=run: _merged(
+                old, row, b, run, sense, better_primal, better_dual))
     return out
+
+
+def _merged(old, row, b, run: str, sense: str, better_primal, better_dual):
+    """The solu row after a bracket (``row``) of an instance recorded as ``old``: a verified
+    optimum is never touched (None), each end of a ``bound`` record is kept where tighter,
+    with the source it came from."""
+    if old and old["status"] == "optimal":
+        return None
+    if old and old["status"] == "bound":
+        keep = dict(row)
+        src = dict(zip(("objective", "bound"), _end_sources(old.get("solver") or "")))
+        primal_src = b.low_source if sense == "max" else b.high_source
+        dual_src = b.high_source if sense == "max" else b.low_source
+        for key, pick, new_src in (("objective", better_primal, f"{run} {primal_src}"),
+                                   ("bound", better_dual, f"{run} {dual_src}")):
+            values = [v for v in (old.get(key), row[key]) if v is not None]
+            keep[key] = pick(values) if values else None
+            if keep[key] is not None and keep[key] != old.get(key):
+                src[key] = new_src  # this run moved (or set) the end
+        if (keep["objective"], keep["bound"]) != (row["objective"], row["bound"]):
+            # an end is the recorded one: say where each end came from
+            keep["solver"] = f"primal: {src['objective']} | dual: {src['bound']}"
+            if (keep["objective"], keep["bound"]) == (old.get("objective"), old.get("bound")):
+                keep.update(solver=old.get("solver"), time_s=old.get("time_s"))
+        row = keep
+    return {k: row.get(k) for k in SOLU_COLUMNS}
 
 
 def _end_sources(solver: str) -> tuple[str, str]:
@@ -356,9 +391,9 @@ def verify_set(iset: InstanceSet, *, solver: str | None = "auto", time_limit: fl
                     "second_objective": None if v.second is None else v.second["objective"],
                     "second_bound": None if v.second is None else v.second["bound"],
                     "time_s": round(v.runtime_s, 3)})
-        rec["verified_by"] = v.verified_by
-    if update_solu:
-        write_solu(solu, solu_path)
+        if update_solu:
+            update_solu_row(solu_path, entry.name, lambda old, by=v.verified_by: (
+                None if old is None else {**old, "verified_by": by}))
     return out
 
 

@@ -45,6 +45,9 @@ def _args(p):
                    help="continue from this schedule of the one --only instance (mlopt "
                         "bracket --start): a better recorded primal end needs a checked "
                         "schedule behind it")
+    k.add_argument("-o", "--output", metavar="SCHEDULE",
+                   help="write the best checked schedule of the one --only instance here (the "
+                        "next run's --start)")
     k.add_argument("--json", action="store_true")
     k.set_defaults(handler=_bracket)
     f = sub.add_parser("verify", help="re-check the optima recorded in solu.csv for a set with "
@@ -150,16 +153,22 @@ def _bracket(args) -> int:
 
     _check_time_limit(args.time_limit, args.solver)
     start = None
+    for flag, given in (("--start", args.start), ("--output", args.output)):
+        if given and (not args.only or len(args.only) != 1):
+            raise InputError("belongs to one instance: name it with one --only", field=flag,
+                             value=given)
+    if args.output:  # a missing folder is an error now, not after the whole budget
+        from mlopt.fileio import check_output
+
+        check_output(args.output)
     if args.start:
-        if not args.only or len(args.only) != 1:
-            raise InputError("a start schedule belongs to one instance: name it with one "
-                             "--only", field="--start", value=args.start)
         from mlopt.schedule import Schedule
 
         start = Schedule.load(args.start)
     rows = bracket_set(load_set(args.set), time_limit=args.time_limit, solver=args.solver,
                        update_solu=args.update_solu, progress=progress_wanted(),
-                       only=args.only, start_schedule=start)
+                       only=args.only, start_schedule=start,
+                       output=args.output)
     if args.json:
         print(json.dumps(rows))
     else:

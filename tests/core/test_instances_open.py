@@ -114,9 +114,32 @@ def test_bracket_set_start_schedule_is_checked_and_recorded(tmp_path):
     first, second = iset.entries
     w = iset.load(second)
     start = get_family("oasis").run("fifo", w, seed=0)
+    out = tmp_path / "best.json"
     rows = bracket_set(iset, time_limit=10, solu_path=tmp_path / "solu.csv", only=[second.name],
-                       start_schedule=start)
+                       start_schedule=start, output=out)
     assert rows[0]["objective"] >= get_family("oasis").check(w, start).objective - 1e-9
-    with pytest.raises(InputError) as err:
-        bracket_set(iset, time_limit=10, solu_path=tmp_path / "solu.csv", start_schedule=start)
-    assert err.value.field == "--start"
+    from mlopt.schedule import Schedule
+    written = get_family("oasis").check(w, Schedule.load(out))
+    assert written.feasible and written.objective == pytest.approx(rows[0]["objective"])
+    for kwargs, field in (({"start_schedule": start}, "--start"), ({"output": out}, "--output")):
+        with pytest.raises(InputError) as err:
+            bracket_set(iset, time_limit=10, solu_path=tmp_path / "solu.csv", **kwargs)
+        assert err.value.field == field
+
+
+def test_solu_rows_are_recorded_per_instance_against_the_file_as_it_is_now(tmp_path):
+    """Two runs on different instances of one solu.csv (``--only``): each re-reads the file
+    under a lock when its instance finishes, so neither overwrites the other's row."""
+    from mlopt.instances import update_solu_row
+
+    path = tmp_path / "solu.csv"
+    rec = dict(read_solu()["oasis-tiny-0"])
+    write_solu({"oasis-tiny-0": rec}, path)
+    stale = read_solu(path)  # what a run that started now would hold
+    update_solu_row(path, "oasis-tiny-1", lambda old: {**rec, "instance": "oasis-tiny-1"})
+    update_solu_row(path, "oasis-tiny-0", lambda old: {**old, "time_s": 1.0})
+    after = read_solu(path)
+    assert set(after) == {"oasis-tiny-0", "oasis-tiny-1"} and set(stale) == {"oasis-tiny-0"}
+    assert after["oasis-tiny-0"]["time_s"] == 1.0
+    update_solu_row(path, "oasis-tiny-1", lambda old: None)  # None: left as it is
+    assert read_solu(path) == after
