@@ -259,11 +259,13 @@ def solve_set(iset: InstanceSet, *, solver: str = "highs", time_limit: float | N
 def bracket_set(iset: InstanceSet, *, time_limit: float = 60.0, solver: str = "highs",
                 update_solu: bool = False, solu_path: Path = INSTANCES_DIR / "solu.csv",
                 progress: bool = False, only: list[str] | None = None,
-                start_schedule=None, output=None) -> list[dict[str, Any]]:
+                start_schedule=None, output=None, start_label: str = "start"
+                ) -> list[dict[str, Any]]:
     """Best known bounds for instances beyond exact reach: :func:`mlopt.bracket.bracket` on
     every instance of ``iset`` (``only``: these names of it) within ``time_limit`` seconds
-    each; ``start_schedule``: the bracket's start, ``output``: where its best checked schedule
-    is written (both for one instance only).
+    each; ``start_schedule``: the bracket's start (named ``start_label`` where it is an end's
+    source: the file it came from), ``output``: where its best checked schedule is written
+    (both for one instance only).
 
     Rows: ``objective`` the best checked schedule's value (the primal end), ``bound`` the best
     certified bound (the dual end), ``status`` ``bound``.  With ``update_solu``, each end of an
@@ -299,6 +301,9 @@ def bracket_set(iset: InstanceSet, *, time_limit: float = 60.0, solver: str = "h
         b = bracket(iset.load(entry), family=iset.family, time_limit=time_limit, solver=solver,
                     start_schedule=start_schedule)
         run = f"mlopt bracket {time_limit:g}s"
+        for end in ("low_source", "high_source"):  # the given start: say which file
+            if getattr(b, end) == "start":
+                setattr(b, end, start_label)
         row = {"instance": entry.name, "set": iset.name, "family": iset.family,
                "objective": b.low if sense == "max" else b.high,
                "bound": b.high if sense == "max" else b.low, "status": "bound",

@@ -842,3 +842,46 @@ CLAIMS += [
              "{} at oasis-open-2, {} against {} at oasis-open-1)", frontier6_means,
              what="frontier round 6: span and mix means"),
 ]
+
+
+# benchmarks/oasis/data/bracket_from_start.jsonl: the lead's instance brackets from committed
+# start schedules (one JSON line per run, the instances-bracket row plus command and load)
+START_DATA = ROOT / "benchmarks" / "oasis" / "data" / "bracket_from_start.jsonl"
+
+
+def _from_start() -> list[dict]:
+    return [json.loads(line) for line in START_DATA.read_text().splitlines() if line.strip()]
+
+
+def from_start_rows():
+    rows = []
+    for r in _from_start():
+        lo_src, hi_src = r["solver"].split("(", 1)[1][:-1].split(" / ")  # "run (low / high)"
+        rows.append([r["instance"], r["started_utc"], f"{r['objective']:.2f} ({lo_src})",
+                     f"{r['bound']:.2f} ({hi_src})",
+                     f"{100 * (r['bound'] - r['objective']) / r['bound']:.2f}"])
+    return rows
+
+
+def from_start_solu():
+    """The runs' effect on solu.csv: open-1 from the first run, open-2's low end from the
+    third (its high end the recorded 2971.39, data/solu_open_round5.json)."""
+    first, _, third = _from_start()
+    rec = json.loads((ROOT / "benchmarks/oasis/data/solu_open_round5.json").read_text())["rows"]
+    hi2 = min(third["bound"], rec["oasis-open-2"]["bound"])
+    lo2 = max(third["objective"], rec["oasis-open-2"]["objective"])
+    return [f"{first['objective']:.2f}", f"{first['bound']:.2f}",
+            f"{100 * (first['bound'] - first['objective']) / first['bound']:.2f}%",
+            f"{third['objective']:.2f}", f"{lo2:.2f}", f"{hi2:.2f}",
+            f"{100 * (hi2 - lo2) / hi2:.1f}%"]
+
+
+CLAIMS += [
+    Table(FRONTIER, "| instance | started (UTC) | low (source) | high (source) | width % |",
+          from_start_rows, key=2, what="frontier: brackets from committed start schedules"),
+    Sentence(FRONTIER, "The first run moved `oasis-open-1` in `solu.csv` to **[{}, {}] = {}**",
+             lambda: from_start_solu()[:3], what="frontier: oasis-open-1 from its start"),
+    Sentence(FRONTIER, "The third moved\n`oasis-open-2`'s low end to the start's {}, so it is now "
+             "[{}, {}] = {}", lambda: from_start_solu()[3:],
+             what="frontier: oasis-open-2 from its start"),
+]

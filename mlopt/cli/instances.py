@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import logging
 import sys
+from pathlib import Path
 
 from mlopt.cli import SOLVE_EXIT, actions, command, listing, parse_kv
 from mlopt.cli.progress import progress_wanted
@@ -168,7 +169,8 @@ def _bracket(args) -> int:
     rows = bracket_set(load_set(args.set), time_limit=args.time_limit, solver=args.solver,
                        update_solu=args.update_solu, progress=progress_wanted(),
                        only=args.only, start_schedule=start,
-                       output=args.output)
+                       output=args.output,
+                       start_label=f"start {Path(args.start).name}" if args.start else "start")
     if args.json:
         print(json.dumps(rows))
     else:

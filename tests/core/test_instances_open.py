@@ -143,3 +143,21 @@ def test_solu_rows_are_recorded_per_instance_against_the_file_as_it_is_now(tmp_p
     assert after["oasis-tiny-0"]["time_s"] == 1.0
     update_solu_row(path, "oasis-tiny-1", lambda old: None)  # None: left as it is
     assert read_solu(path) == after
+
+
+def test_an_end_from_the_start_schedule_names_its_file(tmp_path, monkeypatch):
+    import mlopt.bracket
+    from mlopt.bracket import Bracket
+
+    iset = _tiny(1)
+    name = iset.entries[0].name
+    path = tmp_path / "solu.csv"
+    write_solu({name: {**read_solu()[name], "status": "bound", "objective": 1.0,
+                       "bound": 1e9, "solver": "older run"}}, path)
+    monkeypatch.setattr(mlopt.bracket, "bracket", lambda *a, **k: Bracket(
+        "oasis", "max", 5.0, 2e9, "interval", "start", "older", [], 10.0, 1.0))
+    rows = bracket_set(iset, time_limit=10, update_solu=True, solu_path=path,
+                       start_label="start s.json")
+    assert rows[0]["solver"] == "mlopt bracket 10s (start s.json / older)"  # its own ends
+    assert read_solu(path)[name]["solver"] == ("primal: mlopt bracket 10s start s.json | "
+                                               "dual: older run")
