@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 import time
 from fractions import Fraction
 
@@ -28,8 +29,12 @@ from mlopt.solve import solve
 
 
 def start_vectors(w, U):
-    """Every start vector of a combination within the slack that fits the pooled capacity."""
-    slack, runs = share_slack_columns(w, U)
+    """Every start vector of a combination within the slack that fits the pooled capacity;
+    None when `share` has nothing to say (no prices: nothing can be ruled out)."""
+    got = share_slack_columns(w, U)
+    if got is None:
+        return None
+    slack, runs = got
     T = int(w.horizon)
     pooled = {r: sum((Fraction(s.capacity[r]) + TOL) * MARGIN for s in w.servers
                      if s.role == "any") for r in RESOURCES}
@@ -76,11 +81,19 @@ def main(argv=None):
     params = {k: int(v) for k, v in (p.split("=", 1) for p in args.param)}
     w = get_family("harmony").generate(args.preset, seed=args.seed, **params)
     vectors = start_vectors(w, args.sum)
+    if vectors is None:
+        sys.exit("share has no prices for this workload: nothing is ruled out, no proof")
+    if not vectors:  # no combination of runs fits the slack and the pooled capacity
+        print(json.dumps({"seed": args.seed, "sum": args.sum, "vectors": 0, "groups": 0,
+                          "status": "proven: no start vector survives, so no schedule has "
+                                    f"a JCT sum <= {args.sum}"}), flush=True)
+        return
     ids = [j.id for j in w.jobs]
     groups: dict = {}
     for S in vectors:
         groups.setdefault(S[:args.prefix], []).append(S)
     upper = args.sum / len(ids)
+    statuses: list = []
     with open(args.output, "a") as out:
         for pre in sorted(groups):
             keep = [{S[i] for S in groups[pre]} for i in range(len(ids))]
@@ -101,6 +114,11 @@ def main(argv=None):
             out.write(json.dumps(row) + "\n")
             out.flush()
             print(json.dumps(row), flush=True)
+            statuses.append(row["status"])
+    ruled_out = all(st == "infeasible" for st in statuses)
+    print(f"{len(groups)} groups: " + (f"every one infeasible ({args.solver}'s word), so no "
+          f"schedule has a JCT sum <= {args.sum}" if ruled_out else
+          "not every group is infeasible: nothing proven"), flush=True)
 
 
 if __name__ == "__main__":
