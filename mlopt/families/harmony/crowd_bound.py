@@ -77,7 +77,7 @@ import numpy as np
 
 from mlopt.families.harmony.bounds import must_span, speed_at, standalone_bound
 from mlopt.families.harmony.share_bound import (ROUND_ERR, ROWS, _Master, _prepare,
-                                                generate_columns, share_bound)
+                                                generate_columns, share_first)
 from mlopt.families.harmony.speed import RESOURCES, model_of
 from mlopt.families.harmony.volume_bound import MARGIN, TOL
 from mlopt.workload import Workload
@@ -293,10 +293,8 @@ def crowd_bound(workload: Workload, *, threads: int | None = 1, time_limit: floa
                 max_rounds: int = 200, **_ignored) -> dict:
     """Certified lower bound on the optimal average JCT (module docstring: the theorem)."""
     t0 = time.perf_counter()
-    limit = float(time_limit) if time_limit else math.inf
-    out = share_bound(workload, threads=threads, time_limit=0.3 * limit if time_limit else None,
-                      max_rounds=max_rounds)
-    out = {**out, "share": out["bound"]}
+    out, limit = share_first(workload, threads=threads, time_limit=time_limit,
+                             max_rounds=max_rounds)
     prep = _prepare_crowd(workload, standalone_bound(workload)["per_job"]) \
         if workload.jobs else None
     if prep is None:

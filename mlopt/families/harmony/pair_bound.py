@@ -63,7 +63,7 @@ from mlopt.families.harmony.bounds import must_span, speed_at, standalone_bound
 from mlopt.families.harmony.crowd_bound import (DISALLOWED, FLOAT_MARGIN, UNITS_PER_SPEED,
                                                 _CrowdJob)
 from mlopt.families.harmony.share_bound import ROWS, _Master, _prepare, generate_columns, \
-    share_bound
+    share_first
 from mlopt.families.harmony.speed import model_of
 from mlopt.workload import Workload
 
@@ -223,10 +223,8 @@ def pair_bound(workload: Workload, *, threads: int | None = 1, time_limit: float
                max_rounds: int = 200, **_ignored) -> dict:
     """Certified lower bound on the optimal average JCT (module docstring: the theorem)."""
     t0 = time.perf_counter()
-    limit = float(time_limit) if time_limit else math.inf
-    out = share_bound(workload, threads=threads, time_limit=0.3 * limit if time_limit else None,
-                      max_rounds=max_rounds)
-    out = {**out, "share": out["bound"]}
+    out, limit = share_first(workload, threads=threads, time_limit=time_limit,
+                             max_rounds=max_rounds)
     prep = _prepare_pair(workload, standalone_bound(workload)["per_job"]) \
         if workload.jobs else None
     if prep is None:
