@@ -18,9 +18,9 @@ import time
 from fractions import Fraction
 
 from mlopt.families import get_family
-from mlopt.families.harmony.share_fixing import share_slack_columns
+from mlopt.families.harmony.share_fixing import pooled_combinations
 from mlopt.families.harmony.speed import RESOURCES
-from mlopt.families.harmony.volume_bound import MARGIN, TOL, _demand
+from mlopt.families.harmony.volume_bound import MARGIN, TOL
 
 
 def main(argv=None):
@@ -34,12 +34,10 @@ def main(argv=None):
     params = {k: int(v) for k, v in (p.split("=", 1) for p in args.param)}
     w = get_family("harmony").generate(args.preset, seed=args.seed, **params)
     t0, c0, load0 = time.perf_counter(), time.process_time(), os.getloadavg()[0]
-    slack, runs = share_slack_columns(w, args.sum)
+    slack, runs, combinations = pooled_combinations(w, args.sum)
     T = int(w.horizon)
     servers = [s for s in w.servers if s.role == "any"]
     K = [{r: (Fraction(s.capacity[r]) + TOL) * MARGIN for r in RESOURCES} for s in servers]
-    pooled = {r: sum(k[r] for k in K) for r in RESOURCES}
-    dem = [_demand(j) for j in w.jobs]
     task = [({r: Fraction(j.worker_demand[r]) for r in RESOURCES}, int(j.extra["workers"]),
              {r: Fraction(j.ps_demand[r]) for r in RESOURCES}, int(j.extra["ps"]))
             for j in w.jobs]
@@ -74,39 +72,17 @@ def main(argv=None):
         return place(0)
 
     counts = {"within_slack": 0, "pooled": 0, "packed": 0}
-    load = {r: [Fraction(0)] * (T + 2) for r in RESOURCES}
-    pick: list = []
-
-    def rec(i, used):
-        if i == len(runs):
-            counts["pooled"] += 1
-            counts["packed"] += all(packs(frozenset(
-                j for j, (s, n) in enumerate(pick) if s <= t < s + n)) or not any(
-                s <= t < s + n for s, n in pick) for t in range(1, T + 1))
-            return
-        for rc, s, n in runs[i]:
-            if used + rc > slack:
-                break
-            fits = True
-            for t in range(s, s + n):
-                for r in RESOURCES:
-                    load[r][t] += dem[i][r]
-                    fits &= load[r][t] <= pooled[r]
-            if fits:
-                pick.append((s, n))
-                rec(i + 1, used + rc)
-                pick.pop()
-            for t in range(s, s + n):
-                for r in RESOURCES:
-                    load[r][t] -= dem[i][r]
-
     def count(i, used):  # every combination within the slack, no capacity test
         if i == len(runs):
             return 1
         return sum(count(i + 1, used + rc) for rc, _, _ in runs[i] if used + rc <= slack)
 
     counts["within_slack"] = count(0, 0.0)
-    rec(0, 0.0)
+    for pick in combinations:  # within the slack and the pooled capacity
+        counts["pooled"] += 1
+        counts["packed"] += all(packs(frozenset(
+            j for j, (s, n) in enumerate(pick) if s <= t < s + n)) or not any(
+            s <= t < s + n for s, n in pick) for t in range(1, T + 1))
     row = {"preset": args.preset, "params": params, "seed": args.seed, "sum": args.sum,
            "slack": slack, "runs_per_job": [len(r) for r in runs], **counts,
            "wall_s": round(time.perf_counter() - t0, 2),

@@ -18,12 +18,9 @@ import json
 import os
 import sys
 import time
-from fractions import Fraction
 
 from mlopt.families import get_family
-from mlopt.families.harmony.share_fixing import share_slack_columns
-from mlopt.families.harmony.speed import RESOURCES
-from mlopt.families.harmony.volume_bound import MARGIN, TOL, _demand
+from mlopt.families.harmony.share_fixing import pooled_combinations
 from mlopt.models.harmony import build_placement_milp
 from mlopt.solve import solve
 
@@ -31,40 +28,8 @@ from mlopt.solve import solve
 def start_vectors(w, U):
     """Every start vector of a combination within the slack that fits the pooled capacity;
     None when `share` has nothing to say (no prices: nothing can be ruled out)."""
-    got = share_slack_columns(w, U)
-    if got is None:
-        return None
-    slack, runs = got
-    T = int(w.horizon)
-    pooled = {r: sum((Fraction(s.capacity[r]) + TOL) * MARGIN for s in w.servers
-                     if s.role == "any") for r in RESOURCES}
-    dem = [_demand(j) for j in w.jobs]
-    load = {r: [Fraction(0)] * (T + 2) for r in RESOURCES}
-    pick: list = []
-    out: set = set()
-
-    def rec(i, used):
-        if i == len(runs):
-            out.add(tuple(s for s, _ in pick))
-            return
-        for rc, s, n in runs[i]:
-            if used + rc > slack:
-                break  # runs are sorted by reduced cost
-            fits = True
-            for t in range(s, s + n):
-                for r in RESOURCES:
-                    load[r][t] += dem[i][r]
-                    fits &= load[r][t] <= pooled[r]
-            if fits:
-                pick.append((s, n))
-                rec(i + 1, used + rc)
-                pick.pop()
-            for t in range(s, s + n):
-                for r in RESOURCES:
-                    load[r][t] -= dem[i][r]
-
-    rec(0, 0.0)
-    return out
+    got = pooled_combinations(w, U)
+    return None if got is None else {tuple(s for s, _ in runs) for runs in got[2]}
 
 
 def main(argv=None):

@@ -16,7 +16,7 @@ from mlopt import pipeline
 from mlopt.errors import InputError
 from mlopt.families import get_family
 from mlopt.families.harmony.generator import make_workload
-from mlopt.families.harmony.share_fixing import share_windows
+from mlopt.families.harmony.share_fixing import pooled_combinations, share_windows
 from mlopt.models.harmony import build_placement_milp
 from mlopt.solve import Status, solve
 from mlopt.workload import Workload
@@ -46,6 +46,18 @@ def test_windows_by_hand():
         pytest.approx(1.5)
     assert solve(build_placement_milp(w, upper=1.0, rc_fix=True),
                  "highs").status == Status.INFEASIBLE
+
+
+def test_pooled_combinations_by_hand():
+    # the same two ResNets: the optimal schedules (one job in interval 1, the other in 2, each
+    # one interval long) are among the (start, length) choices that survive U = 3, every
+    # surviving run ends by interval 2 (the windows above), and U = 2 < OPT leaves none
+    w = make_workload([RESNET] * 2, n_servers=1, horizon=4)
+    _, _, combos = pooled_combinations(w, 3)
+    combos = set(combos)
+    assert {((1, 1), (2, 1)), ((2, 1), (1, 1))} <= combos
+    assert all(s + n - 1 <= 2 for c in combos for s, n in c)
+    assert list(pooled_combinations(w, 2)[2]) == []
 
 
 def test_an_upper_below_opt_is_infeasible_never_a_wrong_optimum():

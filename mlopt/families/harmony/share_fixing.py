@@ -75,3 +75,53 @@ def share_windows(workload: Workload, U: int, *, time_limit: float = 60.0,
     return {job.id: ({s for _, s, _ in r},
                      max((s + n - 1 for _, s, n in r), default=job.arrival - 1))
             for job, r in zip(workload.jobs, runs)}
+
+
+def pooled_combinations(workload: Workload, U: int, *, time_limit: float = 60.0):
+    """``(slack, runs, combinations)``: every choice of one run (start, length) per job from
+    :func:`share_slack_columns` whose reduced costs sum within the slack and whose running
+    jobs' demands fit the cluster's pooled capacity (each server's plus the checker's
+    tolerance) in every interval -- a necessary condition for a schedule of JCT sum <= U.
+    ``combinations`` is a generator of tuples of runs, one per job; None when ``share`` has
+    no prices (nothing can be ruled out)."""
+    got = share_slack_columns(workload, U, time_limit=time_limit)
+    if got is None:
+        return None
+    slack, runs = got
+    return slack, runs, _fitting(workload, slack, runs)
+
+
+def _fitting(workload: Workload, slack: float, runs):
+    from fractions import Fraction
+
+    from mlopt.families.harmony.speed import RESOURCES
+    from mlopt.families.harmony.volume_bound import MARGIN, TOL, _demand
+
+    T = int(workload.horizon)
+    pooled = {r: sum((Fraction(s.capacity[r]) + TOL) * MARGIN for s in workload.servers
+                     if s.role == "any") for r in RESOURCES}
+    dem = [_demand(j) for j in workload.jobs]
+    load = {r: [Fraction(0)] * (T + 2) for r in RESOURCES}
+    pick: list = []
+
+    def rec(i, used):
+        if i == len(runs):
+            yield tuple(pick)
+            return
+        for rc, s, n in runs[i]:
+            if used + rc > slack:
+                break  # runs are sorted by reduced cost
+            fits = True
+            for t in range(s, s + n):
+                for r in RESOURCES:
+                    load[r][t] += dem[i][r]
+                    fits &= load[r][t] <= pooled[r]
+            if fits:
+                pick.append((s, n))
+                yield from rec(i + 1, used + rc)
+                pick.pop()
+            for t in range(s, s + n):
+                for r in RESOURCES:
+                    load[r][t] -= dem[i][r]
+
+    yield from rec(0, 0.0)
