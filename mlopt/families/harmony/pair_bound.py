@@ -129,19 +129,8 @@ class _PairMaster(_Master):
         for (i, b, t) in keys:
             self.namers.setdefault((b, t), []).append(i)
 
-    def add_column(self, i, s, n, modes):
-        key = (i, s, n, tuple(modes))
-        if key in self.seen:
-            return False
-        self.seen.add(key)
+    def _more_entries(self, i, s, n, modes, index, value):
         jb = self.jobs[i]
-        index, value = [i], [1.0]
-        for row in self.rows:
-            for t, mode in zip(range(s, s + n), modes):
-                use = float(jb.use[mode][row])
-                if use:
-                    index.append(self.row[(row, t)])
-                    value.append(use)
         for t, mode in zip(range(s, s + n), modes):
             b = jb.partner[jb.modes.index(mode)]
             if b is None:
@@ -152,8 +141,6 @@ class _PairMaster(_Master):
                 if o != i:
                     index.append(self.prow[(o, jb.lj, t)])
                     value.append(-1.0)
-        self._add(float(s + n - jb.a), index, value)
-        return True
 
     def solve(self):
         res = super().solve()

@@ -258,8 +258,12 @@ class _Master:
                 if use:
                     index.append(self.row[(row, t)])
                     value.append(use)
+        self._more_entries(i, s, n, modes, index, value)
         self._add(float(s + n - jb.a), index, value)
         return True
+
+    def _more_entries(self, i, s, n, modes, index, value):
+        """A refinement's own rows of a column (``pair``'s partner rows); none here."""
 
     def solve(self):
         from mlopt.solvers.quiet_highs import run_highs
