@@ -212,8 +212,9 @@ def bracket(workload, *, family: str | None = None, time_limit: float = 60.0,
     for n in bound_names:
         fam.bound(n)
     st = _State(fam, on_update)
+    given = None  # the start schedule as a checked warm-start candidate
     if start_schedule is not None:
-        _add_start(st, fam, workload, start_schedule)
+        given = _add_start(st, fam, workload, start_schedule)
 
     def left() -> float:
         return deadline - time.perf_counter() - RESERVE_S
@@ -229,7 +230,7 @@ def bracket(workload, *, family: str | None = None, time_limit: float = 60.0,
             listener = _Listener(on_progress)
             exact_handle = _start_exact(fam, workload, solver, threads, share=left(),
                                         verify=verify, report=listener.sink,
-                                        given=start_schedule)
+                                        given=given)
             listener.start()
 
     _import_sources(fam, names, until=start + 0.25 * float(time_limit))
@@ -338,14 +339,18 @@ def bracket(workload, *, family: str | None = None, time_limit: float = 60.0,
                    proof)
 
 
-def _add_start(st: _State, fam, workload, schedule) -> None:
-    """The given start schedule as the first primal source, after the family's checker."""
+def _add_start(st: _State, fam, workload, schedule):
+    """The given start schedule as the first primal source, after the family's checker;
+    returned as a warm-start candidate for the exact model."""
+    from mlopt.warmstart import Candidate
+
     res = fam.check(workload, schedule)
     if not res.feasible:
         raise InputError("the start schedule fails the checker: " + res.summary(limit=2),
                          field="start", value="given schedule")
     st.add(Source("start", "primal", float(res.objective), "ok", 0.0,
                   "the given start schedule, checked"), schedule)
+    return Candidate("the given start", schedule, float(res.objective))
 
 
 class Refusal(str):
@@ -710,15 +715,14 @@ def _warm_start(fam, workload, model, cap: float, given=None):
     """The exact model's start: the best checked schedule of the family's
     ``warm_start_algorithms`` (default: its online algorithms;
     :func:`mlopt.warmstart.best_start`, in a child process stopped after ``cap`` seconds)
-    and of the bracket's ``given`` start schedule (already checked), encoded for ``model``.
+    and the bracket's ``given`` start (a checked :class:`~mlopt.warmstart.Candidate`), encoded
+    for ``model``.
     (None, why) when there is none or it cannot be encoded."""
-    from mlopt.warmstart import Candidate, _better, best_start, encode_schedule
+    from mlopt.warmstart import _better, best_start, encode_schedule
 
     names = (list(fam.warm_start_algorithms) if fam.warm_start_algorithms is not None else
              sorted(n for n, a in fam.algorithms_.items() if a.role == "online"))
-    until, best = time.perf_counter() + cap, None
-    if given is not None:
-        best = Candidate("the given start", given, float(fam.check(workload, given).objective))
+    until, best = time.perf_counter() + cap, given
     for name in names:  # one child each, in order: a slow one loses only its own schedule
         kind, cand = run_boxed(until - time.perf_counter(),
                                lambda name=name: best_start(workload, fam.name, [name]))

@@ -385,5 +385,8 @@ def test_the_exact_model_may_start_from_the_given_schedule():
     model = fam.model()(w)
     assert solve(model, "highs", time_limit=60).has_solution
     best = fam.extract[fam.default_model](model, w)  # the optimum: no algorithm beats it
-    start, note = _warm_start(fam, w, fam.model()(w), cap=30, given=best)
+    from mlopt.warmstart import Candidate
+
+    given = Candidate("the given start", best, fam.check(w, best).objective)
+    start, note = _warm_start(fam, w, fam.model()(w), cap=30, given=given)
     assert start is not None and note.startswith("warm start from the given start"), note
