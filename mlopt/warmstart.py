@@ -450,6 +450,9 @@ def solve_warm(model: pyo.ConcreteModel, start: dict, solver: str = "highs",
     if kind == "unbounded":
         return result(Status.UNBOUNDED, termination=term, message=start_msg)
     note["used"] = "solver"
+    from mlopt.solvers.result import trusted_bound
+
+    bound = trusted_bound(bound, kind == "optimal", kind == "limit")
     if chk.feasible and (obj is None or _better(form.sense, chk.objective, obj)):
         # the solver dropped (or did not beat) a start that satisfies every row: keep it
         obj, sol = chk.objective, np.where(form.integer, np.round(x), x)

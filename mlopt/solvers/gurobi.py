@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import time
 
-from mlopt.solvers.result import SolveResult, Status, classify
+from mlopt.solvers.result import SolveResult, Status, classify, trusted_bound
 from mlopt.solvers._matrix import compile_linear, load_solution
 from mlopt.solvers.base import Capabilities, SolverBackend, register_backend
 
@@ -136,6 +136,7 @@ class GurobiBackend(SolverBackend):
             for extra in ("USER_OBJ_LIMIT", "WORK_LIMIT", "MEM_LIMIT"):
                 if hasattr(GRB, extra):
                     limits.add(getattr(GRB, extra))
+            bound = trusted_bound(bound, code == GRB.OPTIMAL, code in limits)
             status, gap = classify(form.sense, objective, bound,
                                    proven_optimal=(code == GRB.OPTIMAL),
                                    limit_reached=code in limits)

@@ -8,7 +8,7 @@ import pyomo.environ  # noqa: F401  (registers the contrib solvers with SolverFa
 from pyomo.contrib.solver.common.factory import SolverFactory
 from pyomo.contrib.solver.common.results import SolutionStatus, TerminationCondition as TC
 
-from mlopt.solvers.result import SolveResult, Status, classify, model_sense
+from mlopt.solvers.result import SolveResult, Status, classify, model_sense, trusted_bound
 from mlopt.errors import InputError
 from mlopt.solvers.base import Capabilities, SolverBackend, register_backend, unknown_option
 
@@ -127,9 +127,10 @@ class HighsBackend(SolverBackend):
             bound = None
         if has_incumbent:
             res.solution_loader.load_vars()
-        status, gap = classify(sense, objective, bound,
-                               proven_optimal=(tc == TC.convergenceCriteriaSatisfied),
-                               limit_reached=tc in _LIMITS)
+        proven, limit = tc == TC.convergenceCriteriaSatisfied, tc in _LIMITS
+        bound = trusted_bound(bound, proven, limit)
+        status, gap = classify(sense, objective, bound, proven_optimal=proven,
+                               limit_reached=limit)
         if status == Status.ERROR:
             return SolveResult(status, None, bound, None, runtime, self.name, version, sense,
                                tc.name, {"time_limit": time_limit, "mip_gap": mip_gap})

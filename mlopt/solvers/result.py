@@ -65,6 +65,15 @@ def relative_gap(objective: float | None, bound: float | None) -> float | None:
     return abs(bound - objective) / max(abs(objective), 1e-10)
 
 
+def trusted_bound(bound: float | None, proven_optimal: bool, limit_reached: bool) -> float | None:
+    """The solver's dual bound when its run ended proven optimal or at a limit, else None.
+
+    DECISION (mlopt's): a run that ended in an error or an unknown state (numerical trouble, a
+    failed postsolve) may have pruned on bad numbers, so its bound certifies nothing; its
+    incumbent, if any, is kept as ``feasible`` with an infinite gap."""
+    return bound if (proven_optimal or limit_reached) else None
+
+
 def classify(sense: str, objective: float | None, bound: float | None, proven_optimal: bool,
              limit_reached: bool) -> tuple[Status, float | None]:
     """Common status logic for backends: optimal only with a closed gap."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 import time
 
-from mlopt.solvers.result import SolveResult, Status, classify
+from mlopt.solvers.result import SolveResult, Status, classify, trusted_bound
 from mlopt.solvers._matrix import compile_linear, load_solution
 from mlopt.errors import InputError
 from mlopt.solvers.base import Capabilities, SolverBackend, register_backend, unknown_option
@@ -119,6 +119,7 @@ class ScipBackend(SolverBackend):
         db = scip.getDualbound()
         if db is not None and abs(db) < scip.infinity():
             bound = float(db)
+        bound = trusted_bound(bound, status == "optimal", status in _LIMITS)
         st, gap = classify(form.sense, objective, bound, proven_optimal=(status == "optimal"),
                            limit_reached=status in _LIMITS)
         return SolveResult(st, objective if st != Status.ERROR else None, bound, gap,

@@ -408,3 +408,40 @@ def test_an_inconsistent_highs_answer_never_passes_its_bound(monkeypatch):
     kind, obj, bound, _, name = ws._highs(Form(), None, None, True, 10.0, 0.0, 1, {})
     assert calls[1] == {"presolve": "off"} and len(calls) == 2
     assert (kind, obj, bound) == ("other", 3.5, None) and "disagreed" in name  # 1 + 2 + 0.5
+
+
+def test_a_run_ending_in_an_error_passes_no_bound(monkeypatch):
+    """A solver run that ended neither proven optimal nor at a limit (HiGHS's "Solve error")
+    with an incumbent: the incumbent is kept as feasible, its bound is dropped (it may rest on
+    wrong pruning), so no gap is claimed."""
+    import numpy as np
+    import pyomo.environ as pyo
+
+    import mlopt.warmstart as ws
+    from mlopt.solve import Status
+
+    m = pyo.ConcreteModel()
+    m.x = pyo.Var(within=pyo.Binary)
+    m.y = pyo.Var(within=pyo.Binary)
+    m.c = pyo.Constraint(expr=m.x + m.y <= 1)
+    m.o = pyo.Objective(expr=m.x + 2 * m.y, sense=pyo.maximize)
+
+    def erring(form, x, given, full_ok, time_limit, mip_gap, threads, options):
+        return "other", 1.0, 1.5, np.array([1.0, 0.0]), "Solve error"
+
+    monkeypatch.setattr(ws, "_highs", erring)
+    res = ws.solve_warm(m, {}, "highs", time_limit=10)
+    assert res.status == Status.FEASIBLE and res.objective == 1.0
+    assert res.bound is None and res.gap == math.inf
+    monkeypatch.setattr(ws, "_highs", lambda *a: ("limit", 1.0, 1.5, np.array([1.0, 0.0]),
+                                                  "Time limit reached"))
+    res = ws.solve_warm(m, {}, "highs", time_limit=10)
+    assert res.status == Status.FEASIBLE and res.bound == 1.5  # a limit keeps its bound
+
+
+def test_trusted_bound_only_after_an_optimum_or_a_limit():
+    from mlopt.solvers.result import trusted_bound
+
+    assert trusted_bound(3.0, True, False) == 3.0
+    assert trusted_bound(3.0, False, True) == 3.0
+    assert trusted_bound(3.0, False, False) is None
