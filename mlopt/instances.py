@@ -310,7 +310,9 @@ def bracket_set(iset: InstanceSet, *, time_limit: float = 60.0, solver: str = "h
                "solver": f"{run} ({b.low_source} / {b.high_source})",
                "time_s": round(b.elapsed_s, 3), "verified_by": None,
                "gap": b.gap, "bracket_status": b.status}
-        out.append(row)
+        # the sources (each one's value, status, start and run time) go to the caller
+        # (--json), not to solu.csv
+        out.append({**row, "sources": [s.to_dict() for s in b.sources]})
         if output is not None and b.schedule is not None:
             from mlopt.fileio import atomic_output
 

@@ -45,6 +45,9 @@ def test_bracket_set_records_bounds_and_keeps_the_tighter_ends(tmp_path):
     for r in rows:  # tiny: the exact model closes the interval inside the budget
         assert r["objective"] == pytest.approx(r["bound"]) and r["status"] == "bound"
         assert solu[r["instance"]]["status"] == "bound" and not solu[r["instance"]]["verified_by"]
+        assert "primal" in {s["kind"] for s in r["sources"]}  # for --json, with
+        assert all(s["runtime_s"] >= 0 for s in r["sources"])  # each one's time
+        assert "sources" not in solu[r["instance"]]
     # a looser earlier record of the first: the new run keeps the tighter ends; a tighter
     # (hand-made) recorded upper end is kept over the new one
     opt = solu[first]["objective"]
