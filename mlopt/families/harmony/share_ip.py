@@ -1,0 +1,237 @@
+"""``share_ip``: the integer version of ``share``'s relaxation (:mod:`.share_bound`), a compact
+MILP solved through :func:`mlopt.solve.solve`; a solver's lower bound on the optimal average
+JCT of Harmony (registered ``solver=True``: its dual bound is one solver's word).
+
+Constants are ``share``'s (:func:`.share_bound._prepare`, not re-derived): per job j its
+arrival a_j, least run k_j, mode speeds v_E >= v_P >= v_F, the admissible (P, F) interval
+counts of a run of n intervals (Lemma 2), and per row (kind, r) the usages use_E = g_j
+(exclusive: whole servers) and use_P, use_F (shared: d_jr / K_r, worker rows of P as share
+derives them); M role-"any" servers.
+
+MODEL.  x[j,s,n] binary per run (s, n) of j (s >= a_j, n >= k_j, s + n - 1 <= T); yP[j,t],
+yF[j,t] binary: j is shared in t (mode P / F).  Rows:
+
+* ``one[j]``: sum_{s,n} x = 1;
+* ``inside[j,t]``: yP + yF <= sum of the x whose run covers t (shared only inside the run);
+* ``budget[j]``: cP sum_t yP + cF sum_t yF <= sum_{s,n} B_n x[j,s,n], cP = v_E - v_P,
+  cF = v_E - v_F (floats) and B_n = the largest float cP p + cF f over share's exactly
+  admissible (p, f) of a run of n, plus 1e-9 (1 + B_n): every admissible count pair satisfies
+  it (a relaxation of Lemma 2's set, which is exactly the integer points under that line);
+* ``cap[row,t]``: sum_j [use_E (covering x) + (use_P - use_E) yP + (use_F - use_E) yF] <= M
+  (Lemma 3), every coefficient rounded DOWN from share's exact rational to a float, so a
+  point of a real schedule, whose exact left side is <= M, stays <= M in floats (variables
+  are >= 0);
+* ``partner[j,t]`` (integer-only): yP[j,t] + yF[j,t] <= sum_{o != j} (yP[o,t] + yF[o,t]).
+  ARGUMENT (the checker's definitions): j is shared in t when a server m hosting a task of j
+  hosts a task of another job o running in t; then o has a task on m, which hosts a task of
+  j, running in t: o is shared in t too.  Tasks sit only on role-"any" servers (the checker
+  refuses others), so PS-only / worker-only servers add no case; zero allocations put no
+  task on a server and are no case either; o running in t means t is inside o's run, as the
+  ``inside`` rows require.  A job alone in the cluster (or before anyone else arrives) can
+  then never be shared.
+
+Objective: min sum x[j,s,n] (s + n - a_j), the sum of JCTs.
+
+THEOREM.  Let U be the sum of JCTs of a checked schedule (or any number the caller gives as
+``upper``), and restrict each job's runs to those whose cheapest ``share`` column lies within
+the slack U - L (:func:`.share_fixing.share_slack_columns`, its ARGUMENT).  Then
+min(ceil(IP* - tol), U) <= OPT, IP* the optimum of the restricted model (or the solver's dual
+bound of it), tol = 1e-6 (1 + |IP*|) the solver's tolerance (subtracted BEFORE rounding up:
+JCT sums are integers).  Proof: if OPT <= U, an optimal schedule maps (share's Lemmas 1-3,
+the partner argument above) to an integer point of the restricted model whose objective is
+OPT, so IP* <= OPT; if OPT > U, the minimum is <= U < OPT.  So a too-low ``upper`` gives a
+weaker (still valid) bound, never one above OPT.  An infeasible, empty or unsolved model
+returns ``share``'s bound (a theorem), so a stopped solve is weaker, never wrong.  The result
+is the max with ``share``'s bound (the IP restricts share's LP to integers, so IP* >= share's
+LP up to the float margins; the max only guards a stopped solve).
+
+DECISIONS (the issue does not say): U is the least of ``upper`` (x the job count), the checked
+``start_schedule``'s and, when neither is given, ``local_search``'s from its own greedy start
+with 15% of the budget; share takes another 15% (its own limit, shared with the slack
+columns' run); HiGHS gets what is left.  The LP relaxation of this compact form can be weaker
+than share's column LP (a fractional job may spend one run's sharing budget in another's
+intervals); the IP's optimum is not.
+"""
+from __future__ import annotations
+
+import math
+import time
+from fractions import Fraction
+
+from mlopt.families.harmony.bounds import standalone_bound
+from mlopt.families.harmony.share_bound import MODES, ROWS, _prepare, share_bound
+from mlopt.workload import Workload
+
+#: the solver's dual bound is lowered by this much (times 1 + |bound|) before rounding up
+INT_TOL = 1e-6
+#: shares of the budget: the upper end's search, share (and its slack columns)
+SEARCH_SHARE, SHARE_SHARE = 0.15, 0.15
+
+
+def _down(x: Fraction) -> float:
+    """The largest float <= x (a coefficient rounded towards the relaxation)."""
+    f = float(x)
+    return math.nextafter(f, -math.inf) if Fraction(f) > x else f
+
+
+def _budget_line(jb, n: int, cP: float, cF: float) -> float | None:
+    """B_n: the largest cP p + cF f over the admissible (p, f) of a run of n, with a margin;
+    None when the run cannot train (n < k)."""
+    ok = jb.admissible(n)
+    if not ok:
+        return None
+    b = max(cP * p + cF * f for p, f in ok)
+    return b + 1e-9 * (1.0 + abs(b))
+
+
+def build_share_ip(workload: Workload, runs: list[list[tuple[int, int]]] | None = None):
+    """The MILP (module docstring) and ``share``'s prepared jobs, or None where share has
+    nothing to model (no role-"any" server, a job that cannot finish by T).  ``runs``: per
+    job the allowed (s, n); default every run of the horizon."""
+    import pyomo.environ as pyo
+
+    prep = _prepare(workload, standalone_bound(workload)["per_job"]) if workload.jobs else None
+    if prep is None:
+        return None
+    jobs, M = prep
+    T = int(workload.horizon)
+    if runs is None:
+        runs = [[(s, n) for s in range(jb.a, T + 1) for n in range(jb.k, T - s + 2)]
+                for jb in jobs]
+    m = pyo.ConcreteModel(name="harmony_share_ip")
+    X, cover, line = [], [], []
+    for j, jb in enumerate(jobs):
+        cP = float(jb.speed["E"] - jb.speed["P"])
+        cF = float(jb.speed["E"] - jb.speed["F"])
+        keep = [(s, n, b) for s, n in runs[j]
+                if (b := _budget_line(jb, n, cP, cF)) is not None and s >= jb.a
+                and s + n - 1 <= T]
+        X.extend((j, s, n) for s, n, _ in keep)
+        cover.extend((j, t) for t in sorted({t for s, n, _ in keep for t in range(s, s + n)}))
+        line.append((cP, cF, {(s, n): b for s, n, b in keep}))
+    m.X = pyo.Set(initialize=X, dimen=3, ordered=True)
+    m.C = pyo.Set(initialize=cover, dimen=2, ordered=True)
+    m.x = pyo.Var(m.X, domain=pyo.Binary)
+    m.yP = pyo.Var(m.C, domain=pyo.Binary)
+    m.yF = pyo.Var(m.C, domain=pyo.Binary)
+    runs_of = {j: [] for j in range(len(jobs))}
+    covering: dict = {}
+    for j, s, n in X:
+        runs_of[j].append((j, s, n))
+        for t in range(s, s + n):
+            covering.setdefault((j, t), []).append((j, s, n))
+    m.obj = pyo.Objective(expr=sum((s + n - jobs[j].a) * m.x[j, s, n] for j, s, n in X),
+                          sense=pyo.minimize)
+    m.one = pyo.Constraint(range(len(jobs)), rule=lambda m, j: sum(
+        m.x[k] for k in runs_of[j]) == 1 if runs_of[j] else pyo.Constraint.Infeasible)
+    m.inside = pyo.Constraint(m.C, rule=lambda m, j, t: m.yP[j, t] + m.yF[j, t] <= sum(
+        m.x[k] for k in covering[(j, t)]))
+
+    def budget(m, j):
+        cP, cF, b = line[j]
+        lhs = sum(cP * m.yP[jj, t] + cF * m.yF[jj, t] for jj, t in cover if jj == j)
+        if not runs_of[j] or (cP == 0 and cF == 0):
+            return pyo.Constraint.Skip
+        return lhs <= sum(b[(s, n)] * m.x[j, s, n] for _, s, n in runs_of[j])
+    m.budget = pyo.Constraint(range(len(jobs)), rule=budget)
+    at_t: dict = {}
+    for j, t in cover:
+        at_t.setdefault(t, []).append(j)
+
+    def partner(m, j, t):
+        others = [o for o in at_t[t] if o != j]
+        if not others:  # nobody else can run in t: j is exclusive there
+            return m.yP[j, t] + m.yF[j, t] <= 0
+        return m.yP[j, t] + m.yF[j, t] <= sum(m.yP[o, t] + m.yF[o, t] for o in others)
+    m.partner = pyo.Constraint(m.C, rule=partner)
+    use = [{mode: {row: jb.use[mode][row] for row in ROWS} for mode in MODES} for jb in jobs]
+    rows = [(ri, t) for ri in range(len(ROWS)) for t in sorted(at_t)]
+
+    def cap(m, ri, t):
+        row = ROWS[ri]
+        terms = []
+        for j in at_t[t]:
+            u = use[j]
+            terms.append(_down(u["E"][row]) * sum(m.x[k] for k in covering[(j, t)]))
+            terms.append(_down(u["P"][row] - u["E"][row]) * m.yP[j, t])
+            terms.append(_down(u["F"][row] - u["E"][row]) * m.yF[j, t])
+        return sum(terms) <= M
+    m.cap = pyo.Constraint(rows, rule=cap)
+    return m, jobs
+
+
+def _upper_sum(workload: Workload, upper, start_schedule, budget: float) -> tuple[int, str]:
+    """(U, where it came from): the least sum of JCTs among ``upper`` x J, the checked start
+    schedule's, and (when neither is given) local_search's with ``budget`` seconds."""
+    from mlopt.families import get_family
+
+    fam = get_family("harmony")
+    J = len(workload.jobs)
+    cands = []
+    if upper is not None:
+        cands.append((math.floor(float(upper) * J + 1e-6), "upper"))
+    if start_schedule is not None:
+        chk = fam.check(workload, start_schedule)
+        if chk.feasible:
+            cands.append((round(chk.objective * J), "start_schedule"))
+    if not cands:
+        sched = fam.run("local_search", workload, seed=0,
+                        options={"time_limit": max(0.5, budget)})
+        chk = fam.check(workload, sched)
+        if chk.feasible:
+            cands.append((round(chk.objective * J), "local_search"))
+    if not cands:  # nothing checked: every run of the horizon (no job can do worse)
+        T = int(workload.horizon)
+        cands.append((sum(T - int(j.arrival) + 1 for j in workload.jobs), "horizon"))
+    return min(cands)
+
+
+def share_ip_bound(workload: Workload, *, time_limit: float | None = 60.0,
+                   threads: int | None = 1, solver: str = "highs", upper: float | None = None,
+                   start_schedule=None, solver_options: dict | None = None,
+                   **_ignored) -> dict:
+    """Lower bound on the optimal average JCT (module docstring: the THEOREM)."""
+    from mlopt.errors import InputError
+    from mlopt.families.harmony.share_fixing import share_slack_columns
+    from mlopt.solve import Status, solve
+
+    if upper is not None and not (isinstance(upper, (int, float)) and math.isfinite(upper)
+                                  and upper > 0):
+        raise InputError("must be a positive finite average JCT", field="upper", value=upper)
+    t0 = time.perf_counter()
+    budget = 60.0 if time_limit is None else float(time_limit)
+    sh = share_bound(workload, threads=threads, time_limit=SHARE_SHARE * budget / 2)
+    out = {**sh, "share": sh["bound"], "status": "share"}
+    J = len(workload.jobs)
+    if not J or sh.get("share_value") is None:  # share had nothing to model: neither have we
+        return {**out, "solve_s": time.perf_counter() - t0}
+    U, source = _upper_sum(workload, upper, start_schedule, SEARCH_SHARE * budget)
+    got = share_slack_columns(workload, U, time_limit=SHARE_SHARE * budget / 2,
+                              threads=threads or 1)
+    out.update(upper_sum=U, upper_source=source)
+    if got is None or got[0] < 0:  # U below share's Lagrangian: no run within the slack
+        return {**out, "solve_s": time.perf_counter() - t0}
+    slack, cols = got
+    built = build_share_ip(workload, [[(s, n) for _, s, n in r] for r in cols])
+    if built is None:
+        return {**out, "solve_s": time.perf_counter() - t0}
+    model, _ = built
+    left = max(1.0, budget - (time.perf_counter() - t0))
+    res = solve(model, solver, time_limit=left, threads=threads or 1,
+                options=dict(solver_options or {}))
+    out.update(slack=slack, runs=len(model.X), ip_status=res.status.value,
+               ip_objective=res.objective, ip_bound=res.bound)
+    if res.status == Status.INFEASIBLE:
+        # no point within the slack: OPT > U (so U is no checked schedule's sum) or the
+        # solver is wrong; either way share's bound stands (fail safe)
+        return {**out, "solve_s": time.perf_counter() - t0}
+    db = res.bound
+    if db is None and res.status == Status.OPTIMAL:
+        db = res.objective
+    if db is not None and math.isfinite(db):
+        ip_sum = min(math.ceil(db - INT_TOL * (1.0 + abs(db))), U)
+        out["ip_sum"] = ip_sum
+        if ip_sum / J > out["bound"]:
+            out.update(bound=ip_sum / J, source="share_ip")
+        out["status"] = "optimal" if res.status == Status.OPTIMAL else "stopped"
+    return {**out, "solve_s": time.perf_counter() - t0}
