@@ -128,7 +128,12 @@ FAMILY = Family(
                        "itself be shared then"),
              Bound("config", f"{P}.config_bound:config_bound", bracket=False,
                    doc="per-server configurations (every job slowed by its real co-runners) "
-                       "against runs by slowdown level; small instances only")],
+                       "against runs by slowdown level; small instances only"),
+             # a MILP's dual bound (one solver's word): share's relaxation in integers, runs
+             # within share's reduced-cost slack of a checked schedule (.share_ip)
+             Bound("share_ip", f"{P}.share_ip:share_ip_bound", solver=True,
+                   doc="share's runs and modes as a MILP with a partner per shared job and "
+                       "pairwise / spreading losses")],
     trainers_={"policy": f"{P}.training:train_policy",
                "reward_model": f"{P}.reward_model:train_reward_model"},
     from_trace_=f"{P}.from_trace:harmony_from_trace",

@@ -36,7 +36,7 @@ THEOREM.  Let U be the sum of JCTs of a checked schedule (or any number the call
 ``upper``), and restrict each job's runs to those whose cheapest ``share`` column lies within
 the slack U - L (:func:`.share_fixing.share_slack_columns`, its ARGUMENT).  Then
 min(ceil(IP* - tol), U) <= OPT, IP* the optimum of the restricted model (or the solver's dual
-bound of it), tol = 1e-6 (1 + |IP*|) the solver's tolerance (subtracted BEFORE rounding up:
+bound of it), tol = 1e-4 (1 + |IP*|), far above the solver's tolerances (subtracted BEFORE rounding up:
 JCT sums are integers).  Proof: if OPT <= U, an optimal schedule maps (share's Lemmas 1-3,
 the partner argument above) to an integer point of the restricted model whose objective is
 OPT, so IP* <= OPT; if OPT > U, the minimum is <= U < OPT.  So a too-low ``upper`` gives a
@@ -58,12 +58,14 @@ import math
 import time
 from fractions import Fraction
 
-from mlopt.families.harmony.bounds import standalone_bound
-from mlopt.families.harmony.share_bound import MODES, ROWS, _prepare, share_bound
+from mlopt.families.harmony.bounds import must_span, speed_at, standalone_bound
+from mlopt.families.harmony.share_bound import ROUND_ERR, MODES, ROWS, _prepare, share_bound
+from mlopt.families.harmony.speed import RESOURCES, model_of
+from mlopt.families.harmony.volume_bound import _demand
 from mlopt.workload import Workload
 
 #: the solver's dual bound is lowered by this much (times 1 + |bound|) before rounding up
-INT_TOL = 1e-6
+INT_TOL = 1e-4
 #: shares of the budget: the upper end's search, share (and its slack columns)
 SEARCH_SHARE, SHARE_SHARE = 0.15, 0.15
 
@@ -74,20 +76,69 @@ def _down(x: Fraction) -> float:
     return math.nextafter(f, -math.inf) if Fraction(f) > x else f
 
 
-def _budget_line(jb, n: int, cP: float, cF: float) -> float | None:
-    """B_n: the largest cP p + cF f over the admissible (p, f) of a run of n, with a margin;
-    None when the run cannot train (n < k)."""
-    ok = jb.admissible(n)
-    if not ok:
+def _up(x: Fraction) -> float:
+    """The smallest float >= x, plus a relative 1e-9 (a right-hand side loosened)."""
+    f = float(x)
+    f = math.nextafter(f, math.inf) if Fraction(f) < x else f
+    return f + 1e-9 * (1.0 + abs(f))
+
+
+def _loss_line(jb, n: int) -> Fraction | None:
+    """B_n = n v_E - target / (1 + n 2^-50): a run of n intervals trains its epochs only if
+    its intervals' speed losses v_E - speed_t sum to at most B_n (Lemma 2 rearranged; share's
+    admissible (p, f) are exactly the counts whose losses fit); None when no count fits."""
+    if not jb.admissible(n):
         return None
-    b = max(cP * p + cF * f for p, f in ok)
-    return b + 1e-9 * (1.0 + abs(b))
+    return n * jb.speed["E"] - jb.target / (1 + n * ROUND_ERR)
 
 
-def build_share_ip(workload: Workload, runs: list[list[tuple[int, int]]] | None = None):
+def _fits_with(job, extra: dict, servers) -> bool:
+    """True when all of the job's tasks plus ``extra`` (one task's demand) fit some role-"any"
+    server within the checker's tolerance (+1e-6), exactly, with must_span's 1e-9 margin (a
+    need within it counts as fitting: only ever a weaker bound)."""
+    d = _demand(job)
+    margin = 1 + Fraction(1, 10**9)
+    return any(all(d[r] + Fraction(extra[r]) <= (Fraction(srv.capacity[r]) + Fraction(1e-6))
+                   * margin for r in RESOURCES) for srv in servers if srv.role == "any")
+
+
+def _pair_losses(workload: Workload, jobs) -> tuple[dict, list, list]:
+    """Speed losses v_E - speed (Fractions) a partner forces (``SPAN`` in the module
+    docstring): ``pair[(j, o)]`` when j and o have tasks on a common server; per job ``lossP``
+    (j shares, only with PSs) and ``lossF`` (j shares with a worker), each the least over the
+    partners o, and at least share's own v_E - v_P, v_E - v_F."""
+    sm = model_of(workload)
+    srv = workload.servers
+    pair, lossP, lossF = {}, [], []
+    for j, (job, jb) in enumerate(zip(workload.jobs, jobs)):
+        lj = sm.index(job.extra["model"])
+        alone = must_span(job, srv)
+        w = int(job.extra["workers"])
+        vE = jb.speed["E"]
+
+        def speed(d, extra):  # j's speed bound with o's task of demand ``extra`` beside it
+            kap = sm.comm_penalty[lj] if alone or not _fits_with(job, extra, srv) else 0.0
+            return Fraction(speed_at(sm, lj, w, d + kap))
+        bestP, bestF = Fraction(0), Fraction(0)
+        for o, other in enumerate(workload.jobs):
+            if o == j:
+                continue
+            a = sm.alpha[lj, sm.index(other.extra["model"])]
+            viaP = speed(a * 1 * sm.ps_weight, other.ps_demand)
+            viaW = speed(a * 1 * 1.0, other.worker_demand)
+            pair[(j, o)] = vE - min(jb.speed["P"], max(viaP, viaW))
+            bestP, bestF = max(bestP, viaP), max(bestF, viaW)
+        lossP.append(vE - min(jb.speed["P"], bestP))
+        lossF.append(vE - min(jb.speed["F"], bestF))
+    return pair, lossP, lossF
+
+
+def build_share_ip(workload: Workload, runs: list[list[tuple[int, int]]] | None = None, *,
+                   pairs: bool = True):
     """The MILP (module docstring) and ``share``'s prepared jobs, or None where share has
     nothing to model (no role-"any" server, a job that cannot finish by T).  ``runs``: per
-    job the allowed (s, n); default every run of the horizon."""
+    job the allowed (s, n); default every run of the horizon.  ``pairs``: the pairwise
+    sharing indicators z and their loss rows (else only the ``partner`` row)."""
     import pyomo.environ as pyo
 
     prep = _prepare(workload, standalone_bound(workload)["per_job"]) if workload.jobs else None
@@ -101,51 +152,68 @@ def build_share_ip(workload: Workload, runs: list[list[tuple[int, int]]] | None 
     m = pyo.ConcreteModel(name="harmony_share_ip")
     X, cover, line = [], [], []
     for j, jb in enumerate(jobs):
-        cP = float(jb.speed["E"] - jb.speed["P"])
-        cF = float(jb.speed["E"] - jb.speed["F"])
         keep = [(s, n, b) for s, n in runs[j]
-                if (b := _budget_line(jb, n, cP, cF)) is not None and s >= jb.a
-                and s + n - 1 <= T]
+                if (b := _loss_line(jb, n)) is not None and s >= jb.a and s + n - 1 <= T]
         X.extend((j, s, n) for s, n, _ in keep)
         cover.extend((j, t) for t in sorted({t for s, n, _ in keep for t in range(s, s + n)}))
-        line.append((cP, cF, {(s, n): b for s, n, b in keep}))
+        line.append({(s, n): _up(b) for s, n, b in keep})
     m.X = pyo.Set(initialize=X, dimen=3, ordered=True)
     m.C = pyo.Set(initialize=cover, dimen=2, ordered=True)
     m.x = pyo.Var(m.X, domain=pyo.Binary)
     m.yP = pyo.Var(m.C, domain=pyo.Binary)
     m.yF = pyo.Var(m.C, domain=pyo.Binary)
+    m.loss = pyo.Var(m.C, domain=pyo.NonNegativeReals)
     runs_of = {j: [] for j in range(len(jobs))}
     covering: dict = {}
     for j, s, n in X:
         runs_of[j].append((j, s, n))
         for t in range(s, s + n):
             covering.setdefault((j, t), []).append((j, s, n))
+    at_t: dict = {}
+    for j, t in cover:
+        at_t.setdefault(t, []).append(j)
     m.obj = pyo.Objective(expr=sum((s + n - jobs[j].a) * m.x[j, s, n] for j, s, n in X),
                           sense=pyo.minimize)
     m.one = pyo.Constraint(range(len(jobs)), rule=lambda m, j: sum(
         m.x[k] for k in runs_of[j]) == 1 if runs_of[j] else pyo.Constraint.Infeasible)
     m.inside = pyo.Constraint(m.C, rule=lambda m, j, t: m.yP[j, t] + m.yF[j, t] <= sum(
         m.x[k] for k in covering[(j, t)]))
+    # a shared interval loses at least its mode's speed (share's, or more with SPAN)
+    pair_loss, lossP, lossF = _pair_losses(workload, jobs)
+    m.mode_loss = pyo.Constraint(m.C, rule=lambda m, j, t: m.loss[j, t] >= _down(
+        lossP[j]) * m.yP[j, t] + _down(lossF[j]) * m.yF[j, t])
+    m.budget = pyo.Constraint(range(len(jobs)), rule=lambda m, j: sum(
+        m.loss[jj, t] for jj, t in cover if jj == j) <= sum(
+        line[j][(s, n)] * m.x[j, s, n] for _, s, n in runs_of[j]))
 
-    def budget(m, j):
-        cP, cF, b = line[j]
-        lhs = sum(cP * m.yP[jj, t] + cF * m.yF[jj, t] for jj, t in cover if jj == j)
-        if not runs_of[j] or (cP == 0 and cF == 0):
-            return pyo.Constraint.Skip
-        return lhs <= sum(b[(s, n)] * m.x[j, s, n] for _, s, n in runs_of[j])
-    m.budget = pyo.Constraint(range(len(jobs)), rule=budget)
-    at_t: dict = {}
-    for j, t in cover:
-        at_t.setdefault(t, []).append(j)
+    def shared(m, j, t):
+        return m.yP[j, t] + m.yF[j, t]
 
-    def partner(m, j, t):
-        others = [o for o in at_t[t] if o != j]
-        if not others:  # nobody else can run in t: j is exclusive there
-            return m.yP[j, t] + m.yF[j, t] <= 0
-        return m.yP[j, t] + m.yF[j, t] <= sum(m.yP[o, t] + m.yF[o, t] for o in others)
+    if pairs:
+        Z = [(j, o, t) for t in sorted(at_t) for i, j in enumerate(at_t[t])
+             for o in at_t[t][i + 1:]]
+        loss = pair_loss
+        m.Z = pyo.Set(initialize=Z, dimen=3, ordered=True)
+        m.z = pyo.Var(m.Z, domain=pyo.Binary)
+        m.z_j = pyo.Constraint(m.Z, rule=lambda m, j, o, t: m.z[j, o, t] <= shared(m, j, t))
+        m.z_o = pyo.Constraint(m.Z, rule=lambda m, j, o, t: m.z[j, o, t] <= shared(m, o, t))
+        m.z_loss_j = pyo.Constraint(m.Z, rule=lambda m, j, o, t: m.loss[j, t] >= _down(
+            loss[(j, o)]) * m.z[j, o, t])
+        m.z_loss_o = pyo.Constraint(m.Z, rule=lambda m, j, o, t: m.loss[o, t] >= _down(
+            loss[(o, j)]) * m.z[j, o, t])
+        with_ = {}
+        for j, o, t in Z:
+            with_.setdefault((j, t), []).append((j, o, t))
+            with_.setdefault((o, t), []).append((j, o, t))
+
+        def partner(m, j, t):
+            return shared(m, j, t) <= sum(m.z[k] for k in with_.get((j, t), []))
+    else:
+        def partner(m, j, t):
+            return shared(m, j, t) <= sum(shared(m, o, t) for o in at_t[t] if o != j)
     m.partner = pyo.Constraint(m.C, rule=partner)
     use = [{mode: {row: jb.use[mode][row] for row in ROWS} for mode in MODES} for jb in jobs]
-    rows = [(ri, t) for ri in range(len(ROWS)) for t in sorted(at_t)]
+    ts = sorted(at_t)
 
     def cap(m, ri, t):
         row = ROWS[ri]
@@ -156,7 +224,18 @@ def build_share_ip(workload: Workload, runs: list[list[tuple[int, int]]] | None 
             terms.append(_down(u["P"][row] - u["E"][row]) * m.yP[j, t])
             terms.append(_down(u["F"][row] - u["E"][row]) * m.yF[j, t])
         return sum(terms) <= M
-    m.cap = pyo.Constraint(rows, rule=cap)
+    m.cap = pyo.Constraint([(ri, t) for ri in range(len(ROWS)) for t in ts], rule=cap)
+    # whole shared servers (integer-only): S[t] counts the servers hosting a task of a job
+    # shared in t (module docstring, ``pool`` / ``whole``)
+    m.S = pyo.Var(ts, domain=pyo.NonNegativeIntegers, bounds=(0, M))
+    task = [ri for ri, row in enumerate(ROWS) if row[0] == "task"]
+    m.pool = pyo.Constraint([(ri, t) for ri in task for t in ts], rule=lambda m, ri, t: sum(
+        _down(use[j]["P"][ROWS[ri]]) * m.yP[j, t] + _down(use[j]["F"][ROWS[ri]]) * m.yF[j, t]
+        for j in at_t[t]) <= m.S[t])
+    m.whole = pyo.Constraint(ts, rule=lambda m, t: sum(
+        _down(use[j]["E"][ROWS[task[0]]]) * (sum(m.x[k] for k in covering[(j, t)])
+                                            - m.yP[j, t] - m.yF[j, t])
+        for j in at_t[t]) + m.S[t] <= M)
     return m, jobs
 
 
