@@ -9,26 +9,50 @@ counts of a run of n intervals (Lemma 2), and per row (kind, r) the usages use_E
 derives them); M role-"any" servers.
 
 MODEL.  x[j,s,n] binary per run (s, n) of j (s >= a_j, n >= k_j, s + n - 1 <= T); yP[j,t],
-yF[j,t] binary: j is shared in t (mode P / F).  Rows:
+yF[j,t] binary: j is shared in t (mode P / F); loss[j,t] >= 0: j's speed lost in t (v_E minus
+its speed).  Rows:
 
 * ``one[j]``: sum_{s,n} x = 1;
 * ``inside[j,t]``: yP + yF <= sum of the x whose run covers t (shared only inside the run);
-* ``budget[j]``: cP sum_t yP + cF sum_t yF <= sum_{s,n} B_n x[j,s,n], cP = v_E - v_P,
-  cF = v_E - v_F (floats) and B_n = the largest float cP p + cF f over share's exactly
-  admissible (p, f) of a run of n, plus 1e-9 (1 + B_n): every admissible count pair satisfies
-  it (a relaxation of Lemma 2's set, which is exactly the integer points under that line);
+* ``budget[j]``: sum_t loss[j,t] <= sum_{s,n} B_n x[j,s,n], B_n = n v_E - target / (1 + n
+  2^-50) rounded UP (+1e-9 relative): Lemma 2 says the run's float speed sum reaches the
+  target only if sum_t speed_t >= target / (1 + n 2^-50), i.e. the losses sum to at most B_n
+  (share's admissible (p, f) are exactly the counts whose mode losses fit under B_n);
+* ``mode_loss[j,t]``: loss >= lossP_j yP + lossF_j yF, lossP_j / lossF_j at least share's
+  v_E - v_P / v_E - v_F, raised by SPAN (below);
 * ``cap[row,t]``: sum_j [use_E (covering x) + (use_P - use_E) yP + (use_F - use_E) yF] <= M
   (Lemma 3), every coefficient rounded DOWN from share's exact rational to a float, so a
   point of a real schedule, whose exact left side is <= M, stays <= M in floats (variables
-  are >= 0);
-* ``partner[j,t]`` (integer-only): yP[j,t] + yF[j,t] <= sum_{o != j} (yP[o,t] + yF[o,t]).
-  ARGUMENT (the checker's definitions): j is shared in t when a server m hosting a task of j
-  hosts a task of another job o running in t; then o has a task on m, which hosts a task of
-  j, running in t: o is shared in t too.  Tasks sit only on role-"any" servers (the checker
-  refuses others), so PS-only / worker-only servers add no case; zero allocations put no
-  task on a server and are no case either; o running in t means t is inside o's run, as the
-  ``inside`` rows require.  A job alone in the cluster (or before anyone else arrives) can
-  then never be shared.
+  are >= 0); every loss coefficient is rounded DOWN too and every B_n UP.
+* ``partner[j,t]`` (integer-only): j shared in t has a partner.  ARGUMENT (the checker's
+  definitions): j is shared in t when a server m hosting a task of j hosts a task of another
+  job o running in t; then o has a task on m, which hosts a task of j, running in t: o is
+  shared in t too.  Tasks sit only on role-"any" servers (the checker refuses others), so
+  PS-only / worker-only servers add no case; zero allocations put no task on a server and
+  are no case either; o running in t means t is inside o's run, as the ``inside`` rows
+  require.  A job alone in the cluster (or before anyone else arrives) is never shared.
+  With PAIRS: shared(j,t) <= sum_o z[j,o,t]; otherwise shared(j,t) <= sum_{o != j}
+  shared(o,t).
+* PAIRS (when at most PAIR_CAP pairs of jobs can run together): z[j,o,t] binary (j < o) =
+  j and o have tasks on a common server in t, z <= shared(j,t), z <= shared(o,t) (the
+  partner argument), loss[j,t] >= pair(j,o) z and loss[o,t] >= pair(o,j) z: on that server
+  the checker's felt of j is a float sum of non-negative terms one of which is
+  alpha[l_j, l_o] x c x w, c >= 1, w in {ps_weight, 1}, so felt >= alpha x 1 x ps_weight
+  (ps_weight <= 1; float sums of non-negatives are monotone) and j's speed is at most
+  speed_at of that (+ comm_penalty by SPAN), and at most v_P (j is shared).
+  WORKER: zW[j,o,t] binary = a server hosting a task of j hosts a WORKER of o; zW <= z,
+  loss[j,t] >= wpair(j,o) zW (felt >= alpha x 1 x 1), and ``worker_partner``: yF[j,t] <=
+  sum_o zW[j,o,t] (mode F is exactly "a foreign worker on one of j's servers").
+* SPAN: if j's whole demand (W_j workers, P_j PSs) plus the partner's task (a PS of o for
+  the P-level charge, a worker of o for the F-level one) fits on no role-"any" server
+  (exactly, with the checker's +1e-6 and must_span's 1e-9 margin: a near fit counts as a
+  fit, only a weaker bound), j's tasks span >= 2 servers and its d includes comm_penalty.
+  Per job the mode losses take the mildest partner o (speeds maximized over o).
+* ``pool[r,t]`` / ``whole[t]`` (integer-only): S[t] integer >= the shared jobs' task usage
+  sum (use_P yP + use_F yF) in every resource (the servers hosting any task of a shared job
+  are whole servers holding those demands, Lemma 3), and sum of exclusive g_j + S[t] <= M
+  (exclusive jobs' servers host no other running job's task, so they are disjoint from
+  those).
 
 Objective: min sum x[j,s,n] (s + n - a_j), the sum of JCTs.
 
@@ -66,6 +90,10 @@ from mlopt.workload import Workload
 
 #: the solver's dual bound is lowered by this much (times 1 + |bound|) before rounding up
 INT_TOL = 1e-4
+#: the pairwise indicators (z, zW) are left out above this many unordered pairs of jobs
+#: running together (``uniform`` seed 0 at the ruin schedule's sum: 50,024, a model Pyomo
+#: builds for minutes in gigabytes); without them the partner row stands in
+PAIR_CAP = 5_000
 #: shares of the budget: the upper end's search, share (and its slack columns)
 SEARCH_SHARE, SHARE_SHARE = 0.15, 0.15
 
@@ -102,14 +130,15 @@ def _fits_with(job, extra: dict, servers) -> bool:
                    * margin for r in RESOURCES) for srv in servers if srv.role == "any")
 
 
-def _pair_losses(workload: Workload, jobs) -> tuple[dict, list, list]:
+def _pair_losses(workload: Workload, jobs) -> tuple[dict, dict, list, list]:
     """Speed losses v_E - speed (Fractions) a partner forces (``SPAN`` in the module
-    docstring): ``pair[(j, o)]`` when j and o have tasks on a common server; per job ``lossP``
+    docstring): ``pair[(j, o)]`` when j and o have tasks on a common server, ``wpair[(j, o)]``
+    when a server hosting a task of j hosts a worker of o (felt >= alpha x 1 x 1); per job ``lossP``
     (j shares, only with PSs) and ``lossF`` (j shares with a worker), each the least over the
     partners o, and at least share's own v_E - v_P, v_E - v_F."""
     sm = model_of(workload)
     srv = workload.servers
-    pair, lossP, lossF = {}, [], []
+    pair, wpair, lossP, lossF = {}, {}, [], []
     for j, (job, jb) in enumerate(zip(workload.jobs, jobs)):
         lj = sm.index(job.extra["model"])
         alone = must_span(job, srv)
@@ -127,18 +156,20 @@ def _pair_losses(workload: Workload, jobs) -> tuple[dict, list, list]:
             viaP = speed(a * 1 * sm.ps_weight, other.ps_demand)
             viaW = speed(a * 1 * 1.0, other.worker_demand)
             pair[(j, o)] = vE - min(jb.speed["P"], max(viaP, viaW))
+            wpair[(j, o)] = vE - min(jb.speed["F"], viaW)
             bestP, bestF = max(bestP, viaP), max(bestF, viaW)
         lossP.append(vE - min(jb.speed["P"], bestP))
         lossF.append(vE - min(jb.speed["F"], bestF))
-    return pair, lossP, lossF
+    return pair, wpair, lossP, lossF
 
 
 def build_share_ip(workload: Workload, runs: list[list[tuple[int, int]]] | None = None, *,
-                   pairs: bool = True):
+                   pairs: bool | None = None):
     """The MILP (module docstring) and ``share``'s prepared jobs, or None where share has
     nothing to model (no role-"any" server, a job that cannot finish by T).  ``runs``: per
     job the allowed (s, n); default every run of the horizon.  ``pairs``: the pairwise
-    sharing indicators z and their loss rows (else only the ``partner`` row)."""
+    sharing indicators z, zW and their loss rows (else only the ``partner`` row); None: when
+    there are at most PAIR_CAP pairs."""
     import pyomo.environ as pyo
 
     prep = _prepare(workload, standalone_bound(workload)["per_job"]) if workload.jobs else None
@@ -179,7 +210,7 @@ def build_share_ip(workload: Workload, runs: list[list[tuple[int, int]]] | None 
     m.inside = pyo.Constraint(m.C, rule=lambda m, j, t: m.yP[j, t] + m.yF[j, t] <= sum(
         m.x[k] for k in covering[(j, t)]))
     # a shared interval loses at least its mode's speed (share's, or more with SPAN)
-    pair_loss, lossP, lossF = _pair_losses(workload, jobs)
+    pair_loss, wpair_loss, lossP, lossF = _pair_losses(workload, jobs)
     m.mode_loss = pyo.Constraint(m.C, rule=lambda m, j, t: m.loss[j, t] >= _down(
         lossP[j]) * m.yP[j, t] + _down(lossF[j]) * m.yF[j, t])
     m.budget = pyo.Constraint(range(len(jobs)), rule=lambda m, j: sum(
@@ -189,9 +220,11 @@ def build_share_ip(workload: Workload, runs: list[list[tuple[int, int]]] | None 
     def shared(m, j, t):
         return m.yP[j, t] + m.yF[j, t]
 
+    Z = [(j, o, t) for t in sorted(at_t) for i, j in enumerate(at_t[t])
+         for o in at_t[t][i + 1:]]
+    if pairs is None:
+        pairs = len(Z) <= PAIR_CAP
     if pairs:
-        Z = [(j, o, t) for t in sorted(at_t) for i, j in enumerate(at_t[t])
-             for o in at_t[t][i + 1:]]
         loss = pair_loss
         m.Z = pyo.Set(initialize=Z, dimen=3, ordered=True)
         m.z = pyo.Var(m.Z, domain=pyo.Binary)
@@ -208,6 +241,20 @@ def build_share_ip(workload: Workload, runs: list[list[tuple[int, int]]] | None 
 
         def partner(m, j, t):
             return shared(m, j, t) <= sum(m.z[k] for k in with_.get((j, t), []))
+        # worker partners: zW[j,o,t] = a server hosting a task of j hosts a worker of o
+        # (``WORKER`` in the module docstring); mode F names one
+        ZW = [(j, o, t) for t in sorted(at_t) for j in at_t[t] for o in at_t[t] if o != j]
+        m.ZW = pyo.Set(initialize=ZW, dimen=3, ordered=True)
+        m.zW = pyo.Var(m.ZW, domain=pyo.Binary)
+        m.zW_pair = pyo.Constraint(m.ZW, rule=lambda m, j, o, t: m.zW[j, o, t] <= m.z[
+            min(j, o, key=at_t[t].index), max(j, o, key=at_t[t].index), t])
+        m.zW_loss = pyo.Constraint(m.ZW, rule=lambda m, j, o, t: m.loss[j, t] >= _down(
+            wpair_loss[(j, o)]) * m.zW[j, o, t])
+        wwith: dict = {}
+        for j, o, t in ZW:
+            wwith.setdefault((j, t), []).append((j, o, t))
+        m.worker_partner = pyo.Constraint(m.C, rule=lambda m, j, t: m.yF[j, t] <= sum(
+            m.zW[k] for k in wwith.get((j, t), [])))
     else:
         def partner(m, j, t):
             return shared(m, j, t) <= sum(shared(m, o, t) for o in at_t[t] if o != j)
@@ -268,7 +315,7 @@ def _upper_sum(workload: Workload, upper, start_schedule, budget: float) -> tupl
 def share_ip_bound(workload: Workload, *, time_limit: float | None = 60.0,
                    threads: int | None = 1, solver: str = "highs", upper: float | None = None,
                    start_schedule=None, solver_options: dict | None = None,
-                   **_ignored) -> dict:
+                   pairs: bool | None = None, **_ignored) -> dict:
     """Lower bound on the optimal average JCT (module docstring: the THEOREM)."""
     from mlopt.errors import InputError
     from mlopt.families.harmony.share_fixing import share_slack_columns
@@ -291,14 +338,17 @@ def share_ip_bound(workload: Workload, *, time_limit: float | None = 60.0,
     if got is None or got[0] < 0:  # U below share's Lagrangian: no run within the slack
         return {**out, "solve_s": time.perf_counter() - t0}
     slack, cols = got
-    built = build_share_ip(workload, [[(s, n) for _, s, n in r] for r in cols])
+    t1 = time.perf_counter()
+    built = build_share_ip(workload, [[(s, n) for _, s, n in r] for r in cols], pairs=pairs)
     if built is None:
         return {**out, "solve_s": time.perf_counter() - t0}
     model, _ = built
     left = max(1.0, budget - (time.perf_counter() - t0))
     res = solve(model, solver, time_limit=left, threads=threads or 1,
                 options=dict(solver_options or {}))
-    out.update(slack=slack, runs=len(model.X), ip_status=res.status.value,
+    out.update(slack=slack, runs=len(model.X), pairs=hasattr(model, "z"),
+               build_s=round(time.perf_counter() - t1 - res.runtime_s, 2),
+               ip_status=res.status.value,
                ip_objective=res.objective, ip_bound=res.bound)
     if res.status == Status.INFEASIBLE:
         # no point within the slack: OPT > U (so U is no checked schedule's sum) or the
