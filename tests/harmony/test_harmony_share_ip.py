@@ -46,8 +46,28 @@ def test_hand_value_two_resnets_on_one_server():
 
 
 def test_golden_lp():
-    model, _ = si.build_share_ip(two_resnets())
+    model, _ = si.build_share_ip(two_resnets(), form="runs")
     assert_golden_lp(model, "harmony_share_ip_tiny.lp")
+    model, _ = si.build_share_ip(two_resnets(), form="blocks", pairs=False)
+    assert_golden_lp(model, "harmony_share_ip_blocks_tiny.lp")
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=list(HealthCheck))
+@given(seed=st.integers(0, 10_000), params=WIDE, pairs=st.booleans())
+def test_runs_and_blocks_forms_agree_over_every_run(seed, params, pairs):
+    # over every run of the horizon the two forms are the same integer set (a block from one
+    # start, at least k long, is a run), up to BLOCKS' loss line using T in the float margin
+    w = FAM.generate("tiny", seed=seed, **params)
+    got = [si.build_share_ip(w, form=form, pairs=pairs) for form in ("runs", "blocks")]
+    if got[0] is None:
+        assert got[1] is None
+        return
+    values = []
+    for model, _ in got:
+        res = mlopt.solve.solve(model, time_limit=30)
+        assert res.status == Status.OPTIMAL
+        values.append(res.objective)
+    assert values[0] == pytest.approx(values[1], abs=1e-6)
 
 
 def test_a_lone_job_is_never_shared():
@@ -103,13 +123,14 @@ def test_stopped_or_failed_solves_are_weaker_never_wrong(monkeypatch, status, ob
 
 
 @settings(max_examples=5, deadline=None, suppress_health_check=list(HealthCheck))
-@given(seed=st.integers(0, 10_000), params=WIDE)
-def test_between_share_and_the_optimum_on_widened_instances(seed, params):
+@given(seed=st.integers(0, 10_000), params=WIDE, form=st.sampled_from(["runs", "blocks"]),
+       pairs=st.sampled_from([None, False]))
+def test_between_share_and_the_optimum_on_widened_instances(seed, params, form, pairs):
     w = FAM.generate("tiny", seed=seed, **params)
-    out = si.share_ip_bound(w, time_limit=20)  # U from local_search's schedule
+    out = si.share_ip_bound(w, time_limit=20, form=form, pairs=pairs)  # U: local_search's
     share = share_bound(w)
     assert out["bound"] >= share["bound"] - 1e-12
-    if out.get("ip_status") == "optimal":  # the IP restricts share's LP to integers
+    if out.get("ip_status") == "optimal" and form == "runs":  # share's LP in integers
         assert share["lp"] is None or out["ip_objective"] >= share["lp"] * len(w.jobs) - 1e-6
     off = pipeline.solve_offline(w, family="harmony", time_limit=60)
     if off.solve.status == Status.OPTIMAL:

@@ -94,6 +94,10 @@ INT_TOL = 1e-4
 #: running together (``uniform`` seed 0 at the ruin schedule's sum: 50,024, a model Pyomo
 #: builds for minutes in gigabytes); without them the partner row stands in
 PAIR_CAP = 5_000
+#: above this many runs the model takes the BLOCKS form (start and running indicators)
+#: instead of one binary per run (uniform seed 0 at the ruin schedule's sum: 27,476 runs,
+#: about two million nonzeros in the capacity rows)
+RUN_CAP = 5_000
 #: shares of the budget: the upper end's search, share (and its slack columns)
 SEARCH_SHARE, SHARE_SHARE = 0.15, 0.15
 
@@ -163,13 +167,44 @@ def _pair_losses(workload: Workload, jobs) -> tuple[dict, dict, list, list]:
     return pair, wpair, lossP, lossF
 
 
+def _blocks(m, jobs, X, of_job, T) -> None:
+    """BLOCKS: st[j,s] binary per start of an allowed run, act[j,t] binary per interval of the
+    allowed runs' union, act a contiguous block from the one start, at least k_j long;
+    objective sum (s - a_j) st + sum act (= c_j - a_j + 1)."""
+    import pyomo.environ as pyo
+
+    starts = sorted({(j, s) for j, s, _ in X})
+    m.ST = pyo.Set(initialize=starts, dimen=2, ordered=True)
+    m.st = pyo.Var(m.ST, domain=pyo.Binary)
+    m.act = pyo.Var(m.C, domain=pyo.Binary)
+    by_job: dict = {j: [] for j in range(len(jobs))}
+    for j, s in starts:
+        by_job[j].append(s)
+    m.obj = pyo.Objective(expr=sum((s - jobs[j].a) * m.st[j, s] for j, s in starts)
+                          + sum(m.act[k] for k in m.C), sense=pyo.minimize)
+    m.one = pyo.Constraint(range(len(jobs)), rule=lambda m, j: sum(
+        m.st[j, s] for s in by_job[j]) == 1 if by_job[j] else pyo.Constraint.Infeasible)
+    m.started = pyo.Constraint(m.C, rule=lambda m, j, t: m.act[j, t] <= sum(
+        m.st[j, s] for s in by_job[j] if s <= t))
+    m.at_start = pyo.Constraint(m.ST, rule=lambda m, j, s: m.st[j, s] <= m.act[j, s])
+    cov = set(m.C)
+
+    def no_gap(m, j, t):  # running in t: running in t - 1 or started in t
+        prev = m.act[j, t - 1] if (j, t - 1) in cov else 0
+        return m.act[j, t] <= prev + (m.st[j, t] if (j, t) in m.ST else 0)
+    m.no_gap = pyo.Constraint(m.C, rule=no_gap)
+    m.length = pyo.Constraint(range(len(jobs)), rule=lambda m, j: sum(
+        m.act[j, t] for t in of_job[j]) >= jobs[j].k)
+
+
 def build_share_ip(workload: Workload, runs: list[list[tuple[int, int]]] | None = None, *,
-                   pairs: bool | None = None):
+                   pairs: bool | None = None, form: str | None = None):
     """The MILP (module docstring) and ``share``'s prepared jobs, or None where share has
     nothing to model (no role-"any" server, a job that cannot finish by T).  ``runs``: per
     job the allowed (s, n); default every run of the horizon.  ``pairs``: the pairwise
     sharing indicators z, zW and their loss rows (else only the ``partner`` row); None: when
-    there are at most PAIR_CAP pairs."""
+    there are at most PAIR_CAP pairs.  ``form``: "runs" (x per run) or "blocks" (BLOCKS);
+    None: runs up to RUN_CAP runs."""
     import pyomo.environ as pyo
 
     prep = _prepare(workload, standalone_bound(workload)["per_job"]) if workload.jobs else None
@@ -188,34 +223,51 @@ def build_share_ip(workload: Workload, runs: list[list[tuple[int, int]]] | None 
         X.extend((j, s, n) for s, n, _ in keep)
         cover.extend((j, t) for t in sorted({t for s, n, _ in keep for t in range(s, s + n)}))
         line.append({(s, n): _up(b) for s, n, b in keep})
-    m.X = pyo.Set(initialize=X, dimen=3, ordered=True)
+    if form is None:
+        form = "runs" if len(X) <= RUN_CAP else "blocks"
+    if form not in ("runs", "blocks"):
+        raise ValueError(f"form must be runs or blocks, not {form!r}")
     m.C = pyo.Set(initialize=cover, dimen=2, ordered=True)
-    m.x = pyo.Var(m.X, domain=pyo.Binary)
     m.yP = pyo.Var(m.C, domain=pyo.Binary)
     m.yF = pyo.Var(m.C, domain=pyo.Binary)
     m.loss = pyo.Var(m.C, domain=pyo.NonNegativeReals)
-    runs_of = {j: [] for j in range(len(jobs))}
-    covering: dict = {}
-    for j, s, n in X:
-        runs_of[j].append((j, s, n))
-        for t in range(s, s + n):
-            covering.setdefault((j, t), []).append((j, s, n))
     at_t: dict = {}
+    of_job: dict = {j: [] for j in range(len(jobs))}
     for j, t in cover:
         at_t.setdefault(t, []).append(j)
-    m.obj = pyo.Objective(expr=sum((s + n - jobs[j].a) * m.x[j, s, n] for j, s, n in X),
-                          sense=pyo.minimize)
-    m.one = pyo.Constraint(range(len(jobs)), rule=lambda m, j: sum(
-        m.x[k] for k in runs_of[j]) == 1 if runs_of[j] else pyo.Constraint.Infeasible)
-    m.inside = pyo.Constraint(m.C, rule=lambda m, j, t: m.yP[j, t] + m.yF[j, t] <= sum(
-        m.x[k] for k in covering[(j, t)]))
+        of_job[j].append(t)
+    if form == "runs":
+        m.X = pyo.Set(initialize=X, dimen=3, ordered=True)
+        m.x = pyo.Var(m.X, domain=pyo.Binary)
+        runs_of = {j: [] for j in range(len(jobs))}
+        covering: dict = {}
+        for j, s, n in X:
+            runs_of[j].append((j, s, n))
+            for t in range(s, s + n):
+                covering.setdefault((j, t), []).append((j, s, n))
+
+        def on(m, j, t):  # j runs in t
+            return sum(m.x[k] for k in covering[(j, t)])
+        m.obj = pyo.Objective(expr=sum((s + n - jobs[j].a) * m.x[j, s, n] for j, s, n in X),
+                              sense=pyo.minimize)
+        m.one = pyo.Constraint(range(len(jobs)), rule=lambda m, j: sum(
+            m.x[k] for k in runs_of[j]) == 1 if runs_of[j] else pyo.Constraint.Infeasible)
+        budget_rhs = [sum(line[j][(s, n)] * m.x[j, s, n] for _, s, n in runs_of[j])
+                      for j in range(len(jobs))]
+    else:
+        _blocks(m, jobs, X, of_job, T)
+
+        def on(m, j, t):
+            return m.act[j, t]
+        budget_rhs = [_up(jb.speed["E"]) * sum(m.act[j, t] for t in of_job[j])
+                      - _down(jb.target / (1 + T * ROUND_ERR)) for j, jb in enumerate(jobs)]
+    m.inside = pyo.Constraint(m.C, rule=lambda m, j, t: m.yP[j, t] + m.yF[j, t] <= on(m, j, t))
     # a shared interval loses at least its mode's speed (share's, or more with SPAN)
     pair_loss, wpair_loss, lossP, lossF = _pair_losses(workload, jobs)
     m.mode_loss = pyo.Constraint(m.C, rule=lambda m, j, t: m.loss[j, t] >= _down(
         lossP[j]) * m.yP[j, t] + _down(lossF[j]) * m.yF[j, t])
     m.budget = pyo.Constraint(range(len(jobs)), rule=lambda m, j: sum(
-        m.loss[jj, t] for jj, t in cover if jj == j) <= sum(
-        line[j][(s, n)] * m.x[j, s, n] for _, s, n in runs_of[j]))
+        m.loss[j, t] for t in of_job[j]) <= budget_rhs[j])
 
     def shared(m, j, t):
         return m.yP[j, t] + m.yF[j, t]
@@ -267,7 +319,7 @@ def build_share_ip(workload: Workload, runs: list[list[tuple[int, int]]] | None 
         terms = []
         for j in at_t[t]:
             u = use[j]
-            terms.append(_down(u["E"][row]) * sum(m.x[k] for k in covering[(j, t)]))
+            terms.append(_down(u["E"][row]) * on(m, j, t))
             terms.append(_down(u["P"][row] - u["E"][row]) * m.yP[j, t])
             terms.append(_down(u["F"][row] - u["E"][row]) * m.yF[j, t])
         return sum(terms) <= M
@@ -280,8 +332,7 @@ def build_share_ip(workload: Workload, runs: list[list[tuple[int, int]]] | None 
         _down(use[j]["P"][ROWS[ri]]) * m.yP[j, t] + _down(use[j]["F"][ROWS[ri]]) * m.yF[j, t]
         for j in at_t[t]) <= m.S[t])
     m.whole = pyo.Constraint(ts, rule=lambda m, t: sum(
-        _down(use[j]["E"][ROWS[task[0]]]) * (sum(m.x[k] for k in covering[(j, t)])
-                                            - m.yP[j, t] - m.yF[j, t])
+        _down(use[j]["E"][ROWS[task[0]]]) * (on(m, j, t) - m.yP[j, t] - m.yF[j, t])
         for j in at_t[t]) + m.S[t] <= M)
     return m, jobs
 
@@ -315,7 +366,8 @@ def _upper_sum(workload: Workload, upper, start_schedule, budget: float) -> tupl
 def share_ip_bound(workload: Workload, *, time_limit: float | None = 60.0,
                    threads: int | None = 1, solver: str = "highs", upper: float | None = None,
                    start_schedule=None, solver_options: dict | None = None,
-                   pairs: bool | None = None, **_ignored) -> dict:
+                   pairs: bool | None = None, form: str | None = None,
+                   **_ignored) -> dict:
     """Lower bound on the optimal average JCT (module docstring: the THEOREM)."""
     from mlopt.errors import InputError
     from mlopt.families.harmony.share_fixing import share_slack_columns
@@ -339,14 +391,16 @@ def share_ip_bound(workload: Workload, *, time_limit: float | None = 60.0,
         return {**out, "solve_s": time.perf_counter() - t0}
     slack, cols = got
     t1 = time.perf_counter()
-    built = build_share_ip(workload, [[(s, n) for _, s, n in r] for r in cols], pairs=pairs)
+    built = build_share_ip(workload, [[(s, n) for _, s, n in r] for r in cols], pairs=pairs,
+                           form=form)
     if built is None:
         return {**out, "solve_s": time.perf_counter() - t0}
     model, _ = built
     left = max(1.0, budget - (time.perf_counter() - t0))
     res = solve(model, solver, time_limit=left, threads=threads or 1,
                 options=dict(solver_options or {}))
-    out.update(slack=slack, runs=len(model.X), pairs=hasattr(model, "z"),
+    out.update(slack=slack, runs=sum(len(r) for r in cols), pairs=hasattr(model, "z"),
+               form="runs" if hasattr(model, "x") else "blocks",
                build_s=round(time.perf_counter() - t1 - res.runtime_s, 2),
                ip_status=res.status.value,
                ip_objective=res.objective, ip_bound=res.bound)
