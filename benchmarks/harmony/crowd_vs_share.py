@@ -33,7 +33,7 @@ BOUNDS = {"share": share_bound, "crowd": crowd_bound, "pair": pair_bound,
           "config": config_bound, "share_ip": share_ip_bound}
 #: share_ip's own outputs, copied into each line
 IP_KEYS = ("ip_status", "ip_objective", "ip_bound", "ip_sum", "upper_sum", "upper_source",
-           "slack", "runs")
+           "slack", "runs", "form", "pairs", "build_s")
 
 
 def main(argv=None):
