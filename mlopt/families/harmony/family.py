@@ -130,7 +130,10 @@ FAMILY = Family(
                    doc="per-server configurations (every job slowed by its real co-runners) "
                        "against runs by slowdown level; small instances only"),
              # a MILP's dual bound (one solver's word): share's relaxation in integers, runs
-             # within share's reduced-cost slack of a checked schedule (.share_ip)
+             # within share's reduced-cost slack of a checked schedule (.share_ip).
+             # DECISION: a default source of bracket: at uniform seeds 0-1 it is the only one
+             # above share (+1 and +2 JCT units, benchmarks/harmony/data/share_ip_vs_share.jsonl)
+             # and bracket runs it last among the bounds, with what the others leave
              Bound("share_ip", f"{P}.share_ip:share_ip_bound", solver=True,
                    doc="share's runs and modes as a MILP with a partner per shared job and "
                        "pairwise / spreading losses")],
