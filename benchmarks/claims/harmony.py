@@ -1115,3 +1115,40 @@ CLAIMS += [
     Sentence(FRONTIER, "SCIP agrees on all {} (", lambda: rc_prove_summary("scip")[2:3],
              what="frontier: seed-2 cases, SCIP"),
 ]
+
+
+# --- issue 21, share_ip (frontier.md, "2026-11-29 (3)") ------------------------------------
+# share_ip_vs_share.jsonl (crowd_vs_share.py --bounds share share_ip): share and share_ip in
+# one run per instance; share_ip_check.jsonl (share_ip_check.py): random widened instances
+
+def share_ip_rows():
+    rows = _jsonl("share_ip_vs_share.jsonl")
+    share = {(_inst(r), r["seed"]): r["value"] for r in rows if r["bound"] == "share"}
+    out = []
+    for r in rows:
+        if r["bound"] != "share_ip":
+            continue
+        out.append([_inst(r), str(r["seed"]), str(int(r["time_limit"])), str(r["upper_sum"]),
+                    r["upper_source"], r["runs"], r.get("form"),
+                    share.get((_inst(r), r["seed"])), r["value"], r["ip_status"], r["ip_sum"],
+                    r["cpu_s"]])
+    return out
+
+
+def share_ip_check():
+    rows = _jsonl("share_ip_check.jsonl")
+    known = [r for r in rows if r["optimum"] is not None]
+    return [str(len({r["i"] for r in rows})), str(len(rows)),
+            str(sum(not r["ok"] for r in rows)), str(len(known)),
+            str(sum(r["share_ip"] > r["share"] + 1e-9 for r in known)),
+            str(sum(abs(r["share_ip"] - r["optimum"]) < 1e-9 for r in known))]
+
+
+CLAIMS += [
+    Table(FRONTIER, "| instance | seed | budget s | U | U from | runs | form | share | share_ip "
+          "| IP status | IP sum | CPU s |", share_ip_rows, key=3,
+          what="frontier: share_ip against share"),
+    Sentence(FRONTIER, "{} random instances, {} (instance, variant) runs: {} above the "
+             "optimum; of the {} with a proven optimum, `share_ip` is above `share` on {} and "
+             "equal to the optimum on {}", share_ip_check, what="frontier: share_ip check"),
+]
