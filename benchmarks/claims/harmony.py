@@ -1152,3 +1152,16 @@ CLAIMS += [
              "optimum; of the {} with a proven optimum, `share_ip` is above `share` on {} and "
              "equal to the optimum on {}", share_ip_check, what="frontier: share_ip check"),
 ]
+
+
+def open0_now():
+    d = json.loads((DATA / "open0_solu_bracket_600_ruin.json").read_text())[0]
+    assert d["instance"] == "harmony-open-0" and d["status"] == "bound"
+    hi, lo = d["objective"], d["bound"]
+    return [f"{lo:.3f}", f"{hi:.3f}", f"{100 * (hi - lo) / hi:.1f}"]
+
+
+CLAIMS += [
+    Sentence(FRONTIER, "quote the row as it was then): now [{}, {}], width {}%", open0_now,
+             what="frontier: harmony-open-0 after the ruin-start bracket"),
+]

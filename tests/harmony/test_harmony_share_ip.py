@@ -139,7 +139,7 @@ def test_between_share_and_the_optimum_on_widened_instances(seed, params, form, 
 
 def test_registered_as_a_solver_bound():
     b = FAM.bounds_["share_ip"]
-    assert b.solver is True
+    assert b.solver is True and b.bracket is False
 
 
 def test_bad_input():
@@ -167,3 +167,15 @@ def test_never_above_the_recorded_optima(name):
     w = Workload.load(ROOT / "instances" / name.rsplit("-", 1)[0] / f"{name}.json")
     out = si.share_ip_bound(w, upper=opt)
     assert out["share"] - 1e-12 <= out["bound"] <= opt + 1e-9
+
+
+def test_start_schedule_as_a_file(tmp_path):
+    # `mlopt bound --option start_schedule="..."` passes a path: its checked sum is U
+    w = small(3)
+    sched = FAM.run("local_search", w, seed=0, options={"time_limit": 1})
+    path = tmp_path / "s.json"
+    sched.save(path)
+    out = si.share_ip_bound(w, start_schedule=str(path))
+    assert out["upper_source"] == "start_schedule"
+    assert out["upper_sum"] == round(FAM.check(w, sched).objective * 5)
+    assert out["status"] in ("ip_optimal", "ip_stopped") and out["bound"] <= 2.4 + 1e-9

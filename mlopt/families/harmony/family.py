@@ -131,10 +131,13 @@ FAMILY = Family(
                        "against runs by slowdown level; small instances only"),
              # a MILP's dual bound (one solver's word): share's relaxation in integers, runs
              # within share's reduced-cost slack of a checked schedule (.share_ip).
-             # DECISION: a default source of bracket: at uniform seeds 0-1 it is the only one
-             # above share (+1 and +2 JCT units, benchmarks/harmony/data/share_ip_vs_share.jsonl)
-             # and bracket runs it last among the bounds, with what the others leave
-             Bound("share_ip", f"{P}.share_ip:share_ip_bound", solver=True,
+             # DECISION: not a default source of bracket.  It lifts share at uniform seeds
+             # 0-1 (+1 and +2 JCT units) only from a good schedule's U (start_schedule:
+             # benchmarks/harmony/data/share_ip_vs_share.jsonl); bracket passes a bound no
+             # schedule, and with its own local_search U it stayed below share (150 s) and
+             # left harmony-open-0's 600 s bracket at share's end (open0_solu_bracket_600_ruin
+             # .json), while it takes the time bracket reruns local_search with
+             Bound("share_ip", f"{P}.share_ip:share_ip_bound", solver=True, bracket=False,
                    doc="share's runs and modes as a MILP with a partner per shared job and "
                        "pairwise / spreading losses")],
     trainers_={"policy": f"{P}.training:train_policy",

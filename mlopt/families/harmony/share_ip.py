@@ -347,6 +347,9 @@ def _upper_sum(workload: Workload, upper, start_schedule, budget: float) -> tupl
     cands = []
     if upper is not None:
         cands.append((math.floor(float(upper) * J + 1e-6), "upper"))
+    if isinstance(start_schedule, str):  # a file, as `mlopt bound --option` passes it
+        from mlopt.schedule import Schedule
+        start_schedule = Schedule.load(start_schedule)
     if start_schedule is not None:
         chk = fam.check(workload, start_schedule)
         if chk.feasible:
@@ -416,5 +419,6 @@ def share_ip_bound(workload: Workload, *, time_limit: float | None = 60.0,
         out["ip_sum"] = ip_sum
         if ip_sum / J > out["bound"]:
             out.update(bound=ip_sum / J, source="share_ip")
-        out["status"] = "optimal" if res.status == Status.OPTIMAL else "stopped"
+        # the IP's status, never OPT's: the bound is OPT only where it meets a schedule
+        out["status"] = "ip_optimal" if res.status == Status.OPTIMAL else "ip_stopped"
     return {**out, "solve_s": time.perf_counter() - t0}
