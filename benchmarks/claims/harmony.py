@@ -1165,3 +1165,15 @@ CLAIMS += [
     Sentence(FRONTIER, "quote the row as it was then): now [{}, {}], width {}%", open0_now,
              what="frontier: harmony-open-0 after the ruin-start bracket"),
 ]
+
+
+def ip_prefixes_seed0():
+    r = _jsonl("small10/ip_prefixes_seed0.jsonl")[-1]
+    assert r["seed"] == 0 and r["sum"] == 37 and not r["complete"]
+    return [str(r["prefixes"]), str(round(r["wall_s"]))]
+
+
+CLAIMS += [
+    Sentence(FRONTIER, "its first stage listed {} prefixes of the first 4 jobs' starts in {} s",
+             ip_prefixes_seed0, what="frontier: share_ip prefixes at seed 0"),
+]
