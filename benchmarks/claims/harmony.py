@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from functools import cache
 
+import json
+
 import numpy as np
 import pandas as pd
 
@@ -342,6 +344,8 @@ def _small_bounds():
     from mlopt.workload import Workload
     out = {}
     for p in sorted((ROOT / "instances").glob("harmony-*/harmony-*.json")):
+        if p.parent.name.endswith("-open"):  # built locally (not committed), no optimum
+            continue
         w = Workload.load(p)
         opt, status, _ = _solu()[p.stem]
         assert status == "optimal", p.stem
@@ -387,9 +391,17 @@ def frontier_uniform_rows():
             for seed, r in _uniform().iterrows()]
 
 
+def _open0_600():
+    """That round's 600 s instances bracket of harmony-open-0 (its --json output, committed:
+    the solu.csv row has moved on since, 2026-11-29 (3))."""
+    d = json.loads((ROOT / "benchmarks" / "harmony" / "data" /
+                    "open0_solu_bracket_600.json").read_text())[0]
+    assert d["instance"] == "harmony-open-0" and d["status"] == "bound"
+    return d["objective"], d["status"], d["bound"]
+
+
 def frontier_open0():
-    hi, status, lo = _solu()["harmony-open-0"]
-    assert status == "bound"
+    hi, status, lo = _open0_600()
     return [f"{lo:.3f}", f"{hi:.3f}", f"{100 * (hi - lo) / hi:.1f}"]
 
 
@@ -914,7 +926,7 @@ def seed0_kick12():
 
 
 def open0_upper_vs_committed():
-    return [_f3(_solu()["harmony-open-0"][0]), _f3(_uniform().loc[0, "local_search"])]
+    return [_f3(_open0_600()[0]), _f3(_uniform().loc[0, "local_search"])]
 
 
 def ls_60_after():
@@ -1102,4 +1114,66 @@ CLAIMS += [
 CLAIMS += [
     Sentence(FRONTIER, "SCIP agrees on all {} (", lambda: rc_prove_summary("scip")[2:3],
              what="frontier: seed-2 cases, SCIP"),
+]
+
+
+# --- issue 21, share_ip (frontier.md, "2026-11-29 (3)") ------------------------------------
+# share_ip_vs_share.jsonl (crowd_vs_share.py --bounds share share_ip): share and share_ip in
+# one run per instance; share_ip_check.jsonl (share_ip_check.py): random widened instances
+
+def share_ip_rows():
+    rows = _jsonl("share_ip_vs_share.jsonl")
+    share = {(_inst(r), r["seed"]): r["value"] for r in rows if r["bound"] == "share"}
+    out = []
+    for r in rows:
+        if r["bound"] != "share_ip":
+            continue
+        out.append([_inst(r), str(r["seed"]), str(int(r["time_limit"])), str(r["upper_sum"]),
+                    r["upper_source"], r["runs"], r.get("form"),
+                    share.get((_inst(r), r["seed"])), r["value"], r["ip_status"], r["ip_sum"],
+                    r["cpu_s"]])
+    return out
+
+
+def share_ip_check():
+    rows = _jsonl("share_ip_check.jsonl")
+    known = [r for r in rows if r["optimum"] is not None]
+    return [str(len({r["i"] for r in rows})), str(len(rows)),
+            str(sum(not r["ok"] for r in rows)), str(len(known)),
+            str(sum(r["share_ip"] > r["share"] + 1e-9 for r in known)),
+            str(sum(abs(r["share_ip"] - r["optimum"]) < 1e-9 for r in known))]
+
+
+CLAIMS += [
+    Table(FRONTIER, "| instance | seed | budget s | U | U from | runs | form | share | share_ip "
+          "| IP status | IP sum | CPU s |", share_ip_rows, key=3,
+          what="frontier: share_ip against share"),
+    Sentence(FRONTIER, "{} random instances, {} (instance, variant) runs: {} above the "
+             "optimum; of the {} with a proven optimum, `share_ip` is above `share` on {} and "
+             "equal to the optimum on {}", share_ip_check, what="frontier: share_ip check"),
+]
+
+
+def open0_now():
+    d = json.loads((DATA / "open0_solu_bracket_600_ruin.json").read_text())[0]
+    assert d["instance"] == "harmony-open-0" and d["status"] == "bound"
+    hi, lo = d["objective"], d["bound"]
+    return [f"{lo:.3f}", f"{hi:.3f}", f"{100 * (hi - lo) / hi:.1f}"]
+
+
+CLAIMS += [
+    Sentence(FRONTIER, "quote the row as it was then): now [{}, {}], width {}%", open0_now,
+             what="frontier: harmony-open-0 after the ruin-start bracket"),
+]
+
+
+def ip_prefixes_seed0():
+    r = _jsonl("small10/ip_prefixes_seed0.jsonl")[-1]
+    assert r["seed"] == 0 and r["sum"] == 37 and not r["complete"]
+    return [str(r["prefixes"]), str(round(r["wall_s"]))]
+
+
+CLAIMS += [
+    Sentence(FRONTIER, "its first stage listed {} prefixes of the first 4 jobs' starts in {} s",
+             ip_prefixes_seed0, what="frontier: share_ip prefixes at seed 0"),
 ]

@@ -1,5 +1,5 @@
-"""``crowd`` / ``pair`` / ``config`` against ``share`` in one run (one process, one after the other): the
-certified values, the LP values, column-generation rounds and seconds, at the given presets /
+"""``crowd`` / ``pair`` / ``config`` / ``share_ip`` against ``share`` in one run (one process, one
+after the other): the certified values, the LP values, column-generation rounds and seconds, at the given presets /
 seeds / time budgets, with the load average.  One JSON line per (instance, budget, bound).
 
     python benchmarks/harmony/crowd_vs_share.py --preset uniform --seeds 0 1 2 \\
@@ -26,9 +26,14 @@ from mlopt.families.harmony.config_bound import config_bound
 from mlopt.families.harmony.crowd_bound import crowd_bound
 from mlopt.families.harmony.pair_bound import pair_bound
 from mlopt.families.harmony.share_bound import share_bound
+from mlopt.families.harmony.share_ip import share_ip_bound
+from mlopt.schedule import Schedule
 
 BOUNDS = {"share": share_bound, "crowd": crowd_bound, "pair": pair_bound,
-          "config": config_bound}
+          "config": config_bound, "share_ip": share_ip_bound}
+#: share_ip's own outputs, copied into each line
+IP_KEYS = ("ip_status", "ip_objective", "ip_bound", "ip_sum", "upper_sum", "upper_source",
+           "slack", "runs", "form", "pairs", "build_s")
 
 
 def main(argv=None):
@@ -42,6 +47,9 @@ def main(argv=None):
     ap.add_argument("--instances", nargs="+", default=[],
                     help="committed instances (e.g. harmony-small-4) instead of generated ones; "
                          "each line then carries the instance's recorded optimum")
+    ap.add_argument("--start", default=None,
+                    help="share_ip: a checked schedule file per instance, a format string with "
+                         "{seed} / {instance} (its JCT sum is U; default: local_search's)")
     ap.add_argument("-o", "--output", required=True)
     args = ap.parse_args(argv)
     params = {k: int(v) for k, v in (p.split("=", 1) for p in args.param)}
@@ -55,7 +63,11 @@ def main(argv=None):
                 for name in args.bounds:
                     fn = BOUNDS[name]
                     c0, t0, load0 = time.process_time(), time.perf_counter(), os.getloadavg()[0]
-                    res = fn(w, time_limit=limit)
+                    more = {}
+                    if name == "share_ip" and args.start:
+                        more["start_schedule"] = Schedule.load(
+                            args.start.format(seed=seed, instance=instance))
+                    res = fn(w, time_limit=limit, **more)
                     row = {"preset": None if instance else args.preset,
                            "params": {} if instance else params, "seed": seed,
                            **({"instance": instance, "optimum": float(solu[instance]["objective"])
@@ -72,6 +84,7 @@ def main(argv=None):
                            "config_count": res.get("config_count"),
                            "config_refused": res.get("config_refused"),
                            "rounds": res.get(f"{name}_rounds", res.get("rounds")),
+                           **{k: res.get(k) for k in IP_KEYS if name == "share_ip"},
                            "wall_s": round(time.perf_counter() - t0, 2),
                            "cpu_s": round(time.process_time() - c0, 2),
                            "load_start": load0, "load_end": os.getloadavg()[0]}

@@ -128,7 +128,18 @@ FAMILY = Family(
                        "itself be shared then"),
              Bound("config", f"{P}.config_bound:config_bound", bracket=False,
                    doc="per-server configurations (every job slowed by its real co-runners) "
-                       "against runs by slowdown level; small instances only")],
+                       "against runs by slowdown level; small instances only"),
+             # a MILP's dual bound (one solver's word): share's relaxation in integers, runs
+             # within share's reduced-cost slack of a checked schedule (.share_ip).
+             # DECISION: not a default source of bracket.  It lifts share at uniform seeds
+             # 0-1 (+1 and +2 JCT units) only from a good schedule's U (start_schedule:
+             # benchmarks/harmony/data/share_ip_vs_share.jsonl); bracket passes a bound no
+             # schedule, and with its own local_search U it stayed below share (150 s) and
+             # left harmony-open-0's 600 s bracket at share's end (open0_solu_bracket_600_ruin
+             # .json), while it takes the time bracket reruns local_search with
+             Bound("share_ip", f"{P}.share_ip:share_ip_bound", solver=True, bracket=False,
+                   doc="share's runs and modes as a MILP with a partner per shared job and "
+                       "pairwise / spreading losses")],
     trainers_={"policy": f"{P}.training:train_policy",
                "reward_model": f"{P}.reward_model:train_reward_model"},
     from_trace_=f"{P}.from_trace:harmony_from_trace",

@@ -1,0 +1,181 @@
+"""Harmony's ``share_ip`` bound (mlopt/families/harmony/share_ip.py): a hand value, the golden
+LP, a lone job never shared, the committed instance where it lifts ``share`` to OPT, the
+fail-safe paths (an ``upper`` below OPT, a stopped / infeasible / unsolved solve, the
+tolerance before rounding up) and (hypothesis, widened generator parameters) between ``share``
+and the proven optimum."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_harmony_crowd_bound import WIDE
+
+import mlopt.solve
+from mlopt import pipeline
+from mlopt.errors import InputError
+from mlopt.families import get_family
+from mlopt.families.harmony import share_ip as si
+from mlopt.families.harmony.generator import make_workload
+from mlopt.families.harmony.share_bound import share_bound
+from mlopt.solve import SolveResult, Status
+from mlopt.testing import assert_golden_lp
+from mlopt.workload import Workload
+
+FAM = get_family("harmony")
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def two_resnets():
+    # share's hand case: two 1-worker + 1-PS ResNet jobs of 4 epochs on one server, T = 4
+    return make_workload([{"model": "resnet", "workers": 1, "ps": 1, "epochs": 4, "arrival": 1}]
+                         * 2, n_servers=1, horizon=4)
+
+
+def small(i):
+    return Workload.load(ROOT / "instances" / "harmony-small" / f"harmony-small-{i}.json")
+
+
+def test_hand_value_two_resnets_on_one_server():
+    # each job needs one interval alone (k = 1) and would lose speed shared; the server holds
+    # one exclusive job at a time (g = 1 = M): JCTs 1 + 2 = 3, average 1.5 (= OPT = share)
+    out = si.share_ip_bound(two_resnets(), upper=1.5)
+    assert out["ip_status"] == "optimal" and out["ip_sum"] == 3 and out["bound"] == 1.5
+    assert out["upper_sum"] == 3 and out["upper_source"] == "upper"
+
+
+def test_golden_lp():
+    model, _ = si.build_share_ip(two_resnets(), form="runs")
+    assert_golden_lp(model, "harmony_share_ip_tiny.lp")
+    model, _ = si.build_share_ip(two_resnets(), form="blocks", pairs=False)
+    assert_golden_lp(model, "harmony_share_ip_blocks_tiny.lp")
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=list(HealthCheck))
+@given(seed=st.integers(0, 10_000), params=WIDE, pairs=st.booleans())
+def test_runs_and_blocks_forms_agree_over_every_run(seed, params, pairs):
+    # over every run of the horizon the two forms are the same integer set (a block from one
+    # start, at least k long, is a run), up to BLOCKS' loss line using T in the float margin
+    w = FAM.generate("tiny", seed=seed, **params)
+    got = [si.build_share_ip(w, form=form, pairs=pairs) for form in ("runs", "blocks")]
+    if got[0] is None:
+        assert got[1] is None
+        return
+    values = []
+    for model, _ in got:
+        res = mlopt.solve.solve(model, time_limit=30)
+        assert res.status == Status.OPTIMAL
+        values.append(res.objective)
+    assert values[0] == pytest.approx(values[1], abs=1e-6)
+
+
+def test_a_lone_job_is_never_shared():
+    # one job: its shared modes have no partner (the partner row's right side is empty)
+    w = make_workload([{"model": "ctc", "workers": 1, "ps": 1, "epochs": 6, "arrival": 2}],
+                      n_servers=1, horizon=6)
+    model, _ = si.build_share_ip(w)
+    res = mlopt.solve.solve(model)
+    assert res.status == Status.OPTIMAL
+    assert all(model.yP[k].value < 0.5 and model.yF[k].value < 0.5 for k in model.C)
+    assert si.share_ip_bound(w)["bound"] == share_bound(w)["bound"]
+
+
+def test_lifts_share_to_the_optimum_on_harmony_small_3():
+    # solu.csv: harmony-small-3 OPT 2.4 (HiGHS, SCIP agrees); share stops at 2.2
+    w = small(3)
+    out = si.share_ip_bound(w, upper=2.4)
+    assert out["share"] == pytest.approx(2.2) and out["bound"] == pytest.approx(2.4)
+
+
+def test_upper_below_opt_never_gives_a_bound_above_opt():
+    # OPT sum 12 at harmony-small-3; an upper of 11 or far below share's Lagrangian (5) gives
+    # a weaker bound, never above OPT (THEOREM: min with U; slack < 0 returns share's)
+    w = small(3)
+    for upper in (2.2, 1.0):
+        out = si.share_ip_bound(w, upper=upper)
+        assert out["bound"] <= 2.4 + 1e-12 and out["bound"] >= out["share"]
+    assert si.share_ip_bound(w, upper=1.0)["bound"] == out["share"]
+
+
+def _fake(status, objective=None, bound=None):
+    def fake_solve(model, solver="highs", **_):
+        return SolveResult(status, objective, bound, None, 0.0, solver, "", "min")
+    return fake_solve
+
+
+@pytest.mark.parametrize("status,objective,bound,expect_sum", [
+    (Status.FEASIBLE, 13.0, 11.3, 12),  # stopped: the dual bound, rounded up
+    (Status.FEASIBLE, 13.0, 12.0004, 12),  # within the tolerance of 12: not 13
+    (Status.FEASIBLE, 13.0, 11.9995, 12),
+    (Status.NO_SOLUTION, None, None, None),  # nothing: share's bound
+    (Status.INFEASIBLE, None, None, None),  # the solver's word against a checked U: share's
+    (Status.FEASIBLE, 13.0, 40.0, 12)])  # a bound above U is capped at U (upper = 2.4)
+def test_stopped_or_failed_solves_are_weaker_never_wrong(monkeypatch, status, objective,
+                                                         bound, expect_sum):
+    w = small(3)
+    monkeypatch.setattr(mlopt.solve, "solve", _fake(status, objective, bound))
+    out = si.share_ip_bound(w, upper=2.4)
+    assert out["ip_status"] == status.value
+    assert out.get("ip_sum") == expect_sum
+    want = max(out["share"], expect_sum / 5) if expect_sum is not None else out["share"]
+    assert out["bound"] == pytest.approx(want)
+
+
+@settings(max_examples=5, deadline=None, suppress_health_check=list(HealthCheck))
+@given(seed=st.integers(0, 10_000), params=WIDE, form=st.sampled_from(["runs", "blocks"]),
+       pairs=st.sampled_from([None, False]))
+def test_between_share_and_the_optimum_on_widened_instances(seed, params, form, pairs):
+    w = FAM.generate("tiny", seed=seed, **params)
+    out = si.share_ip_bound(w, time_limit=20, form=form, pairs=pairs)  # U: local_search's
+    share = share_bound(w)
+    assert out["bound"] >= share["bound"] - 1e-12
+    if out.get("ip_status") == "optimal" and form == "runs":  # share's LP in integers
+        assert share["lp"] is None or out["ip_objective"] >= share["lp"] * len(w.jobs) - 1e-6
+    off = pipeline.solve_offline(w, family="harmony", time_limit=60)
+    if off.solve.status == Status.OPTIMAL:
+        assert off.check.feasible and out["bound"] <= off.objective + 1e-9
+
+
+def test_registered_as_a_solver_bound():
+    b = FAM.bounds_["share_ip"]
+    assert b.solver is True and b.bracket is False
+
+
+def test_bad_input():
+    with pytest.raises(InputError) as err:
+        si.share_ip_bound(two_resnets(), upper=-1.0)
+    assert err.value.field == "upper" and "-1.0" in str(err.value)
+    w = two_resnets()
+    w.jobs[0].extra["workers"] = 2.5
+    with pytest.raises(InputError) as err:
+        si.share_ip_bound(w)
+    assert "workers" in str(err.value.field) and "2.5" in str(err.value)
+
+
+@pytest.mark.parametrize("name", [f"harmony-tiny-{i}" for i in range(5)]
+                         + [f"harmony-small-{i}" for i in range(5)])
+def test_never_above_the_recorded_optima(name):
+    # the committed proven sets (solu.csv, HiGHS + SCIP): upper = OPT itself (the tightest
+    # slack a checked schedule can give) must keep the optimum's runs
+    import csv
+
+    row = next(r for r in csv.DictReader(open(ROOT / "instances" / "solu.csv"))
+               if r["instance"] == name)
+    assert row["status"] == "optimal"
+    opt = float(row["objective"])
+    w = Workload.load(ROOT / "instances" / name.rsplit("-", 1)[0] / f"{name}.json")
+    out = si.share_ip_bound(w, upper=opt)
+    assert out["share"] - 1e-12 <= out["bound"] <= opt + 1e-9
+
+
+def test_start_schedule_as_a_file(tmp_path):
+    # `mlopt bound --option start_schedule="..."` passes a path: its checked sum is U
+    w = small(3)
+    sched = FAM.run("local_search", w, seed=0, options={"time_limit": 1})
+    path = tmp_path / "s.json"
+    sched.save(path)
+    out = si.share_ip_bound(w, start_schedule=str(path))
+    assert out["upper_source"] == "start_schedule"
+    assert out["upper_sum"] == round(FAM.check(w, sched).objective * 5)
+    assert out["status"] in ("ip_optimal", "ip_stopped") and out["bound"] <= 2.4 + 1e-9
