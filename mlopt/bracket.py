@@ -526,8 +526,12 @@ class _Step:
                                                 _budget_options(fam, self.name, share), start))
         if share <= 0.5:
             return Boxed(0.0, lambda: None, why="no time left in the budget")
+        record = fam.bounds_.get(self.name)  # None: lp_relaxation, the exact model's own
+        keyword = record.start_option if record is not None else None
+        options = {keyword: best} if keyword and best is not None else None
+        self.note = "" if options is None else f"given {best_from}'s schedule"
         return Boxed(share, _bound_work(fam, workload, self.name, solver, threads,
-                                        _inner(share)))
+                                        _inner(share), options))
 
     def finish(self, st: "_State", handle: "Boxed") -> None:
         kind, out = handle.result()
@@ -795,14 +799,15 @@ def compute_bound(fam, workload, name: str, *, solver: str, time_limit: float, t
 
 
 def _bound_work(fam, workload, name: str, solver: str, threads: int,
-                inner: float) -> Callable[[], Any]:
-    """The bound's method with ``inner`` seconds as its own time limit (inside the hard one);
-    a schedule it also returns (a restricted master's) is checked here, in the child."""
+                inner: float, options: dict | None = None) -> Callable[[], Any]:
+    """The bound's method with ``inner`` seconds as its own time limit (inside the hard one)
+    and ``options`` (the best schedule, through ``Bound.start_option``); a schedule it also
+    returns (a restricted master's) is checked here, in the child."""
     def work():
         from mlopt.harness.tasks import _bound_value
 
         ret = compute_bound(fam, workload, name, solver=solver, time_limit=inner,
-                            threads=threads)
+                            threads=threads, options=options)
         schedule = ret.pop("schedule", None) if isinstance(ret, dict) else None
         value, status, _ = _bound_value(ret)
         checked = None

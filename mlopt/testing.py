@@ -217,6 +217,39 @@ def check_improvement_never_worse_than_its_start(fam: Family, algorithm: str) ->
                        f"{res.objective}, worse than its start")
 
 
+def check_bound_below_its_start(fam: Family, bound: str) -> None:
+    """A bound with a ``start_option`` (:func:`mlopt.bracket.bracket` hands it the best schedule
+    so far) takes that keyword and, given the best checked schedule of the family's algorithms
+    on its probe preset, returns a value on the right side of that schedule's objective and of
+    OPT (when proven)."""
+    import inspect
+
+    from mlopt.bracket import compute_bound
+    from mlopt.harness.tasks import _bound_value
+
+    keyword = fam.bounds_[bound].start_option
+    params = inspect.signature(fam.bound(bound)).parameters
+    assert keyword in params or any(p.kind is inspect.Parameter.VAR_KEYWORD
+                                    for p in params.values()), (
+        f"bound {bound}: takes no keyword {keyword!r}")
+    preset = fam.probe_preset
+    w = _workload(fam.name, preset)
+    starts = [(res.objective, s) for s in (_schedule(fam.name, a) for a in sorted(fam.algorithms_)
+                                           if fam.probe_preset_of(a) == preset)
+              if (res := fam.check(w, s)).feasible]
+    assert starts, f"bound {bound}: no algorithm gives a start on preset {preset!r}"
+    value, start = min(starts, key=lambda t: t[0] if fam.sense == "min" else -t[0])
+    got, _, _ = _bound_value(compute_bound(fam, w, bound, solver="highs", time_limit=10.0,
+                                           threads=1, options={keyword: start}))
+    assert got is not None, f"bound {bound}: nothing from a start of {value}"
+    for ref, what in ((value, "its start"), (_optimum(fam.name, preset), "OPT")):
+        if ref is None:
+            continue
+        tol = 1e-6 * max(1.0, abs(ref))
+        wrong = got > ref + tol if fam.sense == "min" else got < ref - tol
+        assert not wrong, f"bound {bound}: {got} on the wrong side of {what} ({ref})"
+
+
 def check_algorithm_feasible_and_deterministic(fam: Family, algorithm: str) -> None:
     """Its schedule is feasible, the same twice, never better than OPT."""
     s1 = _schedule(fam.name, algorithm)
@@ -502,6 +535,10 @@ def check_family(name: str, *, artifacts: bool | None = None) -> list[Check]:
         if fam.algorithm_record(algorithm).start_option is not None:
             checks.append(bind(check_improvement_never_worse_than_its_start, algorithm,
                                label=f"improvement_never_worse[{algorithm}]"))
+    for bound in sorted(fam.bounds_):
+        if fam.bounds_[bound].start_option is not None:
+            checks.append(bind(check_bound_below_its_start, bound,
+                               label=f"bound_below_its_start[{bound}]"))
     checks += [bind(check_checker_catches_broken_schedules), bind(check_field_fuzz),
                bind(check_report_notes)]
     if any(f.estimate is not None for f in fam.formulations.values()):

@@ -139,6 +139,11 @@ class Bound:
     # still run it), for a bound measured never tighter than one it dominates, whose share of
     # bracket's budget would only be taken from the others
     bracket: bool = True
+    # the keyword of ``fn`` that takes a checked Schedule of the same workload, for a bound
+    # that uses a schedule's value (e.g. reduced-cost fixing below it; a bad or missing one
+    # only weakens the bound); mlopt.bracket hands it the best schedule found before the
+    # bound starts
+    start_option: str | None = None
 
 
 @dataclass(frozen=True)

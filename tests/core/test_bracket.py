@@ -390,3 +390,20 @@ def test_the_exact_model_may_start_from_the_given_schedule():
     given = Candidate("the given start", best, fam.check(w, best).objective)
     start, note = _warm_start(fam, w, fam.model()(w), cap=30, given=given)
     assert start is not None and note.startswith("warm start from the given start"), note
+
+
+def test_a_bound_with_a_start_option_is_given_the_best_schedule():
+    """Harmony's share_ip (``Bound.start_option``) gets the bracket's start schedule: its
+    source says so, and its value lies between share's and the start's."""
+    from mlopt.bracket import bracket
+
+    fam = get_family("harmony")
+    w = fam.generate("tiny", seed=4)
+    start = fam.run("local_search", w, seed=0)
+    value = fam.check(w, start).objective
+    b = bracket(w, family="harmony", time_limit=30, algorithms=[], bounds=["share_ip"],
+                exact=False, start_schedule=start)
+    src = {s.name: s for s in b.sources}
+    assert src["start"].value == pytest.approx(value)
+    assert "given start's schedule" in src["share_ip"].note
+    assert src["share_ip"].value is not None and src["share_ip"].value <= value + 1e-9

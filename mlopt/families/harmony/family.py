@@ -138,6 +138,7 @@ FAMILY = Family(
              # left harmony-open-0's 600 s bracket at share's end (open0_solu_bracket_600_ruin
              # .json), while it takes the time bracket reruns local_search with
              Bound("share_ip", f"{P}.share_ip:share_ip_bound", solver=True, bracket=False,
+                   start_option="start_schedule",
                    doc="share's runs and modes as a MILP with a partner per shared job and "
                        "pairwise / spreading losses")],
     trainers_={"policy": f"{P}.training:train_policy",
