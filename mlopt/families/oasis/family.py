@@ -67,6 +67,10 @@ LNS_OPTIONS = {
     "grow": Param.float(0.25, low=0.0, high=4.0,
                         doc="a window grows by max(1, grow x its size) after a fast optimal "
                             "sub-MIP"),
+    "tail": Param.float(0.01, low=0.0, high=0.5,
+                        doc="a window frees a job's slots only while its utility is at least "
+                            "tail x its best (and up to its last used slot); 0 frees every "
+                            "slot (the sixth round's search)"),
 }
 FIFO_OPTIONS = {"workers": _WORKERS, "worker_range": _WORKER_RANGE}
 DRF_OPTIONS = {"record_events": _RECORD}
