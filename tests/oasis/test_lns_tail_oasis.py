@@ -123,3 +123,41 @@ def test_tail_bad_inputs():
     with pytest.raises(InputError) as e:
         LNS_OPTIONS["tail"].check(0.9, "tail")
     assert "tail" in e.value.field
+
+
+def test_slab_by_hand():
+    """decaying_jobs (useful end slot 3 at tail 0.01): a slab of slot 1 frees x, u and the
+    y, z of slot 1 only; from the empty schedule it admits two jobs (20), and a slab of slots
+    1-2 from there reaches 26 (the third job in slot 2).  At that optimum a job is active in
+    slot 2 only if it completes there (the other two ended in slot 1)."""
+    from mlopt.families.oasis.primal.lns import NEIGHBOURHOODS
+
+    wl = decaying_jobs()
+    eng = UtilityLNS(wl)
+    eng.set_tail(0.01)
+    x = eng.encode(Schedule.empty())
+    c = eng.cols
+    free = eng.free_columns(x, [0, 1, 2], slots=(1, 1))
+    yz = free[(c.kind[free] == 1) | (c.kind[free] == 2)]
+    assert set(c.slot[yz].tolist()) == {1} and set(c.kind[free].tolist()) == {0, 1, 2, 3}
+    y, info = eng.resolve(x, [0, 1, 2], 10.0, slots=(1, 1))
+    assert info["optimal"] and eng.form.objective(y) == pytest.approx(20.0)
+    z, info = eng.resolve(y, [0, 1, 2], 10.0, slots=(1, 2))
+    assert info["optimal"] and eng.form.objective(z) == pytest.approx(26.0)
+    assert check_oasis(wl, eng.decode(z)).objective == pytest.approx(26.0)
+    # the jobs done in slot 1 are no longer active in slot 2; the third one is
+    done = eng.active_end(z)
+    assert sorted(done.tolist()) == [1, 1, 2]
+    assert eng.active_in(z, 2, 2).tolist() == [int(np.argmax(done))]
+    assert eng.active_in(z, 1, 1).tolist() == [0, 1, 2]
+    # a one-slot slab holds the jobs active there; in slots 3-4 none is: a span window then
+    rng = np.random.default_rng(0)
+    kinds = set()
+    for _ in range(20):
+        out = NEIGHBOURHOODS["slab"](eng, z, 1, rng)
+        kinds.add(len(out))
+        if len(out) == 3:
+            jobs, servers, (lo, hi) = out
+            assert servers is None and lo == hi and lo in (1, 2)
+            assert jobs.tolist() == eng.active_in(z, lo, hi).tolist()
+    assert kinds == {2, 3}

@@ -167,14 +167,21 @@ class UtilityLNS:
         return Schedule.from_rows(admitted, rows, {"producer": PRODUCER, **(meta or {})})
 
     # -- one window ---------------------------------------------------------------------------
-    def free_columns(self, x: np.ndarray, jobs, servers=None) -> np.ndarray:
+    def free_columns(self, x: np.ndarray, jobs, servers=None, slots=None) -> np.ndarray:
         """The columns of ``jobs`` (indices); with ``servers`` (a boolean mask over
         :attr:`server_ids`) only their x, u and the y, z on those servers.  The mask always
         takes every server the jobs use in ``x``, so the columns left out are zero in ``x``
-        and stay zero (fixing them is fixing them at the incumbent, as for every other job)."""
+        and stay zero (fixing them is fixing them at the incumbent, as for every other job).
+        With ``slots = (lo, hi)`` only the y, z of slots lo..hi (x and u stay free): the y, z
+        of other slots keep the incumbent's values, positive or not -- still a fixing at the
+        incumbent, so every sub-MIP solution is a solution of the full ILP."""
         free = np.concatenate([self.job_cols[j] for j in jobs])
         if self.tail > 0:
             free = free[self._within_useful_end(x, free)]
+        if slots is not None:
+            c, (lo, hi) = self.cols, slots
+            k, t = c.kind[free], c.slot[free]
+            free = free[(k == 0) | (k == 3) | ((lo <= t) & (t <= hi))]
         if servers is None:
             return np.sort(free)
         srv = self.col_server[free]
@@ -194,12 +201,12 @@ class UtilityLNS:
         return (c.kind[free] == 0) | (c.slot[free] <= end[c.job[free]])
 
     def resolve(self, x: np.ndarray, jobs, time_limit: float,
-                servers=None) -> tuple[np.ndarray | None, dict]:
+                servers=None, slots=None) -> tuple[np.ndarray | None, dict]:
         """Re-optimize ``jobs`` (indices) with every other job fixed at ``x`` (and, with
         ``servers``, their columns on the other servers too, :meth:`free_columns`).  Returns
         the improved full vector (None when the sub-MIP found nothing better) and the run's
         status, objective and time."""
-        return self.resolve_columns(x, self.free_columns(x, jobs, servers), time_limit)
+        return self.resolve_columns(x, self.free_columns(x, jobs, servers, slots), time_limit)
 
     def resolve_columns(self, x: np.ndarray, free: np.ndarray,
                         time_limit: float) -> tuple[np.ndarray | None, dict]:
@@ -275,10 +282,8 @@ class UtilityLNS:
             return cand
         admitted = np.zeros(len(w.jobs), dtype=bool)
         admitted[c.job[(c.kind == 0) & (x > 0.5)]] = True
-        end = self.useful_end.copy()  # T for every job when tail = 0 (sixth round)
-        done = (c.kind == 3) & (x > 0.5)
-        end[c.job[done]] = c.slot[done]
-        arrival = np.array([j.arrival for j in w.jobs])
+        end = self.active_end(x)
+        arrival = self.arrival
         if t is None:
             t = int(rng.integers(1, T + 1))
         dist = np.maximum(0, np.maximum(arrival - t, t - end))[cand].astype(float)
@@ -289,6 +294,21 @@ class UtilityLNS:
         elif out and not (~admitted[pick]).any():  # at least one rejected job
             pick[-1] = out[int(rng.integers(len(out)))]
         return np.unique(pick)
+
+    def active_end(self, x: np.ndarray) -> np.ndarray:
+        """Last active slot of every job: its completion when ``x`` admits it, else its useful
+        end (T for every job when tail = 0, the sixth round's span)."""
+        c = self.cols
+        end = self.useful_end.copy()
+        done = (c.kind == 3) & (x > 0.5)
+        end[c.job[done]] = c.slot[done]
+        return end
+
+    def active_in(self, x: np.ndarray, lo: int, hi: int) -> np.ndarray:
+        """The jobs of positive utility active (arrival to :meth:`active_end`) in slots
+        lo..hi."""
+        return np.flatnonzero((self.best_f > 0) & (self.arrival <= hi)
+                              & (self.active_end(x) >= lo))
 
     def rejected(self, x: np.ndarray) -> np.ndarray:
         """The jobs of positive utility the incumbent ``x`` rejects."""
@@ -328,8 +348,9 @@ class UtilityLNS:
             p = np.array([weight[n] for n in names])
             name = names[int(rng.choice(len(names), p=p / p.sum()))]
             k = size[name]
-            jobs, servers = NEIGHBOURHOODS[name](self, x, k, rng)
-            y, info = self.resolve(x, jobs, min(window_time, left), servers)
+            jobs, servers, *slots = NEIGHBOURHOODS[name](self, x, k, rng)
+            slots = slots[0] if slots else None  # a time slab (lo, hi), or every slot
+            y, info = self.resolve(x, jobs, min(window_time, left), servers, slots)
             log["windows"] += 1
             log["optimal"] += bool(info["optimal"])
             log["sub_cols"] += info["cols"]  # sizes and HiGHS time, for the write-up's means
@@ -354,7 +375,7 @@ class UtilityLNS:
                 size[name] = min(len(self.workload.jobs), k + max(1, int(grow * k)))
             elif not info["optimal"] and not gained:
                 size[name] = max(MIN_WINDOW, k - 1)
-            if servers is None and len(jobs) >= n_cand and info["optimal"]:
+            if servers is None and slots is None and len(jobs) >= n_cand and info["optimal"]:
                 log["all_free_optimal"] = True  # every job free, solved: nothing left
                 break
         log.update(end=value, window_end=dict(size), tail=self.tail)
@@ -393,8 +414,32 @@ def _rejected(eng: UtilityLNS, x, k, rng):
     return eng.window(x, k, rng, t=int(eng.workload.jobs[r].arrival), must=r), None
 
 
-#: the neighbourhoods by name (the ``neighbourhoods`` option)
-NEIGHBOURHOODS = {"span": _span, "span_servers": _span_servers, "rejected": _rejected}
+def _slab(eng: UtilityLNS, x, k, rng):
+    """Seventh round: a time slab.  Every job active (:meth:`UtilityLNS.active_in`) in the k
+    slots lo..lo + k - 1, free only on those slots (x and u too): the slab's capacity is
+    re-packed among all the jobs that share it, each keeping its work outside the slab.
+    DECISION: half the slabs start at a rejected job's arrival (drawn by its best utility,
+    where admitting it must happen), half at a random slot; the width k adapts as the other
+    windows' sizes do."""
+    T = eng.workload.horizon
+    w = min(int(k), T)
+    out = eng.rejected(x)
+    if len(out) and rng.random() < 0.5:
+        r = int(out[rng.choice(len(out), p=eng.best_f[out] / eng.best_f[out].sum())])
+        lo = min(int(eng.arrival[r]), T - w + 1)
+    else:
+        lo = int(rng.integers(1, T - w + 2))
+    hi = lo + w - 1
+    jobs = eng.active_in(x, lo, hi)
+    if len(jobs) == 0:  # nothing can gain in these slots: an ordinary window instead
+        return _span(eng, x, k, rng)
+    return jobs, None, (lo, hi)
+
+
+#: the neighbourhoods by name (the ``neighbourhoods`` option); each returns the window's jobs,
+#: a server mask or None, and optionally a slot range (lo, hi) for the y, z it frees
+NEIGHBOURHOODS = {"span": _span, "span_servers": _span_servers, "rejected": _rejected,
+                  "slab": _slab}
 #: the default mix (DECISION: against ``["span"]`` alone, from the same starts, two seeds each at
 #: oasis-open-1 and -2, the means were equal within the seeds' spread and the mix gave the best
 #: single run at both; benchmarks/oasis/frontier.md, sixth round)
