@@ -91,6 +91,7 @@ def main(argv=None) -> int:
                           "low": float(res.objective), "lns": sched.meta.get("lns"),
                           "trace": sched.timing.get("trace"),
                           "build_s": sched.timing.get("build_s"),
+                          "sub_s": sched.timing.get("sub_s"),
                           "saved": saved[-1:],
                           "load_1min_at_end": round(os.getloadavg()[0], 2)}), flush=True)
     return 0

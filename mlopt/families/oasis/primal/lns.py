@@ -569,8 +569,9 @@ def run_lns(workload: Workload, *, seed: int = 0, start: str = "local_search",
                     neighbourhoods=neighbourhoods, grow=grow, tail=tail, on_improve=on_improve)
     build_s = log.pop("build_s", None)
     keep = {k: log[k] for k in ("windows", "improved", "start", "end", "by_neighbourhood",
-                                "tail", "optimal", "sub_cols", "sub_s")}
+                                "tail", "optimal", "sub_cols")}
     out = Schedule(best.admitted, best.allocations,
                    {**best.meta, "producer": PRODUCER, "lns": keep, "start": start})
-    out.timing.update(build_s=build_s, trace=log.get("trace", []))
+    out.timing.update(build_s=build_s, trace=log.get("trace", []),
+                      sub_s=round(log.get("sub_s", 0.0), 1))
     return out
