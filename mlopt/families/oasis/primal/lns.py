@@ -41,6 +41,9 @@ filler of utility ~0) keeps its columns up to that completion, so it can still m
 out; ``tail = 0`` is the sixth round's search exactly (useful end T, same windows, same
 columns).  Windows use the useful end too: a rejected job is active from its arrival to its
 useful end (not to T), so a window near slot t holds the jobs that can still gain there.
+The ``slab`` neighbourhood (opt-in) frees every job active in a few slots on those slots only;
+the y, z of its jobs' other slots keep the incumbent's values (positive ones too), which is
+again a fixing at the incumbent.
 
 Time: the build takes seconds at 100 jobs / T = 100 / 100 servers (15 s quiet, more under
 load); every sub-MIP is capped by ``window_time`` and by the overall deadline.
