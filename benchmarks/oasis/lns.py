@@ -33,16 +33,16 @@ import os
 import time
 
 from mlopt.families.oasis.checker import check_oasis
-from mlopt.families.oasis.primal.lns import residual_start, run_lns
+from mlopt.families.oasis.primal.lns import residual_start, run_lns_observed
 from mlopt.instances import load_instance
 
 VARIANTS = {
-    "before": lambda wl, budget, opts: residual_start(wl, budget),
-    "after": lambda wl, budget, opts: run_lns(wl, time_limit=budget, **opts),
+    "before": lambda wl, budget, opts, hook: residual_start(wl, budget),
+    "after": lambda wl, budget, opts, hook: run_lns_observed(wl, hook, time_limit=budget, **opts),
     # sixth round: the fifth round's search (one neighbourhood, +1 growth) against the mix
-    "span": lambda wl, budget, opts: run_lns(wl, time_limit=budget,
-                                             **{**opts, "neighbourhoods": ["span"], "grow": 0.0}),
-    "mix": lambda wl, budget, opts: run_lns(wl, time_limit=budget, **opts),
+    "span": lambda wl, budget, opts, hook: run_lns_observed(
+        wl, hook, time_limit=budget, **{**opts, "neighbourhoods": ["span"], "grow": 0.0}),
+    "mix": lambda wl, budget, opts, hook: run_lns_observed(wl, hook, time_limit=budget, **opts),
 }
 
 
@@ -70,7 +70,6 @@ def main(argv=None) -> int:
             path = args.save_best.replace("{value}", f"{value:.2f}")
             schedule.save(path)
             saved.append(path)
-    hooks = {"on_improve": save}
     names = args.only.split(",") if args.only else list(VARIANTS)
     for name in names:
         if name not in VARIANTS:
@@ -78,8 +77,7 @@ def main(argv=None) -> int:
         load = os.getloadavg()[0]
         started = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         t0 = time.perf_counter()
-        sched = VARIANTS[name](wl, args.budget, {**opts, **hooks} if name != "before"
-                               else opts)
+        sched = VARIANTS[name](wl, args.budget, opts, save)
         res = check_oasis(wl, sched)
         if args.output:
             sched.save(args.output.replace("{variant}", name))

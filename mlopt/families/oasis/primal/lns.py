@@ -540,15 +540,29 @@ def run_lns(workload: Workload, *, seed: int = 0, start: str = "local_search",
             start_file=None, time_limit: float = 60.0, window: int = 8,
             window_time: float = 20.0, start_schedule: Schedule | None = None,
             neighbourhoods=DEFAULT_NEIGHBOURHOODS, grow: float = GROW,
-            tail: float = TAIL, on_improve=None) -> Schedule:
+            tail: float = TAIL) -> Schedule:
     """The search as a registered algorithm (an anytime reference heuristic: ``mlopt bracket``
     sets ``time_limit`` to its share).  ``start``: ``local_search`` (the residual local search,
     at most ``START_SHARE`` of the budget) or ``oasis`` (the online algorithm's schedule);
     ``start_file``: a schedule file of this workload instead (e.g. ``mlopt bracket -o``'s best
     schedule; checked, InputError when the checker rejects it); ``start_schedule``: a
     schedule object instead (the family's ``start_option``: bracket hands it its best schedule
-    when it runs the search again).  ``on_improve``: see :meth:`UtilityLNS.search` (not an
-    option: a caller's hook).  The result is never worse than the start."""
+    when it runs the search again).  The result is never worse than the start."""
+    return run_lns_observed(workload, None, seed=seed, start=start, start_file=start_file,
+                            time_limit=time_limit, window=window, window_time=window_time,
+                            start_schedule=start_schedule, neighbourhoods=neighbourhoods,
+                            grow=grow, tail=tail)
+
+
+def run_lns_observed(workload: Workload, on_improve, *, seed: int = 0,
+                     start: str = "local_search", start_file=None, time_limit: float = 60.0,
+                     window: int = 8, window_time: float = 20.0,
+                     start_schedule: Schedule | None = None,
+                     neighbourhoods=DEFAULT_NEIGHBOURHOODS, grow: float = GROW,
+                     tail: float = TAIL) -> Schedule:
+    """:func:`run_lns` with a caller's hook: ``on_improve(schedule, value)`` (or None) is
+    called with every new checked best (:meth:`UtilityLNS.search`; benchmarks/oasis/lns.py
+    saves each at once).  Not the registered entry: a hook is not an option."""
     t0 = time.perf_counter()
     _positive("time_limit", time_limit)
     if start_schedule is not None:
