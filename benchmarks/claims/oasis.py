@@ -885,3 +885,66 @@ CLAIMS += [
              "[{}, {}] = {}", lambda: from_start_solu()[3:],
              what="frontier: oasis-open-2 from its start"),
 ]
+
+
+# --- frontier.md (issue 22, seventh round, primal): the useful tail of lns -------------------
+# benchmarks/oasis/data/frontier_issue22_round7.jsonl: a cProfile of one lns run, lns.py runs
+# from committed start schedules (command, code commit, load in each line) and instance
+# brackets from the best schedules.
+
+FRONTIER7_DATA = ROOT / "benchmarks" / "oasis" / "data" / "frontier_issue22_round7.jsonl"
+
+
+def _frontier7() -> list[dict]:
+    return [json.loads(line) for line in FRONTIER7_DATA.read_text().splitlines()
+            if line.strip()]
+
+
+def frontier7_profile():
+    r = next(r for r in _frontier7() if r["run"] == "profile")
+    return [f"{r['total_s']:.0f}", f"{r['build_s']:.1f}", f"{r['pyomo_build_s']:.1f}",
+            f"{r['compile_s']:.1f}", f"{r['search_s']:.0f}", f"{r['highs_s']:.1f}",
+            f"{100 * r['highs_s'] / r['search_s']:.0f}", str(r["windows"]),
+            str(r["improved"]), f"{r['start']:.2f}", f"{r['end']:.2f}"]
+
+
+def frontier7_lns_rows():
+    rows = []
+    for r in _frontier7():
+        if r["run"] != "lns.py":
+            continue
+        log, opts = r["lns"], r["options"]
+        hoods = "+slab" if "slab" in opts.get("neighbourhoods", []) else "mix"
+        rows.append([r["instance"], f"{log['start']:.2f}", str(opts.get("seed", 0)),
+                     f"{log['tail']:g}", hoods,
+                     f"{opts.get('window', 8)}, {opts.get('window_time', 20):g}",
+                     f"{r['budget_s']:.0f}", r["low"],
+                     f"{log['windows']} ({log['improved']})",
+                     f"{log['sub_cols'] / max(1, log['windows']) / 1000:.1f}k",
+                     f"{r['build_s']:.0f}", r["load_1min_at_start"], r["load_1min_at_end"]])
+    return rows
+
+
+def frontier7_bracket_rows():
+    rows = []
+    for r in _frontier7():
+        if r["run"] != "bracket":
+            continue
+        src = r["solver"].split("(", 1)[1][:-1].split(" / ")  # "run (low / high)"
+        rows.append([r["instance"], r["started_utc"][11:16], f"{r['objective']:.2f} ({src[0]})",
+                     f"{r['bound']:.2f} ({src[1]})", r["load_1min_at_start"],
+                     r["load_1min_at_end"], "yes" if r["solu_changed"] else "no"])
+    return rows
+
+
+CLAIMS += [
+    Sentence(FRONTIER, "of {} s, the build took {} s (Pyomo model {} s, its compilation {} s) "
+             "and the search {} s, of which HiGHS on the sub-MIPs {} s ({}%); {} windows, {} of "
+             "them gains, {} to {}", frontier7_profile, what="frontier round 7: profile"),
+    Table(FRONTIER, "| instance | start | seed | tail | neighbourhoods | window, s | budget s | low "
+          "| windows (gains) | mean sub-MIP columns | build s | load at start | load at end |",
+          frontier7_lns_rows, key=5, what="frontier round 7: lns.py runs"),
+    Table(FRONTIER, "| instance | bracket started (UTC) | low (source) | high (source) "
+          "| load at start | load at end | solu.csv moved |", frontier7_bracket_rows, key=2,
+          what="frontier round 7: brackets from the best schedules"),
+]

@@ -20,6 +20,10 @@ seconds and the 1-minute load at start and end.
     python benchmarks/oasis/lns.py --instance oasis-open-2 --budget 600
     python benchmarks/oasis/lns.py --instance oasis-open-2 --budget 600 --only mix \
         --option start_file='"benchmarks/oasis/data/start_open2_2843.json"'
+
+Seventh round: ``--option tail=0`` is the sixth round's search (every slot free), the default
+``tail`` the useful-tail windows; ``--save-best 'benchmarks/oasis/data/best_open2_{value}.json'
+--save-above 2870.15`` writes every new best schedule at once.
 """
 from __future__ import annotations
 
@@ -29,16 +33,16 @@ import os
 import time
 
 from mlopt.families.oasis.checker import check_oasis
-from mlopt.families.oasis.primal.lns import residual_start, run_lns
+from mlopt.families.oasis.primal.lns import residual_start, run_lns_observed
 from mlopt.instances import load_instance
 
 VARIANTS = {
-    "before": lambda wl, budget, opts: residual_start(wl, budget),
-    "after": lambda wl, budget, opts: run_lns(wl, time_limit=budget, **opts),
+    "before": lambda wl, budget, opts, hook: residual_start(wl, budget),
+    "after": lambda wl, budget, opts, hook: run_lns_observed(wl, hook, time_limit=budget, **opts),
     # sixth round: the fifth round's search (one neighbourhood, +1 growth) against the mix
-    "span": lambda wl, budget, opts: run_lns(wl, time_limit=budget,
-                                             **{**opts, "neighbourhoods": ["span"], "grow": 0.0}),
-    "mix": lambda wl, budget, opts: run_lns(wl, time_limit=budget, **opts),
+    "span": lambda wl, budget, opts, hook: run_lns_observed(
+        wl, hook, time_limit=budget, **{**opts, "neighbourhoods": ["span"], "grow": 0.0}),
+    "mix": lambda wl, budget, opts, hook: run_lns_observed(wl, hook, time_limit=budget, **opts),
 }
 
 
@@ -51,26 +55,42 @@ def main(argv=None) -> int:
                     help="lns option KEY=VALUE (JSON value), for the lns variants")
     ap.add_argument("-o", "--output", default=None,
                     help="write each variant's schedule here ({variant} in the name is replaced)")
+    ap.add_argument("--save-best", default=None,
+                    help="write every new best schedule above --save-above at once, to this "
+                         "name with {value} replaced by its checked objective (2 decimals)")
+    ap.add_argument("--save-above", type=float, default=float("-inf"),
+                    help="only schedules above this objective are saved (e.g. the solu.csv low)")
     args = ap.parse_args(argv)
     wl = load_instance(args.instance)
     opts = {k: json.loads(v) for k, v in (o.split("=", 1) for o in args.option)}
+    saved: list[str] = []
+
+    def save(schedule, value):  # seventh round: a killed run keeps its best schedule
+        if args.save_best and value > args.save_above:
+            path = args.save_best.replace("{value}", f"{value:.2f}")
+            schedule.save(path)
+            saved.append(path)
     names = args.only.split(",") if args.only else list(VARIANTS)
     for name in names:
         if name not in VARIANTS:
             ap.error(f"unknown variant {name!r} (known: {', '.join(VARIANTS)})")
         load = os.getloadavg()[0]
+        started = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         t0 = time.perf_counter()
-        sched = VARIANTS[name](wl, args.budget, opts)
+        sched = VARIANTS[name](wl, args.budget, opts, save)
         res = check_oasis(wl, sched)
         if args.output:
             sched.save(args.output.replace("{variant}", name))
         print(json.dumps({"variant": name, "instance": args.instance, "budget_s": args.budget,
                           "options": opts if name != "before" else {},
+                          "started_utc": started,
                           "wall_s": round(time.perf_counter() - t0, 1),
                           "load_1min_at_start": round(load, 2), "feasible": res.feasible,
                           "low": float(res.objective), "lns": sched.meta.get("lns"),
                           "trace": sched.timing.get("trace"),
                           "build_s": sched.timing.get("build_s"),
+                          "sub_s": sched.timing.get("sub_s"),
+                          "saved": saved[-1:],
                           "load_1min_at_end": round(os.getloadavg()[0], 2)}), flush=True)
     return 0
 

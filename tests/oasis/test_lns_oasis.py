@@ -176,7 +176,7 @@ def test_rejected_window_holds_the_rejected_job():
         assert servers is None and out & set(jobs.tolist())
 
 
-@pytest.mark.parametrize("name", ["span", "span_servers", "rejected"])
+@pytest.mark.parametrize("name", ["span", "span_servers", "rejected", "slab"])
 @settings(max_examples=2, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), n_servers=st.integers(2, 4),
        arrival_window=st.sampled_from([1.0, 10.0]))

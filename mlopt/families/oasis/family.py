@@ -58,15 +58,19 @@ LNS_OPTIONS = {
     "window_time": Param.float(20.0, low=0.0, low_open=True, high=MAX_RESOLVE_SECONDS,
                                doc="HiGHS seconds per sub-MIP"),
     "neighbourhoods": Param.list(
-        Param.choice("span", ("span", "span_servers", "rejected")),
-        ["span", "span_servers", "rejected"], min_items=1, max_items=3,
+        Param.choice("span", ("span", "span_servers", "rejected", "slab")),
+        ["span", "span_servers", "rejected"], min_items=1, max_items=4,
         doc="windows drawn by adaptive weights: span (jobs near a slot), span_servers (twice "
             "the jobs, on the servers they use plus a quarter of the others), rejected (a "
-            "rejected job and the jobs near its arrival); [span] with grow=0 is the fifth "
-            "round's search"),
+            "rejected job and the jobs near its arrival), slab (every job active in a few "
+            "slots, free on those slots); [span] with grow=0 is the fifth round's search"),
     "grow": Param.float(0.25, low=0.0, high=4.0,
                         doc="a window grows by max(1, grow x its size) after a fast optimal "
                             "sub-MIP"),
+    "tail": Param.float(0.01, low=0.0, high=0.5,
+                        doc="a window frees a job's slots only while its utility is at least "
+                            "tail x its best (and up to its last used slot); 0 frees every "
+                            "slot (the sixth round's search)"),
 }
 FIFO_OPTIONS = {"workers": _WORKERS, "worker_range": _WORKER_RANGE}
 DRF_OPTIONS = {"record_events": _RECORD}

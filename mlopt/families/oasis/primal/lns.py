@@ -27,6 +27,24 @@ job drawn by its best utility, with the jobs nearest its arrival).  Freeing any 
 columns keeps the argument above: the fixed columns are the incumbent's, so every sub-MIP
 solution is a solution of the full ILP, and the warm start keeps it never below the incumbent.
 
+Seventh round (issue 22): the *useful tail* (option ``tail``).  A job's utility is a sigmoid
+of its completion time that falls to nothing a few slots after its arrival, yet a window frees
+every (server, slot) column from arrival to T: most of a sub-MIP's columns are completions and
+workers worth less than ``tail`` x the job's best utility.  With ``tail`` > 0 a window frees a
+job's y, z and u only up to its *useful end*: the last slot t with f_i(t - a_i) >= tail x
+max f_i, pushed out to the last slot where the incumbent has any positive column of the job
+(its completion, its last worker or PS).  So every column left out is zero in the incumbent and
+stays zero: fixing it is fixing it at the incumbent, and the argument above holds unchanged
+(any subset of columns may be freed).  Edge cases: a job of no positive utility is never in a
+window; x is always free with the job; an admitted job completing past its useful end (a
+filler of utility ~0) keeps its columns up to that completion, so it can still move or drop
+out; ``tail = 0`` is the sixth round's search exactly (useful end T, same windows, same
+columns).  Windows use the useful end too: a rejected job is active from its arrival to its
+useful end (not to T), so a window near slot t holds the jobs that can still gain there.
+The ``slab`` neighbourhood (opt-in) frees every job active in a few slots on those slots only;
+the y, z of its jobs' other slots keep the incumbent's values (positive ones too), which is
+again a fixing at the incumbent.
+
 Time: the build takes seconds at 100 jobs / T = 100 / 100 servers (15 s quiet, more under
 load); every sub-MIP is capped by ``window_time`` and by the overall deadline.
 """
@@ -107,7 +125,24 @@ class UtilityLNS:
         self.csc_ptr = np.searchsorted(f.indices[o], np.arange(n + 1))
         self.best_f = np.array([float(np.max(np.atleast_1d(j.utility(np.arange(
             workload.horizon - j.arrival + 1, dtype=float))))) for j in workload.jobs])
+        self.arrival = np.array([j.arrival for j in workload.jobs], dtype=np.int64)
+        self.set_tail(0.0)
         self.build_s = time.perf_counter() - t0
+
+    def set_tail(self, tail: float) -> None:
+        """The useful end of every job (module docstring): the last slot t with
+        f_i(t - a_i) >= ``tail`` x max f_i; T for every job when ``tail`` is 0."""
+        w = self.workload
+        T = w.horizon
+        self.tail = float(tail)
+        end = np.full(len(w.jobs), T, dtype=np.int64)
+        if self.tail > 0:
+            for i, j in enumerate(w.jobs):
+                f = np.atleast_1d(j.utility(np.arange(T - j.arrival + 1, dtype=float)))
+                ok = np.flatnonzero(f >= self.tail * self.best_f[i])
+                # no positive utility: never in a window (best_f > 0 filters it), so any end
+                end[i] = j.arrival + int(ok[-1]) if self.best_f[i] > 0 and len(ok) else T
+        self.useful_end = end
 
     # -- schedule <-> column vector ---------------------------------------------------------
     def encode(self, schedule: Schedule) -> np.ndarray:
@@ -135,12 +170,21 @@ class UtilityLNS:
         return Schedule.from_rows(admitted, rows, {"producer": PRODUCER, **(meta or {})})
 
     # -- one window ---------------------------------------------------------------------------
-    def free_columns(self, x: np.ndarray, jobs, servers=None) -> np.ndarray:
+    def free_columns(self, x: np.ndarray, jobs, servers=None, slots=None) -> np.ndarray:
         """The columns of ``jobs`` (indices); with ``servers`` (a boolean mask over
         :attr:`server_ids`) only their x, u and the y, z on those servers.  The mask always
         takes every server the jobs use in ``x``, so the columns left out are zero in ``x``
-        and stay zero (fixing them is fixing them at the incumbent, as for every other job)."""
+        and stay zero (fixing them is fixing them at the incumbent, as for every other job).
+        With ``slots = (lo, hi)`` only the y, z of slots lo..hi (x and u stay free): the y, z
+        of other slots keep the incumbent's values, positive or not -- still a fixing at the
+        incumbent, so every sub-MIP solution is a solution of the full ILP."""
         free = np.concatenate([self.job_cols[j] for j in jobs])
+        if self.tail > 0:
+            free = free[self._within_useful_end(x, free)]
+        if slots is not None:
+            c, (lo, hi) = self.cols, slots
+            k, t = c.kind[free], c.slot[free]
+            free = free[(k == 0) | (k == 3) | ((lo <= t) & (t <= hi))]
         if servers is None:
             return np.sort(free)
         srv = self.col_server[free]
@@ -150,13 +194,22 @@ class UtilityLNS:
         keep = (srv < 0) | mask[np.maximum(srv, 0)]
         return np.sort(free[keep])
 
+    def _within_useful_end(self, x: np.ndarray, free: np.ndarray) -> np.ndarray:
+        """Mask over ``free``: x columns, and y, z, u up to the job's useful end pushed out to
+        its last positive column in ``x`` (so every column masked out is zero in ``x``)."""
+        c = self.cols
+        end = self.useful_end.copy()
+        pos = free[(x[free] > 0.5) & (c.kind[free] != 0)]
+        np.maximum.at(end, c.job[pos], c.slot[pos])
+        return (c.kind[free] == 0) | (c.slot[free] <= end[c.job[free]])
+
     def resolve(self, x: np.ndarray, jobs, time_limit: float,
-                servers=None) -> tuple[np.ndarray | None, dict]:
+                servers=None, slots=None) -> tuple[np.ndarray | None, dict]:
         """Re-optimize ``jobs`` (indices) with every other job fixed at ``x`` (and, with
         ``servers``, their columns on the other servers too, :meth:`free_columns`).  Returns
         the improved full vector (None when the sub-MIP found nothing better) and the run's
         status, objective and time."""
-        return self.resolve_columns(x, self.free_columns(x, jobs, servers), time_limit)
+        return self.resolve_columns(x, self.free_columns(x, jobs, servers, slots), time_limit)
 
     def resolve_columns(self, x: np.ndarray, free: np.ndarray,
                         time_limit: float) -> tuple[np.ndarray | None, dict]:
@@ -232,10 +285,8 @@ class UtilityLNS:
             return cand
         admitted = np.zeros(len(w.jobs), dtype=bool)
         admitted[c.job[(c.kind == 0) & (x > 0.5)]] = True
-        end = np.full(len(w.jobs), T)
-        done = (c.kind == 3) & (x > 0.5)
-        end[c.job[done]] = c.slot[done]
-        arrival = np.array([j.arrival for j in w.jobs])
+        end = self.active_end(x)
+        arrival = self.arrival
         if t is None:
             t = int(rng.integers(1, T + 1))
         dist = np.maximum(0, np.maximum(arrival - t, t - end))[cand].astype(float)
@@ -247,6 +298,21 @@ class UtilityLNS:
             pick[-1] = out[int(rng.integers(len(out)))]
         return np.unique(pick)
 
+    def active_end(self, x: np.ndarray) -> np.ndarray:
+        """Last active slot of every job: its completion when ``x`` admits it, else its useful
+        end (T for every job when tail = 0, the sixth round's span)."""
+        c = self.cols
+        end = self.useful_end.copy()
+        done = (c.kind == 3) & (x > 0.5)
+        end[c.job[done]] = c.slot[done]
+        return end
+
+    def active_in(self, x: np.ndarray, lo: int, hi: int) -> np.ndarray:
+        """The jobs of positive utility active (arrival to :meth:`active_end`) in slots
+        lo..hi."""
+        return np.flatnonzero((self.best_f > 0) & (self.arrival <= hi)
+                              & (self.active_end(x) >= lo))
+
     def rejected(self, x: np.ndarray) -> np.ndarray:
         """The jobs of positive utility the incumbent ``x`` rejects."""
         c = self.cols
@@ -256,14 +322,18 @@ class UtilityLNS:
 
     def search(self, schedule: Schedule, value: float, time_limit: float, *, window: int = 8,
                window_time: float = 20.0, seed: int = 0, consider=None,
-               neighbourhoods=("span",), grow: float = 0.0) -> tuple[Schedule, float, dict]:
+               neighbourhoods=("span",), grow: float = 0.0, tail: float = 0.0,
+               on_improve=None) -> tuple[Schedule, float, dict]:
         """Windows until ``time_limit`` (seconds from now) from the checked ``schedule`` of
         checker objective ``value``: the best checked schedule, its objective and a log.
         ``consider(schedule) -> float | None`` is the checker (default: the family's).
         ``neighbourhoods``: names in :data:`NEIGHBOURHOODS`, drawn by adaptive weights;
         each keeps its own size, which grows by ``max(1, grow * size)`` after a fast optimal
-        sub-MIP (``grow = 0``: by one, the fifth round's rule)."""
+        sub-MIP (``grow = 0``: by one, the fifth round's rule).  ``tail``: the useful tail
+        (module docstring; 0 frees every slot).  ``on_improve(schedule, value)`` is called
+        with every new checked best (e.g. to save it at once: a killed run keeps it)."""
         deadline = time.perf_counter() + max(0.0, float(time_limit))
+        self.set_tail(tail)
         consider = consider or _checked(self.workload)
         x = self.encode(schedule)
         rng = np.random.default_rng(seed)
@@ -272,6 +342,7 @@ class UtilityLNS:
         weight = {n: 1.0 for n in names}
         n_cand = int(np.count_nonzero(self.best_f > 0))
         log = {"windows": 0, "improved": 0, "optimal": 0, "start": value, "trace": [],
+               "sub_cols": 0, "sub_s": 0.0,
                "by_neighbourhood": {n: [0, 0] for n in names}}
         while True:
             left = deadline - time.perf_counter()
@@ -280,10 +351,13 @@ class UtilityLNS:
             p = np.array([weight[n] for n in names])
             name = names[int(rng.choice(len(names), p=p / p.sum()))]
             k = size[name]
-            jobs, servers = NEIGHBOURHOODS[name](self, x, k, rng)
-            y, info = self.resolve(x, jobs, min(window_time, left), servers)
+            jobs, servers, *slots = NEIGHBOURHOODS[name](self, x, k, rng)
+            slots = slots[0] if slots else None  # a time slab (lo, hi), or every slot
+            y, info = self.resolve(x, jobs, min(window_time, left), servers, slots)
             log["windows"] += 1
             log["optimal"] += bool(info["optimal"])
+            log["sub_cols"] += info["cols"]  # sizes and HiGHS time, for the write-up's means
+            log["sub_s"] += info["s"]
             log["by_neighbourhood"][name][0] += 1
             gained = False
             if y is not None:
@@ -295,6 +369,8 @@ class UtilityLNS:
                     log["by_neighbourhood"][name][1] += 1
                     log["trace"].append((round(time.perf_counter() - deadline
                                                + time_limit, 1), round(v, 4), len(jobs), name))
+                    if on_improve is not None:
+                        on_improve(schedule, value)
             # adaptive weights (DECISION, not in the paper): exponential smoothing of success
             weight[name] = max(WEIGHT_FLOOR, (1 - WEIGHT_RATE) * weight[name]
                                + WEIGHT_RATE * (1.0 if gained else 0.0))
@@ -302,10 +378,10 @@ class UtilityLNS:
                 size[name] = min(len(self.workload.jobs), k + max(1, int(grow * k)))
             elif not info["optimal"] and not gained:
                 size[name] = max(MIN_WINDOW, k - 1)
-            if servers is None and len(jobs) >= n_cand and info["optimal"]:
+            if servers is None and slots is None and len(jobs) >= n_cand and info["optimal"]:
                 log["all_free_optimal"] = True  # every job free, solved: nothing left
                 break
-        log.update(end=value, window_end=dict(size))
+        log.update(end=value, window_end=dict(size), tail=self.tail)
         return schedule, value, log
 
 
@@ -341,8 +417,32 @@ def _rejected(eng: UtilityLNS, x, k, rng):
     return eng.window(x, k, rng, t=int(eng.workload.jobs[r].arrival), must=r), None
 
 
-#: the neighbourhoods by name (the ``neighbourhoods`` option)
-NEIGHBOURHOODS = {"span": _span, "span_servers": _span_servers, "rejected": _rejected}
+def _slab(eng: UtilityLNS, x, k, rng):
+    """Seventh round: a time slab.  Every job active (:meth:`UtilityLNS.active_in`) in the k
+    slots lo..lo + k - 1, free only on those slots (x and u too): the slab's capacity is
+    re-packed among all the jobs that share it, each keeping its work outside the slab.
+    DECISION: half the slabs start at a rejected job's arrival (drawn by its best utility,
+    where admitting it must happen), half at a random slot; the width k adapts as the other
+    windows' sizes do."""
+    T = eng.workload.horizon
+    w = min(int(k), T)
+    out = eng.rejected(x)
+    if len(out) and rng.random() < 0.5:
+        r = int(out[rng.choice(len(out), p=eng.best_f[out] / eng.best_f[out].sum())])
+        lo = min(int(eng.arrival[r]), T - w + 1)
+    else:
+        lo = int(rng.integers(1, T - w + 2))
+    hi = lo + w - 1
+    jobs = eng.active_in(x, lo, hi)
+    if len(jobs) == 0:  # nothing can gain in these slots: an ordinary window instead
+        return _span(eng, x, k, rng)
+    return jobs, None, (lo, hi)
+
+
+#: the neighbourhoods by name (the ``neighbourhoods`` option); each returns the window's jobs,
+#: a server mask or None, and optionally a slot range (lo, hi) for the y, z it frees
+NEIGHBOURHOODS = {"span": _span, "span_servers": _span_servers, "rejected": _rejected,
+                  "slab": _slab}
 #: the default mix (DECISION: against ``["span"]`` alone, from the same starts, two seeds each at
 #: oasis-open-1 and -2, the means were equal within the seeds' spread and the mix gave the best
 #: single run at both; benchmarks/oasis/frontier.md, sixth round)
@@ -361,14 +461,20 @@ def _checked(workload: Workload):
 #: default growth of a window after a fast optimal sub-MIP (share of its size; DECISION:
 #: the fifth round's +1 took 200 s at oasis-open-2 to reach the 15-22 jobs where the gains were)
 GROW = 0.25
+#: default useful tail (module docstring): a window frees a job's slots while its utility is
+#: at least this share of its best (DECISION: 1% cuts oasis-open-2's free slot-columns from
+#: 4726 to 1760 job-slots; measured against tail = 0 in benchmarks/oasis/frontier.md, seventh
+#: round)
+TAIL = 0.01
 
 
 def lns(workload: Workload, schedule: Schedule, time_limit: float, *, window: int = 8,
         window_time: float = 20.0, seed: int = 0, neighbourhoods=DEFAULT_NEIGHBOURHOODS,
-        grow: float = GROW) -> tuple[Schedule, dict]:
+        grow: float = GROW, tail: float = TAIL, on_improve=None) -> tuple[Schedule, dict]:
     """The search of the module docstring from a schedule (checked here first; InputError
     when the checker rejects it): the best checked schedule (never worse than ``schedule``)
-    and the search's log.  The build counts against ``time_limit``."""
+    and the search's log.  The build counts against ``time_limit``.  ``on_improve``: see
+    :meth:`UtilityLNS.search`."""
     t0 = time.perf_counter()
     _positive("time_limit", time_limit)
     _positive("window_time", window_time)
@@ -380,6 +486,8 @@ def lns(workload: Workload, schedule: Schedule, time_limit: float, *, window: in
                          field="neighbourhoods", value=neighbourhoods)
     if isinstance(grow, bool) or not isinstance(grow, (int, float)) or not 0 <= grow <= 4:
         raise InputError("must be a number in [0, 4]", field="grow", value=grow)
+    if isinstance(tail, bool) or not isinstance(tail, (int, float)) or not 0 <= tail <= 0.5:
+        raise InputError("must be a number in [0, 0.5]", field="tail", value=tail)
     consider = _checked(workload)
     value = consider(schedule)
     if value is None:
@@ -389,7 +497,7 @@ def lns(workload: Workload, schedule: Schedule, time_limit: float, *, window: in
     left = float(time_limit) - (time.perf_counter() - t0)
     best, v, log = eng.search(schedule, value, left, window=window, window_time=window_time,
                               seed=seed, consider=consider, neighbourhoods=neighbourhoods,
-                              grow=grow)
+                              grow=grow, tail=tail, on_improve=on_improve)
     log["build_s"] = round(eng.build_s, 2)
     return best, log
 
@@ -431,7 +539,8 @@ def residual_start(workload: Workload, seconds: float, seed: int = 0) -> Schedul
 def run_lns(workload: Workload, *, seed: int = 0, start: str = "local_search",
             start_file=None, time_limit: float = 60.0, window: int = 8,
             window_time: float = 20.0, start_schedule: Schedule | None = None,
-            neighbourhoods=DEFAULT_NEIGHBOURHOODS, grow: float = GROW) -> Schedule:
+            neighbourhoods=DEFAULT_NEIGHBOURHOODS, grow: float = GROW,
+            tail: float = TAIL) -> Schedule:
     """The search as a registered algorithm (an anytime reference heuristic: ``mlopt bracket``
     sets ``time_limit`` to its share).  ``start``: ``local_search`` (the residual local search,
     at most ``START_SHARE`` of the budget) or ``oasis`` (the online algorithm's schedule);
@@ -439,6 +548,21 @@ def run_lns(workload: Workload, *, seed: int = 0, start: str = "local_search",
     schedule; checked, InputError when the checker rejects it); ``start_schedule``: a
     schedule object instead (the family's ``start_option``: bracket hands it its best schedule
     when it runs the search again).  The result is never worse than the start."""
+    return run_lns_observed(workload, None, seed=seed, start=start, start_file=start_file,
+                            time_limit=time_limit, window=window, window_time=window_time,
+                            start_schedule=start_schedule, neighbourhoods=neighbourhoods,
+                            grow=grow, tail=tail)
+
+
+def run_lns_observed(workload: Workload, on_improve, *, seed: int = 0,
+                     start: str = "local_search", start_file=None, time_limit: float = 60.0,
+                     window: int = 8, window_time: float = 20.0,
+                     start_schedule: Schedule | None = None,
+                     neighbourhoods=DEFAULT_NEIGHBOURHOODS, grow: float = GROW,
+                     tail: float = TAIL) -> Schedule:
+    """:func:`run_lns` with a caller's hook: ``on_improve(schedule, value)`` (or None) is
+    called with every new checked best (:meth:`UtilityLNS.search`; benchmarks/oasis/lns.py
+    saves each at once).  Not the registered entry: a hook is not an option."""
     t0 = time.perf_counter()
     _positive("time_limit", time_limit)
     if start_schedule is not None:
@@ -459,10 +583,12 @@ def run_lns(workload: Workload, *, seed: int = 0, start: str = "local_search",
     if left <= 0.5 or left < BUILD_MARGIN * _build_estimate(workload):
         return first  # the build would not finish in time: a killed run loses the start too
     best, log = lns(workload, first, left, window=window, window_time=window_time, seed=seed,
-                    neighbourhoods=neighbourhoods, grow=grow)
+                    neighbourhoods=neighbourhoods, grow=grow, tail=tail, on_improve=on_improve)
     build_s = log.pop("build_s", None)
-    keep = {k: log[k] for k in ("windows", "improved", "start", "end", "by_neighbourhood")}
+    keep = {k: log[k] for k in ("windows", "improved", "start", "end", "by_neighbourhood",
+                                "tail", "optimal", "sub_cols")}
     out = Schedule(best.admitted, best.allocations,
                    {**best.meta, "producer": PRODUCER, "lns": keep, "start": start})
-    out.timing.update(build_s=build_s, trace=log.get("trace", []))
+    out.timing.update(build_s=build_s, trace=log.get("trace", []),
+                      sub_s=round(log.get("sub_s", 0.0), 1))
     return out
