@@ -30,6 +30,10 @@ def main(argv=None) -> int:
     ap.add_argument("--option", action="append", default=[],
                     help="key=value (value read as JSON) passed to class_relaxation")
     ap.add_argument("--save", default=None, help="write the best schedule here")
+    ap.add_argument("--confirm", default=None, metavar="SOLVER",
+                    help="re-solve the last round's model (every row added) with this second "
+                         "solver, within --confirm-limit seconds, and report its answer")
+    ap.add_argument("--confirm-limit", type=float, default=600.0)
     args = ap.parse_args(argv)
     wl = load_instance(args.instance)
     opts = {}
@@ -44,15 +48,28 @@ def main(argv=None) -> int:
     started = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     t0 = time.perf_counter()
     res = class_relaxation(wl, time_limit=args.budget, solver=args.solver, warm_start=start,
-                           **opts)
+                           keep_model=bool(args.confirm), **opts)
     sched = res.pop("schedule")
+    model = res.pop("model", None)
+    confirm = None
+    if model is not None:
+        from mlopt.solve import solve
+
+        second = solve(model, args.confirm, time_limit=args.confirm_limit)
+        # infeasible (cutoff mode) or an optimum / bound: the second solver's own word
+        confirm = {"solver": f"{second.solver} {second.solver_version}",
+                   "status": second.status.value, "objective": second.objective,
+                   "bound": second.bound, "runtime_s": round(second.runtime_s, 1),
+                   "cutoff_value": res.get("cutoff_value")}
     if args.save and sched is not None:
         sched.save(args.save)
     hi, lo = res["bound"], res["feasible_objective"]
     cmd = "python benchmarks/oasis/class_bound.py " + " ".join(
         [f"--instance {args.instance}", f"--budget {args.budget:g}", f"--solver {args.solver}"]
         + ([f"--start {args.start}"] if args.start else [])
-        + [f"--option {kv}" for kv in args.option])
+        + [f"--option {kv}" for kv in args.option]
+        + ([f"--confirm {args.confirm} --confirm-limit {args.confirm_limit:g}"]
+           if args.confirm else []))
     print(json.dumps({"command": cmd, "started_utc": started, "instance": args.instance,
                       "budget_s": args.budget, "solver": args.solver, "options": opts,
                       "start": args.start, "wall_s": round(time.perf_counter() - t0, 1),
@@ -61,7 +78,8 @@ def main(argv=None) -> int:
                       "proven": res["proven"], "status": res["status"],
                       "relaxation_objective": res["relaxation_objective"],
                       "dropped": len(res["dropped"] or []), "rounds": res["rounds"],
-                      "build_s": round(res["build_s"], 1),
+                      "build_s": round(res["build_s"], 1), "cutoff_value": res["cutoff_value"],
+                      "confirm": confirm,
                       "load_1min_at_end": round(os.getloadavg()[0], 2)}), flush=True)
     return 0
 
