@@ -100,9 +100,10 @@ def _lp(args, wl) -> int:
     opts = dict(kv.partition("=")[::2] for kv in args.option)
     cuts = json.loads(opts.get("packing_cuts", "true"))
     k = int(opts.get("packing_k", 3))
+    work = json.loads(opts.get("work_rows", "false"))
     load = os.getloadavg()[0]
     t0 = time.perf_counter()
-    m, _merged, _members = build_class_relaxation(wl, cuts, k)
+    m, _merged, _members = build_class_relaxation(wl, cuts, k, work)
     rows = len(getattr(m, "packing_cuts", []))
     pyo.TransformationFactory("core.relax_integer_vars").apply_to(m)
     built = time.perf_counter() - t0
@@ -112,7 +113,7 @@ def _lp(args, wl) -> int:
                                  f"{args.solver} " + " ".join(f"--option {kv}"
                                                               for kv in args.option),
                       "instance": args.instance, "packing_cuts": cuts, "packing_k": k,
-                      "packing_rows": rows, "lp": sol.objective, "status": sol.status.value,
+                      "work_rows": work, "packing_rows": rows, "lp": sol.objective, "status": sol.status.value,
                       "lp_s": round(sol.runtime_s, 1), "build_s": round(built, 1),
                       "load_1min_at_start": round(load, 2),
                       "load_1min_at_end": round(os.getloadavg()[0], 2)}), flush=True)

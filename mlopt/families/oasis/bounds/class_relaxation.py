@@ -117,10 +117,12 @@ def aggregate_servers(workload: Workload) -> tuple[Workload, dict[str, list[Serv
                                servers=tuple(merged)), members
 
 
-def build_class_relaxation(workload: Workload, packing_cuts: bool = True, packing_k: int = MAX_K):
+def build_class_relaxation(workload: Workload, packing_cuts: bool = True, packing_k: int = MAX_K,
+                           work_rows: bool = False):
     """The utility ILP on the merged cluster with the per-(job, class) copy bounds (module
     docstring) and, with ``packing_cuts``, the bin-packing rows of :mod:`.packing_cuts`
-    (functions u^(1) .. u^(packing_k)); returns (Pyomo model, merged workload, members)."""
+    (functions u^(1) .. u^(packing_k)), with ``work_rows`` the cumulative-work rows of
+    :mod:`.work_rows`; returns (Pyomo model, merged workload, members)."""
     merged, members = aggregate_servers(workload)
     m = build_utility_ilp(merged)
     R = workload.resources
@@ -136,6 +138,11 @@ def build_class_relaxation(workload: Workload, packing_cuts: bool = True, packin
                 var[i, s, t].setub(most[i, s])
     if packing_cuts:
         add_packing_cuts(m, workload, members, packing_k)
+    if work_rows:
+        from mlopt.families.oasis.bounds.work_rows import add_work_rows
+        from mlopt.models.oasis import index_data
+
+        add_work_rows(m, index_data(merged)["work"])
     return m, merged, members
 
 
@@ -182,8 +189,8 @@ def class_relaxation(workload: Workload, *, time_limit: float | None = None, thr
                      solver: str = "highs", mip_gap: float = 0.0, warm_start=None,
                      packing_cuts: bool = True, max_rounds: int = 20,
                      keep_model: bool = False, cutoff: float | None = None,
-                     packing_k: int = MAX_K, solver_options: dict | None = None
-                     ) -> dict[str, Any]:
+                     packing_k: int = MAX_K, solver_options: dict | None = None,
+                     work_rows: bool = False) -> dict[str, Any]:
     """Upper bound on OPT: the solver's dual bound of the class-aggregated relaxation (its
     optimum when solved).  ``bound`` is None when the solver ends without one.
 
@@ -212,7 +219,8 @@ def class_relaxation(workload: Workload, *, time_limit: float | None = None, thr
     when it meets the schedule within 1e-6).  ``cutoff=0`` with a ``warm_start``: just above
     the start.  ``packing_k``: the packing rows use u^(1) .. u^(packing_k) (fewer rows, a
     weaker but valid relaxation).  ``solver_options``: the solver's own parameters for every
-    round (e.g. ``{"mip_max_improving_sols": 1}``: stop a round at its first solution)."""
+    round (e.g. ``{"mip_max_improving_sols": 1}``: stop a round at its first solution).
+    ``work_rows``: add the cumulative-work rows of :mod:`.work_rows` (a tighter LP)."""
     from mlopt.families.oasis.bounds.packing_cuts import add_subset_cuts
     from mlopt.families.oasis.checker import check_oasis
 
@@ -226,7 +234,9 @@ def class_relaxation(workload: Workload, *, time_limit: float | None = None, thr
         raise InputError("packing_k must be an integer >= 1", field="packing_k",
                          value=packing_k)
     t0 = time.perf_counter()
-    m, merged, members = build_class_relaxation(workload, packing_cuts, packing_k)
+    if not isinstance(work_rows, bool):
+        raise InputError("work_rows must be true or false", field="work_rows", value=work_rows)
+    m, merged, members = build_class_relaxation(workload, packing_cuts, packing_k, work_rows)
     built = time.perf_counter() - t0
     # the solver gets 90% of the budget minus the build: handing the model over and reading
     # the result back take seconds on a loaded machine, and a caller that kills at its limit
