@@ -74,3 +74,24 @@ def test_work_rows_flag_must_be_a_bool():
     with pytest.raises(InputError) as err:
         class_relaxation(split_bins(), work_rows="yes")
     assert err.value.field == "work_rows" and err.value.value == "yes"
+
+
+def test_a_warm_start_stays_full_and_feasible_with_the_rows():
+    # the work rows' auxiliaries are set from the start's y and u (complete_start): without
+    # them the encoded start violates the running sums and a solver may drop it (SCIP did at
+    # oasis-open-2, 600 s: its incumbent was 0 instead of the 2870.15 start)
+    from mlopt.families.oasis.bounds.class_relaxation import (build_class_relaxation,
+                                                              merged_schedule)
+    from mlopt.families.oasis.bounds.work_rows import complete_start
+    from mlopt.models.oasis.warmstart import encode
+    from mlopt.warmstart import check_start, compile_linear
+
+    wl = generate("paper-fig5", seed=6)
+    rel = class_relaxation(wl, time_limit=60)
+    m, merged, members = build_class_relaxation(wl, work_rows=True)
+    start = encode(m, merged, merged_schedule(wl, members, rel["schedule"]))
+    assert not check_start(compile_linear(m), start)[0].feasible
+    complete_start(m, start)
+    chk = check_start(compile_linear(m), start)[0]
+    assert chk.full and chk.feasible
+    assert chk.objective == pytest.approx(rel["feasible_objective"])

@@ -266,7 +266,10 @@ def class_relaxation(workload: Workload, *, time_limit: float | None = None, thr
             from mlopt.models.oasis.warmstart import encode
             from mlopt.warmstart import solve_warm
 
+            from mlopt.families.oasis.bounds.work_rows import complete_start
+
             start = encode(m, merged, merged_schedule(workload, members, warm_start))
+            complete_start(m, start)  # the work rows' running sums, else the start is lost
             sol = solve_warm(m, start, solver, time_limit=left, mip_gap=mip_gap,
                              threads=threads, options=solver_options)
         else:

@@ -70,3 +70,22 @@ def add_work_rows(m: pyo.ConcreteModel, need: dict[str, float]) -> int:
             prev_w, prev_u = w, u
     return n
 
+
+
+def complete_start(m: pyo.ConcreteModel, start) -> None:
+    """Set the auxiliaries of :func:`add_work_rows` in a start (variable -> value) from its
+    y and u: the running work and the running completion, slot by slot, so a start that
+    satisfies the utility ILP satisfies the rows too and stays a full, feasible start."""
+    if not hasattr(m, "work_done"):
+        return
+    run_w: dict[str, float] = defaultdict(float)
+    run_u: dict[str, float] = defaultdict(float)
+    ys: dict[tuple[str, int], float] = defaultdict(float)
+    for (i, h, t) in m.y:
+        ys[i, t] += float(start.get(m.y[i, h, t], 0.0))
+    for (i, t) in m.work_index:  # sorted by job, then slot
+        run_w[i] += ys[i, t]
+        if (i, t) in m.u:
+            run_u[i] += float(start.get(m.u[i, t], 0.0))
+        start[m.work_done[i, t]] = run_w[i]
+        start[m.work_completed[i, t]] = run_u[i]
