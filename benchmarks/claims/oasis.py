@@ -885,3 +885,44 @@ CLAIMS += [
              "[{}, {}] = {}", lambda: from_start_solu()[3:],
              what="frontier: oasis-open-2 from its start"),
 ]
+
+
+# benchmarks/oasis/data/frontier_issue22_round7_bounds.jsonl: the seventh round's bound runs
+# (class_bound.py: the class relaxation from a start, its LP; instances bracket), one JSON
+# line each with command and load
+ROUND7B = ROOT / "benchmarks" / "oasis" / "data" / "frontier_issue22_round7_bounds.jsonl"
+
+
+def _round7b() -> list[dict]:
+    return [json.loads(line) for line in ROUND7B.read_text().splitlines() if line.strip()]
+
+
+def round7b_bound_rows():
+    rows = []
+    for r in _round7b():
+        if r["run"] != "class_bound" or r["instance"] != "oasis-open-2":
+            continue
+        rows.append([r["solver"], "yes" if r["options"].get("work_rows") else "no",
+                     f"{r['budget_s']:.0f}", r["high"], r["low"],
+                     r["load_1min_at_start"], r["load_1min_at_end"]])
+    return rows
+
+
+def round7b_lp_rows():
+    rows = []
+    for r in _round7b():
+        if r["run"] != "lp":
+            continue
+        pack = ("none" if not r["packing_cuts"] else
+                "u^(1)" if r["packing_k"] == 1 else f"u^(1)-u^({r['packing_k']})")
+        rows.append([r["instance"], pack, "yes" if r["work_rows"] else "no", r["lp"],
+                     r["lp_s"], r["load_1min_at_start"]])
+    return rows
+
+
+CLAIMS += [
+    Table(FRONTIER, "| solver | work rows | budget s | high | low | load at start | load at end |",
+          round7b_bound_rows, key=3, what="frontier round 7 (bounds): class_bound.py runs"),
+    Table(FRONTIER, "| instance | packing rows | work rows | LP | LP s | load at start |",
+          round7b_lp_rows, key=3, what="frontier round 7 (bounds): merged LP values"),
+]
