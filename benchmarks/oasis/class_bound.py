@@ -113,7 +113,8 @@ def _lp(args, wl) -> int:
                                  f"{args.solver} " + " ".join(f"--option {kv}"
                                                               for kv in args.option),
                       "instance": args.instance, "packing_cuts": cuts, "packing_k": k,
-                      "work_rows": work, "packing_rows": rows, "lp": sol.objective, "status": sol.status.value,
+                      "work_rows": work, "packing_rows": rows, "lp": sol.objective,
+                      "status": sol.status.value,
                       "lp_s": round(sol.runtime_s, 1), "build_s": round(built, 1),
                       "load_1min_at_start": round(load, 2),
                       "load_1min_at_end": round(os.getloadavg()[0], 2)}), flush=True)

@@ -119,8 +119,8 @@ def aggregate_servers(workload: Workload) -> tuple[Workload, dict[str, list[Serv
                                servers=tuple(merged)), members
 
 
-def build_class_relaxation(workload: Workload, packing_cuts: bool = True, packing_k: int = MAX_K,
-                           work_rows: bool = False):
+def build_class_relaxation(workload: Workload, packing_cuts: bool = True,
+                           packing_k: int = MAX_K, work_rows: bool = False):
     """The utility ILP on the merged cluster with the per-(job, class) copy bounds (module
     docstring) and, with ``packing_cuts``, the bin-packing rows of :mod:`.packing_cuts`
     (functions u^(1) .. u^(packing_k)), with ``work_rows`` the cumulative-work rows of
@@ -265,10 +265,9 @@ def class_relaxation(workload: Workload, *, time_limit: float | None = None, thr
         if left is not None and left < 0.5:
             break
         if warm_start is not None and rnd == 0 and level is None:
+            from mlopt.families.oasis.bounds.work_rows import complete_start
             from mlopt.models.oasis.warmstart import encode
             from mlopt.warmstart import solve_warm
-
-            from mlopt.families.oasis.bounds.work_rows import complete_start
 
             start = encode(m, merged, merged_schedule(workload, members, warm_start))
             complete_start(m, start)  # the work rows' running sums, else the start is lost
