@@ -937,6 +937,39 @@ def frontier7_bracket_rows():
     return rows
 
 
+# benchmarks/oasis/data/frontier_issue22_round7_bounds.jsonl: the seventh round's bound runs
+# (class_bound.py: the class relaxation from a start, its LP; instances bracket), one JSON
+# line each with command and load
+ROUND7B = ROOT / "benchmarks" / "oasis" / "data" / "frontier_issue22_round7_bounds.jsonl"
+
+
+def _round7b() -> list[dict]:
+    return [json.loads(line) for line in ROUND7B.read_text().splitlines() if line.strip()]
+
+
+def round7b_bound_rows():
+    rows = []
+    for r in _round7b():
+        if r["run"] != "class_bound" or r["instance"] != "oasis-open-2":
+            continue
+        rows.append([r["solver"], "yes" if r["options"].get("work_rows") else "no",
+                     f"{r['budget_s']:.0f}", r["high"], r["low"],
+                     r["load_1min_at_start"], r["load_1min_at_end"]])
+    return rows
+
+
+def round7b_lp_rows():
+    rows = []
+    for r in _round7b():
+        if r["run"] != "lp":
+            continue
+        pack = ("none" if not r["packing_cuts"] else
+                "u^(1)" if r["packing_k"] == 1 else f"u^(1)-u^({r['packing_k']})")
+        rows.append([r["instance"], pack, "yes" if r["work_rows"] else "no", r["lp"],
+                     r["lp_s"], r["load_1min_at_start"]])
+    return rows
+
+
 CLAIMS += [
     Sentence(FRONTIER, "of {} s, the build took {} s (Pyomo model {} s, its compilation {} s) "
              "and the search {} s, of which HiGHS on the sub-MIPs {} s ({}%); {} windows, {} of "
@@ -947,4 +980,51 @@ CLAIMS += [
     Table(FRONTIER, "| instance | bracket started (UTC) | low (source) | high (source) "
           "| load at start | load at end | solu.csv moved |", frontier7_bracket_rows, key=2,
           what="frontier round 7: brackets from the best schedules"),
+
+    Table(FRONTIER, "| solver | work rows | budget s | high | low | load at start | load at end |",
+          round7b_bound_rows, key=3, what="frontier round 7 (bounds): class_bound.py runs"),
+    Table(FRONTIER, "| instance | packing rows | work rows | LP | LP s | load at start |",
+          round7b_lp_rows, key=3, what="frontier round 7 (bounds): merged LP values"),
+]
+
+
+def round7b_open1_rows():
+    """The oasis-open-1 check-and-cut run: one row per round (relaxation optimum, split,
+    dropped jobs, unpackable groups, subset rows added)."""
+    r = next(r for r in _round7b() if r["run"] == "class_bound"
+             and r["instance"] == "oasis-open-1")
+    rows = []
+    for e in r["rounds"]:
+        rows.append([str(e["round"]), e["status"], e["bound"], e.get("split"),
+                     None if "dropped" not in e else str(e["dropped"]),
+                     None if "unpacked" not in e else str(e["unpacked"]),
+                     None if "cuts" not in e else str(e["cuts"]), e["s"]])
+    return rows
+
+
+def round7b_open1_sentence():
+    r = next(r for r in _round7b() if r["run"] == "class_bound"
+             and r["instance"] == "oasis-open-1")
+    hi, lo = r["high"], r["low"]
+    return [f"{lo:.7f}", f"{hi:.7f}", f"{hi - lo:.1e}", f"{(hi - lo) / lo:.1e}"]
+
+
+def round7b_bracket_sentence():
+    r = [r for r in _round7b() if r["run"] == "bracket"][-1]
+    return [r["started_utc"][:5], r["ended_utc"][:5], f"{r['load_1min_at_start']:.2f}",
+            f"{r['load_1min_at_end']:.2f}", f"{r['bound']:.2f}",
+            f"{100 * (r['bound'] - r['objective']) / r['bound']:.2f}%"]
+
+
+CLAIMS += [
+    Table(FRONTIER, "| round | status | bound | split | dropped | unpackable groups | subset rows "
+          "| s |", round7b_open1_rows, key=1,
+          what="frontier round 7 (bounds): oasis-open-1 check-and-cut rounds"),
+    Sentence(FRONTIER, "OPT(oasis-open-1) lies in **[{}, {}]**, {} apart ({} relative)",
+             round7b_open1_sentence, what="frontier round 7 (bounds): oasis-open-1 interval"),
+    Sentence(FRONTIER, "A second run of the same command ({}-{} UTC, load {} to {}) recorded "
+             "`class_relaxation`'s {} as the high end: `solu.csv` oasis-open-2 is now "
+             "[2870.15, {}] = {}", lambda: round7b_bracket_sentence()[:5]
+             + [round7b_bracket_sentence()[4], round7b_bracket_sentence()[5]],
+             what="frontier round 7 (bounds): oasis-open-2 recorded"),
 ]

@@ -9,7 +9,8 @@ on OPT, how it was obtained, and the best checked feasible objective found on th
 * ``colgen``: column generation on the LP relaxation of (14), the same DP as pricing oracle,
   plus the restricted master solved as an ILP (:mod:`.colgen`);
 * ``class_relaxation``: the utility ILP on the cluster with each server class merged into one
-  server, with bin-packing rows (:mod:`.packing_cuts`), a MILP solver's dual bound; its
+  server, with bin-packing rows (:mod:`.packing_cuts`) and cumulative-work rows
+  (:mod:`.work_rows`), a MILP solver's dual bound; its
   incumbent split onto the real servers is its schedule (:mod:`.class_relaxation`).
 
 Per-run theory checks (Theorem 4's alpha, Lemma 2 along the run) live in

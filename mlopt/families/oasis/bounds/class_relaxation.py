@@ -35,6 +35,36 @@ the (slot, class) groups a split could not pack.  OPT is proven when an optimal 
 without a drop.  Measured on oasis-open-1 (benchmarks/oasis/frontier.md, fourth round): the
 rows make the merged model solvable to optimality (783.36), one round of subset rows lowers
 it to 783.15, and the splits still drop jobs: not proven in 1300 s at load 9-12.
+
+Seventh round (issue 22, "prove oasis-open-1"): ``cutoff``, a check-and-cut loop above a known
+schedule.  The merged model gets one more row, utility >= c, where c lies just above the best
+checked schedule v (c = max(cutoff, v + CUTOFF_STEP * max(1, |v|)); CUTOFF_STEP is half of
+``mlopt instances solve``'s relative optimality tolerance).  Every round the solver either
+returns a merged solution of utility >= c, which is split: if it packs (no drop) it is a
+checked schedule better than v, v moves up to its checker value and c with it; if not, the
+subset rows of its unpackable groups cut it off -- or the solver says the model is
+infeasible.  Validity, case by case:
+* infeasible (the MILP solver's word): no merged solution of utility >= c satisfies the valid
+  rows, and the image of every real schedule (module docstring above) satisfies them all, so
+  OPT < c.  The bound is c.  ``proven`` when the best checked schedule is within the
+  relative optimality tolerance of c (1e-6, as ``mlopt instances solve``).
+* a round ending with a dual bound b (optimal, or stopped with an incumbent or without): every
+  merged solution with utility >= c has utility <= b, the others have utility < c, so
+  OPT <= max(b, c).  That, never b alone, is the round's bound.  When it meets the best
+  checked schedule within the same relative tolerance (1e-6), ``proven`` is True too (in any
+  mode): OPT lies between the two, on the word of the MILP solver's bound.
+* a cutoff below OPT (a too-low input, or v below OPT): the image of an optimal schedule keeps
+  the model feasible, so "infeasible" cannot happen; the rounds find packable solutions (v
+  rises) or end at the time limit with max(b, c) >= OPT.  A cutoff above the merged optimum
+  gives "infeasible" at once: the bound is that cutoff, valid, only weaker.
+* the solver's feasibility tolerance: an accepted solution may miss a row by ~1e-7, so its
+  "infeasible" is a statement about a slightly larger set -- only stronger.  The step
+  CUTOFF_STEP * |v| (3.9e-4 at 783) is far above that tolerance, so the image of the best
+  schedule itself is not taken as a solution; if a packable split is nevertheless not strictly
+  better than v, the loop stops without a proof (it cannot progress).
+* zero allocations, late arrivals, unequal servers: the row only involves the objective, and
+  the split and its checker judge every schedule (the subset rows' own argument is in
+  :mod:`.packing_cuts`).
 """
 from __future__ import annotations
 
@@ -45,11 +75,12 @@ from collections import defaultdict
 from typing import Any
 
 from mlopt.families.oasis.bounds.colgen import server_classes
-from mlopt.families.oasis.bounds.packing_cuts import add_packing_cuts
+from mlopt.families.oasis.bounds.packing_cuts import MAX_K, add_packing_cuts
 from mlopt.families.oasis.primal.disaggregate import disaggregate, refill
 from mlopt.models.oasis import _max_copies, build_utility_ilp, extract_schedule
 from mlopt.errors import InputError
 from mlopt.solve import solve
+from mlopt.solvers.result import OPTIMALITY_GAP_TOL, relative_gap
 from mlopt.workload import Server, Workload
 
 
@@ -57,6 +88,10 @@ from mlopt.workload import Server, Workload
 #: (inside the 10% the solver leaves; 30 s without a limit)
 REFILL_SHARE = 0.04
 REFILL_SECONDS = 30.0
+#: the cutoff sits this far (relative) above the best checked schedule: half of the optimality
+#: tolerance of ``mlopt instances solve`` (OPTIMALITY_GAP_TOL), so "infeasible" proves the
+#: schedule optimal within that tolerance, and far above the solver's row tolerance (~1e-7)
+CUTOFF_STEP = 0.5e-6
 
 
 def aggregate_servers(workload: Workload) -> tuple[Workload, dict[str, list[Server]]]:
@@ -84,10 +119,12 @@ def aggregate_servers(workload: Workload) -> tuple[Workload, dict[str, list[Serv
                                servers=tuple(merged)), members
 
 
-def build_class_relaxation(workload: Workload, packing_cuts: bool = True):
+def build_class_relaxation(workload: Workload, packing_cuts: bool = True,
+                           packing_k: int = MAX_K, work_rows: bool = False):
     """The utility ILP on the merged cluster with the per-(job, class) copy bounds (module
-    docstring) and, with ``packing_cuts``, the bin-packing rows of :mod:`.packing_cuts`;
-    returns (Pyomo model, merged workload, members)."""
+    docstring) and, with ``packing_cuts``, the bin-packing rows of :mod:`.packing_cuts`
+    (functions u^(1) .. u^(packing_k)), with ``work_rows`` the cumulative-work rows of
+    :mod:`.work_rows`; returns (Pyomo model, merged workload, members)."""
     merged, members = aggregate_servers(workload)
     m = build_utility_ilp(merged)
     R = workload.resources
@@ -102,8 +139,26 @@ def build_class_relaxation(workload: Workload, packing_cuts: bool = True):
             if most[i, s] < var[i, s, t].ub:
                 var[i, s, t].setub(most[i, s])
     if packing_cuts:
-        add_packing_cuts(m, workload, members)
+        add_packing_cuts(m, workload, members, packing_k)
+    if work_rows:
+        from mlopt.families.oasis.bounds.work_rows import add_work_rows
+        from mlopt.models.oasis import index_data
+
+        add_work_rows(m, index_data(merged)["work"])
     return m, merged, members
+
+
+def _add_cutoff_row(m, value: float) -> None:
+    """utility >= ``m.cutoff_value`` (a mutable parameter, moved up by the rounds)."""
+    import pyomo.environ as pyo
+
+    obj = next(m.component_data_objects(pyo.Objective, active=True))
+    m.cutoff_value = pyo.Param(mutable=True, initialize=float(value))
+    m.cutoff_row = pyo.Constraint(expr=obj.expr >= m.cutoff_value)
+
+
+def _above(value: float) -> float:
+    return value + CUTOFF_STEP * max(1.0, abs(value))
 
 
 def merged_schedule(workload: Workload, members: dict[str, list[Server]], schedule):
@@ -135,7 +190,9 @@ def _split(workload, merged, members, m):
 def class_relaxation(workload: Workload, *, time_limit: float | None = None, threads: int = 1,
                      solver: str = "highs", mip_gap: float = 0.0, warm_start=None,
                      packing_cuts: bool = True, max_rounds: int = 20,
-                     keep_model: bool = False) -> dict[str, Any]:
+                     keep_model: bool = False, cutoff: float | None = None,
+                     packing_k: int = MAX_K, solver_options: dict | None = None,
+                     work_rows: bool = True) -> dict[str, Any]:
     """Upper bound on OPT: the solver's dual bound of the class-aggregated relaxation (its
     optimum when solved).  ``bound`` is None when the solver ends without one.
 
@@ -155,15 +212,38 @@ def class_relaxation(workload: Workload, *, time_limit: float | None = None, thr
     ``warm_start``: a checked schedule of the real cluster handed to the solver as its first
     incumbent in the first round (HiGHS or SCIP; mapped onto the merged servers).
     ``keep_model``: also return the last round's Pyomo model (``model``, with every row
-    added), e.g. to confirm its optimum with a second solver."""
+    added), e.g. to confirm its optimum with a second solver.
+
+    ``cutoff``: the check-and-cut loop above the best checked schedule (module docstring,
+    seventh round): only merged solutions of utility >= max(cutoff, just above the best
+    schedule) are sought; packable ones raise the schedule, unpackable ones get subset rows,
+    and "infeasible" makes the cutoff the bound (``cutoff_value`` in the result; ``proven``
+    when it meets the schedule within 1e-6).  ``cutoff=0`` with a ``warm_start``: just above
+    the start.  ``packing_k``: the packing rows use u^(1) .. u^(packing_k) (fewer rows, a
+    weaker but valid relaxation).  ``solver_options``: the solver's own parameters for every
+    round (e.g. ``{"mip_max_improving_sols": 1}``: stop a round at its first solution).
+    ``work_rows``: add the cumulative-work rows of :mod:`.work_rows` (a tighter LP).
+
+    DECISION (seventh round, measured at oasis-open-2 from the committed 2870.15 start, HiGHS,
+    600 s, loaded machine; benchmarks/oasis/frontier.md): the work rows are on by default.
+    They lower the merged LP from 2987.02 to 2978.56 and the 600 s bound from 2972.52 to
+    2961.86, for a longer build (8 s -> 23 s there); they never change an optimum."""
     from mlopt.families.oasis.bounds.packing_cuts import add_subset_cuts
     from mlopt.families.oasis.checker import check_oasis
 
     if isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or max_rounds < 1:
         raise InputError("max_rounds must be an integer >= 1", field="max_rounds",
                          value=max_rounds)
+    if cutoff is not None and (isinstance(cutoff, bool) or not isinstance(cutoff, (int, float))
+                               or not math.isfinite(cutoff)):
+        raise InputError("cutoff must be a finite number", field="cutoff", value=cutoff)
+    if isinstance(packing_k, bool) or not isinstance(packing_k, int) or packing_k < 1:
+        raise InputError("packing_k must be an integer >= 1", field="packing_k",
+                         value=packing_k)
     t0 = time.perf_counter()
-    m, merged, members = build_class_relaxation(workload, packing_cuts)
+    if not isinstance(work_rows, bool):
+        raise InputError("work_rows must be true or false", field="work_rows", value=work_rows)
+    m, merged, members = build_class_relaxation(workload, packing_cuts, packing_k, work_rows)
     built = time.perf_counter() - t0
     # the solver gets 90% of the budget minus the build: handing the model over and reading
     # the result back take seconds on a loaded machine, and a caller that kills at its limit
@@ -176,36 +256,81 @@ def class_relaxation(workload: Workload, *, time_limit: float | None = None, thr
         res = check_oasis(workload, warm_start)
         if res.feasible:
             best = (warm_start, float(res.objective), [])
+    level = None  # the cutoff in force (cutoff mode)
+    if cutoff is not None:
+        level = float(cutoff) if best is None else max(float(cutoff), _above(best[1]))
+        _add_cutoff_row(m, level)
     for rnd in range(max_rounds):
         left = None if end is None else end - time.perf_counter() - (refill_s if rnd else 0.0)
         if left is not None and left < 0.5:
             break
-        if warm_start is not None and rnd == 0:
+        if warm_start is not None and rnd == 0 and level is None:
+            from mlopt.families.oasis.bounds.work_rows import complete_start
             from mlopt.models.oasis.warmstart import encode
             from mlopt.warmstart import solve_warm
 
             start = encode(m, merged, merged_schedule(workload, members, warm_start))
+            complete_start(m, start)  # the work rows' running sums, else the start is lost
             sol = solve_warm(m, start, solver, time_limit=left, mip_gap=mip_gap,
-                             threads=threads)
+                             threads=threads, options=solver_options)
         else:
-            sol = solve(m, solver, time_limit=left, mip_gap=mip_gap, threads=threads)
-        if sol.bound is not None and math.isfinite(sol.bound):
-            bound = sol.bound if bound is None else min(bound, sol.bound)
-        got = _split(workload, merged, members, m) if sol.has_solution else None
+            sol = solve(m, solver, time_limit=left, mip_gap=mip_gap, threads=threads,
+                        options=solver_options)
         entry = {"round": rnd, "status": sol.status.value, "relaxation_objective": sol.objective,
                  "bound": sol.bound, "s": round(time.perf_counter() - t0, 1)}
+        got = None
+        if level is not None:
+            entry["cutoff"] = level
+            if sol.status.value == "infeasible":  # the solver's word: OPT < level
+                # level lies above every checked schedule (it moves up with them); the max
+                # only guards against a solver error ever putting the bound below one
+                b = level if best is None else max(level, best[1])
+                bound = b if bound is None else min(bound, b)
+                proven = best is not None and relative_gap(best[1], level) <= OPTIMALITY_GAP_TOL
+                log.append(entry)
+                break
+            if sol.bound is not None and math.isfinite(sol.bound):
+                # above the cutoff at most sol.bound, below it less than the cutoff
+                b = max(float(sol.bound), level)
+                bound = b if bound is None else min(bound, b)
+        elif sol.bound is not None and math.isfinite(sol.bound):
+            bound = sol.bound if bound is None else min(bound, sol.bound)
+        if sol.has_solution:
+            got = _split(workload, merged, members, m)
+        value = None
         if got is not None:
             sched, dropped, unpacked = got
             res = check_oasis(workload, sched)
             if res.feasible:
                 value = float(res.objective)
                 entry.update(split=value, dropped=len(dropped), unpacked=len(unpacked))
-                if best is None or value > best[1]:
+                improved = best is None or value > best[1]
+                if improved:
                     best = (sched, value, dropped)
-                if not dropped and sol.status.value == "optimal":
-                    proven, best = True, (sched, value, dropped)
+                    if level is not None:  # look above the new schedule (cuts this one off)
+                        level = max(level, _above(value))
+                        m.cutoff_value.set_value(level)
+        if (best is not None and bound is not None
+                and relative_gap(best[1], bound) <= OPTIMALITY_GAP_TOL):
+            # a checked schedule meets the certified bound within the optimality tolerance of
+            # `mlopt instances solve` (oasis-open-1: a merged optimum 4.8e-4 above the
+            # schedule, 6.2e-7 relative, whose split still dropped jobs)
+            proven = True
+            log.append(entry)
+            break
+        if value is not None:
+            if level is not None and not dropped:
+                log.append(entry)
+                if not improved:  # a packable solution not above the schedule: the
+                    break         # solver's tolerance let it through; no progress
+                continue
+            if not dropped and sol.status.value == "optimal":
+                proven, best = True, (sched, value, dropped)
         log.append(entry)
-        if proven or got is None or not packing_cuts or sol.status.value != "optimal":
+        # in cutoff mode a round stopped early (e.g. at its first solution) still cuts its
+        # solution off; without it a round that did not finish ends the loop, as before
+        going = ("optimal", "feasible") if level is not None else ("optimal",)
+        if proven or got is None or not packing_cuts or sol.status.value not in going:
             break
         entry["cuts"] = add_subset_cuts(m, workload, members, got[2])
         if not entry["cuts"]:
@@ -216,8 +341,11 @@ def class_relaxation(workload: Workload, *, time_limit: float | None = None, thr
         res = check_oasis(workload, better)
         if res.feasible and float(res.objective) > value:
             sched, value = better, float(res.objective)
+    if level is not None and bound is not None and value is not None and value > bound:
+        bound = value  # never a bound below a checked schedule (only a solver error could)
     out = {"model": m} if keep_model else {}
     return {**out, "bound": bound, "status": None if sol is None else sol.status.value,
+            "cutoff_value": level,
             "relaxation_objective": None if sol is None else sol.objective,
             "feasible_objective": value, "dropped": dropped, "proven": proven,
             "rounds": log, "schedule": sched,

@@ -57,9 +57,11 @@ def dff(k: int, demand: float, capacity: float, exact: bool = True) -> float:
     return math.floor((k + 1) * demand / accepted * (1 - _FLOAT_EPS)) / k
 
 
-def add_packing_cuts(m: pyo.ConcreteModel, workload, members) -> int:
+def add_packing_cuts(m: pyo.ConcreteModel, workload, members, max_k: int = MAX_K) -> int:
     """Add the rows of the module docstring to the merged model ``m`` (``members``: merged
-    server id -> real servers); returns how many were added (``m.packing_cuts``)."""
+    server id -> real servers), with u^(1) .. u^(max_k); returns how many were added
+    (``m.packing_cuts``).  Fewer functions give fewer rows, each still valid (a weaker
+    relaxation, never one below OPT)."""
     from mlopt.models.oasis import _max_copies
 
     R = workload.resources
@@ -77,7 +79,7 @@ def add_packing_cuts(m: pyo.ConcreteModel, workload, members) -> int:
             n_c = len(members[s])
             seen = set()
             for r in R:
-                for k in range(1, MAX_K + 1):
+                for k in range(1, max_k + 1):
                     terms = []
                     for i in present:
                         key = (i, s, r, k)
