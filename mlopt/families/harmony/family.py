@@ -92,6 +92,19 @@ FAMILY = Family(
                                             doc="perturb next from a result within this "
                                                 "fraction of the best total (0: only "
                                                 "from improvements)")}),
+        # fix-and-resolve LNS over placement_milp's rows around a checked schedule (.lns)
+        Algorithm("lns", f"{P}.lns:run_lns", role="reference", budget_option="time_limit",
+                  start_option="start_schedule", options={
+                      "start": Param.choice("local_search", ALGORITHMS,
+                                            doc="the algorithm whose schedule is improved "
+                                                "(local_search: a fifth of the budget)"),
+                      "time_limit": Param.float(60.0, low=0.0, low_open=True, high=86_400.0,
+                                                doc="seconds of search, the start's included"),
+                      "window": Param.int(4, low=1, high=1_000,
+                                          doc="jobs freed per window at first (adapts)"),
+                      "window_time": Param.float(10.0, low=0.0, low_open=True,
+                                                 high=86_400.0,
+                                                 doc="HiGHS seconds per window MILP")}),
         *(Algorithm(name, f"{P}.baselines:BASELINES.{name}", role="baseline", options={})
           for name in ("lb", "tetris")),
         *(Algorithm(name, f"{P}.baselines:BASELINES.{name}", role="baseline",
