@@ -280,7 +280,8 @@ NEIGHBOURHOODS = {"span": _span, "servers": _servers}
 
 
 def lns_search(workload, schedule: Schedule, time_limit: float, *, seed: int = 0,
-               window: int = 4, window_time: float = 10.0, on_improve=None):
+               window: int = 4, window_time: float = 10.0, on_improve=None,
+               max_windows: int | None = None):
     """The search of the module docstring from a checked ``schedule``: (best checked schedule,
     log).  ``on_improve(schedule, objective)`` is called on every improvement (to save it)."""
     from mlopt.families import get_family
@@ -335,13 +336,15 @@ def lns_search(workload, schedule: Schedule, time_limit: float, *, seed: int = 0
                                          len(free), name))
                     if on_improve is not None:
                         on_improve(best, value)
+        if optimal and len(free) >= J:
+            log["all_free_optimal"] = True  # every job free and solved: nothing left
+            break
         if optimal and res.runtime_s < 0.25 * window_time:
-            if k >= J:
-                log["all_free_optimal"] = True  # the whole instance solved: nothing left
-                break
             k = min(J, k + 1)
         elif not optimal and not gained:
             k = max(min(MIN_WINDOW, J), k - 1)
+        if max_windows is not None and log["windows"] >= max_windows:
+            break
     log.update(end=value, window_end=k)
     return best, log
 
