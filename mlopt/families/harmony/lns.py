@@ -294,7 +294,8 @@ def lns_search(workload, schedule: Schedule, time_limit: float, *, seed: int = 0
         raise InputError("the start schedule fails the Harmony checker", field="start_schedule",
                          value=schedule.meta.get("producer"))
     best, value = schedule, float(chk.objective)
-    log = {"start": value, "windows": 0, "improved": 0, "optimal": 0, "trace": []}
+    log = {"start": value, "windows": 0, "improved": 0, "optimal": 0, "trace": [],
+           "steps": []}  # steps: (jobs freed, neighbourhood, status, seconds) per window
     J = len(workload.jobs)
     if J == 0:
         log["end"] = value
@@ -320,6 +321,7 @@ def lns_search(workload, schedule: Schedule, time_limit: float, *, seed: int = 0
                          time_limit=max(0.1, min(float(window_time), left)), threads=1)
         log["windows"] += 1
         optimal = res.status.value == "optimal"
+        log["steps"].append((len(free), name, res.status.value, round(res.runtime_s, 1)))
         log["optimal"] += optimal
         gained = False
         if res.has_solution:
