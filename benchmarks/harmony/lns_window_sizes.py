@@ -1,3 +1,5 @@
+"""Window MILP sizes and solve times of harmony lns (one draw of 2, 4, 6, 8 freed jobs, 30 s
+each): python benchmarks/harmony/lns_window_sizes.py WORKLOAD.json SCHEDULE.json"""
 import time, sys, json
 from mlopt.workload import Workload
 from mlopt.schedule import Schedule
