@@ -122,3 +122,35 @@ def test_start_failing_the_checker_refused():
     with pytest.raises(InputError) as err:
         lns_search(w, bad, 5.0)
     assert err.value.field == "start_schedule"
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=list(HealthCheck))
+@given(seed=st.integers(0, 10_000), n_jobs=st.integers(2, 5), servers=st.integers(1, 3),
+       k=st.integers(1, 2))
+def test_window_point_checks_at_most_its_objective(seed, n_jobs, servers, k):
+    # the validity argument: a window solution's schedule checks at a sum of JCTs no larger
+    # than the window's objective, which is no larger than the incumbent's (warm start)
+    import numpy as np
+
+    from mlopt.families.harmony.lns import WindowLNS
+    from mlopt.families.harmony.local_search import _table
+    from mlopt.warmstart import solve_warm
+
+    w = FAM.generate("tiny", seed=seed, n_jobs=n_jobs, n_servers=servers)
+    start = _late(w)
+    v0 = FAM.check(w, start)
+    if not v0.feasible:
+        return
+    eng = WindowLNS(w)
+    s, x = _table(w, start)
+    eng.rp.total(s, x)
+    free = np.random.default_rng(seed).choice(n_jobs, size=min(k, n_jobs), replace=False)
+    mdl = eng.build(s, x, eng.rp.done.copy(), free)
+    res = solve_warm(mdl, eng.start(mdl, s, x, eng.rp.done), "highs", time_limit=30)
+    assert res.has_solution
+    J = len(w.jobs)
+    assert res.objective <= v0.objective * J + 1e-6
+    s2, x2 = eng.read(mdl, s, x)
+    from mlopt.families.harmony.lns import _schedule
+    chk = FAM.check(w, _schedule(w, s2, x2, 1))
+    assert chk.feasible and chk.objective * J <= res.objective + 1e-6
