@@ -1180,7 +1180,7 @@ CLAIMS += [
 
 
 # --- frontier.md, 2026-11-29 (4): LNS over placement_milp (benchmarks/harmony/lns_run.py) -------
-LNS_RUNS = ("s10_0_lns_300", "open0_lns_600", "open0_lns_540_s1")
+LNS_RUNS = ("s10_0_lns_300", "open0_lns_600", "open0_lns_540_s1", "open0_lns_420_s2")
 
 
 def lns_rows():
