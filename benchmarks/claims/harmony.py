@@ -1177,3 +1177,27 @@ CLAIMS += [
     Sentence(FRONTIER, "its first stage listed {} prefixes of the first 4 jobs' starts in {} s",
              ip_prefixes_seed0, what="frontier: share_ip prefixes at seed 0"),
 ]
+
+
+# --- frontier.md, 2026-11-29 (4): LNS over placement_milp (benchmarks/harmony/lns_run.py) -------
+LNS_RUNS = ("s10_0_lns_300", "open0_lns_600", "open0_lns_540_s1", "open0_lns_420_s2")
+
+
+def lns_rows():
+    """One row per committed lns run: its start and end (checked), windows and improvements."""
+    out = []
+    for name in LNS_RUNS:
+        p = DATA / "lns" / f"{name}.json"
+        if not p.exists():
+            continue
+        d = json.loads(p.read_text())
+        assert d["checked"] == d["end"]
+        out.append([name, f"{d['start']:.3f}", f"{d['end']:.3f}", d["windows"],
+                    d["improved"]])
+    return out
+
+
+CLAIMS += [
+    Table(FRONTIER, "| run | start | end | windows | improved |", lns_rows,
+          what="frontier: lns runs"),
+]

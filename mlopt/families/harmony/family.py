@@ -20,7 +20,8 @@ MAX_NEW = 1_000
 #: LIF profiling scenarios per model type (300 by default: ~0.04 s; 10,000: ~1.5 s)
 MAX_PROFILE = 10_000
 
-ALGORITHMS = ("harmony", "milp_greedy", "lb", "tetris", "lif_line", "lif_quad", "local_search")
+ALGORITHMS = ("harmony", "milp_greedy", "lb", "tetris", "lif_line", "lif_quad", "local_search",
+              "lns")
 LIF_OPTIONS = {"n_profile": Param.int(300, low=10, high=MAX_PROFILE,
                                       doc="profiling scenarios per model type for the fit")}
 
@@ -72,7 +73,7 @@ FAMILY = Family(
         # offline hill climbing on a start schedule, never worse than it (.local_search)
         Algorithm("local_search", f"{P}.local_search:run_local_search", role="reference",
                   budget_option="time_limit", start_option="start_schedule", options={
-                      "start": Param.choice("insertion", ALGORITHMS[:-1] + ("insertion",),
+                      "start": Param.choice("insertion", ALGORITHMS[:-2] + ("insertion",),
                                             doc="the algorithm whose schedule is improved, or "
                                                 "insertion (the search's own greedy start)"),
                       "time_limit": Param.float(30.0, low=0.0, low_open=True, high=86_400.0,
@@ -92,6 +93,19 @@ FAMILY = Family(
                                             doc="perturb next from a result within this "
                                                 "fraction of the best total (0: only "
                                                 "from improvements)")}),
+        # fix-and-resolve LNS over placement_milp's rows around a checked schedule (.lns)
+        Algorithm("lns", f"{P}.lns:run_lns", role="reference", budget_option="time_limit",
+                  start_option="start_schedule", options={
+                      "start": Param.choice("local_search", ALGORITHMS[:-1],
+                                            doc="the algorithm whose schedule is improved "
+                                                "(local_search: a fifth of the budget)"),
+                      "time_limit": Param.float(60.0, low=0.0, low_open=True, high=86_400.0,
+                                                doc="seconds of search, the start's included"),
+                      "window": Param.int(4, low=1, high=1_000,
+                                          doc="jobs freed per window at first (adapts)"),
+                      "window_time": Param.float(10.0, low=0.0, low_open=True,
+                                                 high=86_400.0,
+                                                 doc="HiGHS seconds per window MILP")}),
         *(Algorithm(name, f"{P}.baselines:BASELINES.{name}", role="baseline", options={})
           for name in ("lb", "tetris")),
         *(Algorithm(name, f"{P}.baselines:BASELINES.{name}", role="baseline",
