@@ -147,10 +147,11 @@ FAMILY = Family(
              # within share's reduced-cost slack of a checked schedule (.share_ip).
              # DECISION: not a default source of bracket.  It lifts share at uniform seeds
              # 0-1 (+1 and +2 JCT units) only from a good schedule's U (start_schedule:
-             # benchmarks/harmony/data/share_ip_vs_share.jsonl); bracket passes a bound no
-             # schedule, and with its own local_search U it stayed below share (150 s) and
-             # left harmony-open-0's 600 s bracket at share's end (open0_solu_bracket_600_ruin
-             # .json), while it takes the time bracket reruns local_search with
+             # benchmarks/harmony/data/share_ip_vs_share.jsonl); with its own local_search U
+             # it stayed below share (150 s) and left harmony-open-0's 600 s bracket at
+             # share's end (open0_solu_bracket_600_ruin.json), while it takes the time bracket
+             # reruns local_search with.  `mlopt bracket --bound share_ip` hands it the best
+             # schedule found before it starts (start_option); not measured in a bracket
              Bound("share_ip", f"{P}.share_ip:share_ip_bound", solver=True, bracket=False,
                    start_option="start_schedule",
                    doc="share's runs and modes as a MILP with a partner per shared job and "
