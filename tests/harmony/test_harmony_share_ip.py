@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import math
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -86,6 +88,10 @@ def test_lifts_share_to_the_optimum_on_harmony_small_3():
     w = small(3)
     out = si.share_ip_bound(w, upper=2.4)
     assert out["share"] == pytest.approx(2.2) and out["bound"] == pytest.approx(2.4)
+    # from a U of 15 (3.0 x 5 jobs) the cap min(., U) cannot bind: the IP itself reaches 12
+    loose = si.share_ip_bound(w, upper=3.0)
+    assert loose["upper_sum"] == 15 and loose["ip_sum"] == 12
+    assert loose["bound"] == pytest.approx(2.4)
 
 
 def test_upper_below_opt_never_gives_a_bound_above_opt():
@@ -167,6 +173,14 @@ def test_never_above_the_recorded_optima(name):
     w = Workload.load(ROOT / "instances" / name.rsplit("-", 1)[0] / f"{name}.json")
     out = si.share_ip_bound(w, upper=opt)
     assert out["share"] - 1e-12 <= out["bound"] <= opt + 1e-9
+    # U = OPT caps the result at OPT whatever the rows say: with U two units above OPT's sum
+    # the cap cannot bind, so the IP's own (uncapped) sum is what must stay <= OPT's
+    J = len(w.jobs)
+    loose = si.share_ip_bound(w, upper=opt + 2.0 / J)
+    assert loose["upper_sum"] == round(opt * J) + 2
+    if loose.get("ip_bound") is not None:
+        db = loose["ip_bound"]
+        assert math.ceil(db - si.INT_TOL * (1.0 + abs(db))) <= round(opt * J)
 
 
 def test_start_schedule_as_a_file(tmp_path):
