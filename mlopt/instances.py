@@ -324,6 +324,11 @@ def bracket_set(iset: InstanceSet, *, time_limit: float = 60.0, solver: str = "h
     return out
 
 
+#: relative difference below which a bracket's end equals the recorded one (the file keeps 9
+#: decimals)
+SAME_END_TOL = 1e-9
+
+
 def _merged(old, row, b, run: str, sense: str, better_primal, better_dual):
     """The solu row after a bracket (``row``) of an instance recorded as ``old``: a verified
     optimum is never touched (None), each end of a ``bound`` record is kept where tighter,
@@ -339,6 +344,11 @@ def _merged(old, row, b, run: str, sense: str, better_primal, better_dual):
                                    ("bound", better_dual, f"{run} {dual_src}")):
             values = [v for v in (old.get(key), row[key]) if v is not None]
             keep[key] = pick(values) if values else None
+            if old.get(key) is not None and keep[key] is not None and \
+                    abs(keep[key] - old[key]) <= SAME_END_TOL * max(1.0, abs(old[key])):
+                # solu.csv stores 9 decimals: a rerun from the recorded end's own schedule
+                # "beats" it by that rounding, which is no move
+                keep[key] = old[key]
             if keep[key] is not None and keep[key] != old.get(key):
                 src[key] = new_src  # this run moved (or set) the end
         if (keep["objective"], keep["bound"]) != (row["objective"], row["bound"]):

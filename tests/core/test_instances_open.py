@@ -71,6 +71,27 @@ def test_bracket_set_records_bounds_and_keeps_the_tighter_ends(tmp_path):
     assert read_solu(path)[second] == solu[second]
 
 
+def test_an_end_equal_to_the_recorded_one_up_to_its_rounding_is_no_move():
+    """solu.csv keeps 9 decimals: a rerun from the recorded end's own schedule returns it
+    unrounded, a hair better; the row (sources, time) stays as it was."""
+    from mlopt.instances import _merged
+
+    old = {"instance": "x", "set": "s", "family": "oasis", "objective": 2937.291401893,
+           "status": "bound", "bound": 2967.081298454, "solver": "primal: A | dual: B",
+           "time_s": 581.232, "verified_by": None}
+
+    class B:
+        low_source, high_source = "start", "utility_ilp (highs)"
+
+    row = {**old, "objective": 2937.2914018930296, "bound": 3065.06,
+           "solver": "mlopt bracket 600s (start / utility_ilp (highs))", "time_s": 578.568}
+    assert _merged(old, row, B, "mlopt bracket 600s", "max", max, min) == old
+    row["objective"] = 2937.3  # a real move
+    got = _merged(old, row, B, "mlopt bracket 600s", "max", max, min)
+    assert got["objective"] == 2937.3 and got["solver"].startswith(
+        "primal: mlopt bracket 600s start | dual: B")
+
+
 def test_bracket_set_never_touches_a_verified_optimum(tmp_path):
     path = tmp_path / "solu.csv"
     iset = _tiny(1)
