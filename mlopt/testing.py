@@ -179,20 +179,25 @@ def check_algorithms_declare_options(fam: Family) -> None:
                 f"algorithm {a}: budget_option {option!r} is not a declared number option")
 
 
+def _takes_keyword(fn, keyword: str) -> bool:
+    """``fn`` accepts ``keyword`` (by name or through ``**kwargs``)."""
+    import inspect
+
+    params = inspect.signature(fn).parameters
+    return keyword in params or any(p.kind is inspect.Parameter.VAR_KEYWORD
+                                    for p in params.values())
+
+
 def check_improvement_never_worse_than_its_start(fam: Family, algorithm: str) -> None:
     """An algorithm with a ``start_option`` (:func:`mlopt.bracket.bracket` hands it the best
     schedule so far) takes that keyword, not as a user option, and returns a checked schedule
     no worse than the start it was given: here the best schedule of the family's other
     algorithms on the probe preset, run for at most two seconds."""
-    import inspect
-
     record = fam.algorithm_record(algorithm)
     keyword = record.start_option
     assert keyword not in (fam.option_schema(algorithm) or {}), (
         f"{algorithm}: start_option {keyword!r} must not be a user option")
-    params = inspect.signature(fam.algorithm(algorithm)).parameters
-    assert keyword in params or any(p.kind is inspect.Parameter.VAR_KEYWORD
-                                    for p in params.values()), (
+    assert _takes_keyword(fam.algorithm(algorithm), keyword), (
         f"{algorithm}: run() takes no keyword {keyword!r}")
     preset = fam.probe_preset_of(algorithm)
     w = _workload(fam.name, preset)
@@ -222,15 +227,11 @@ def check_bound_below_its_start(fam: Family, bound: str) -> None:
     so far) takes that keyword and, given the best checked schedule of the family's algorithms
     on its probe preset, returns a value on the right side of that schedule's objective and of
     OPT (when proven)."""
-    import inspect
-
     from mlopt.bracket import compute_bound
     from mlopt.harness.tasks import _bound_value
 
     keyword = fam.bounds_[bound].start_option
-    params = inspect.signature(fam.bound(bound)).parameters
-    assert keyword in params or any(p.kind is inspect.Parameter.VAR_KEYWORD
-                                    for p in params.values()), (
+    assert _takes_keyword(fam.bound(bound), keyword), (
         f"bound {bound}: takes no keyword {keyword!r}")
     preset = fam.probe_preset
     w = _workload(fam.name, preset)

@@ -151,6 +151,6 @@ def test_window_point_checks_at_most_its_objective(seed, n_jobs, servers, k):
     J = len(w.jobs)
     assert res.objective <= v0.objective * J + 1e-6
     s2, x2 = eng.read(mdl, s, x)
-    from mlopt.families.harmony.lns import _schedule
-    chk = FAM.check(w, _schedule(w, s2, x2, 1))
+    from mlopt.families.harmony.local_search import _schedule
+    chk = FAM.check(w, _schedule(w, s2, x2, {}))
     assert chk.feasible and chk.objective * J <= res.objective + 1e-6

@@ -63,7 +63,7 @@ import pyomo.environ as pyo
 from pyomo.common.collections import ComponentMap
 
 from mlopt.errors import InputError
-from mlopt.families.harmony.local_search import Replay, _table
+from mlopt.families.harmony.local_search import Replay, _schedule, _table
 from mlopt.families.harmony.speed import RESOURCES, model_of
 from mlopt.models.harmony.placement import min_run, server_load_cap
 from mlopt.schedule import Schedule
@@ -327,7 +327,8 @@ def lns_search(workload, schedule: Schedule, time_limit: float, *, seed: int = 0
         if res.has_solution:
             s2, x2 = eng.read(mdl, s, x)
             if (s2 != s).any() or (x2 != x).any():
-                cand = _schedule(workload, s2, x2, log["windows"])
+                cand = _schedule(workload, s2, x2, {"lns": {"windows": log["windows"]}},
+                                 producer=PRODUCER)
                 c2 = fam.check(workload, cand)
                 if c2.feasible and c2.objective < value - GAIN_TOL:
                     best, value, s, x, gained = cand, float(c2.objective), s2, x2, True
@@ -349,17 +350,6 @@ def lns_search(workload, schedule: Schedule, time_limit: float, *, seed: int = 0
             break
     log.update(end=value, window_end=k)
     return best, log
-
-
-def _schedule(workload, s, x, windows) -> Schedule:
-    rows = []
-    sids = [sv.id for sv in workload.servers]
-    for n, job in enumerate(workload.jobs):
-        for role, name in ((0, "worker"), (1, "ps")):
-            for m in np.flatnonzero(x[role, n]):
-                rows.append((job.id, int(s[n]), sids[m], name, int(x[role, n, m])))
-    return Schedule.from_rows([j.id for j in workload.jobs], rows,
-                              {"producer": PRODUCER, "lns": {"windows": windows}})
 
 
 def run_lns(workload, *, seed: int = 0, start: str = "local_search", time_limit: float = 60.0,

@@ -269,7 +269,8 @@ def _table(workload, schedule):
     return s, x
 
 
-def _schedule(workload, s, x, meta):
+def _schedule(workload, s, x, meta, producer: str = "local_search"):
+    """The schedule of starts ``s`` and worker/PS counts ``x`` (role, job, server)."""
     from mlopt.schedule import Schedule
 
     rows = []
@@ -279,7 +280,7 @@ def _schedule(workload, s, x, meta):
             for m in np.flatnonzero(x[role, n]):
                 rows.append((job.id, int(s[n]), sids[m], name, int(x[role, n, m])))
     return Schedule.from_rows([j.id for j in workload.jobs], rows,
-                              dict(meta, producer="local_search"))
+                              dict(meta, producer=producer))
 
 
 def _climb(rp, s, x, best, cands, rng, deadline):
