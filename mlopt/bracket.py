@@ -46,6 +46,23 @@ hard one, so it returns what it found instead of being killed with it (and so do
 anytime algorithm).  The LP relaxation runs at the end, if time is left and the solver gave
 no bound.  Building a model counts against the budget: ``time_limit`` is wall-clock for
 everything.
+
+DECISION (time split when a bound can close the interval; issue 22, oasis-open-1): a bound
+registered with ``Bound.proves_from_start`` (OASiS's ``class_relaxation``: a check-and-cut
+loop above the best schedule, its proof confirmed by a second solver) takes the exact model's
+core when the bracket is given a start schedule: the exact model is not started (its row says
+why), and that bound runs first, on its own core, with all the time left, beside the
+algorithms on the other core.  Measured at oasis-open-1 (50 jobs, T = 50, H = K = 20) from
+its 782.93 schedule (benchmarks/oasis/frontier.md, eighth round): beside the exact model,
+``class_relaxation`` got a share too small to finish one round of its loop (the exact model's
+600 s bound there was 783.74, and at oasis-open-2 the relaxation stopped at its 120 s share
+with no bound); the loop needs several 100-400 s rounds and then the second solver.  Without a
+start nothing changes: the loop has no schedule to sit above.
+
+A closed interval is ``optimal`` only with a proof (:func:`_proof`): its rules accept a
+theorem's bound met by a checked schedule, the exact optimum confirmed by a second solver, and
+a solver's bound whose method had a second solver confirm a level within the optimality
+tolerance (1e-6 relative) of the best checked schedule -- never one solver's word alone.
 """
 from __future__ import annotations
 
@@ -73,13 +90,18 @@ class Source:
     note: str = ""
     bound: float | None = None  # exact sources: the solver's dual bound
     started_s: float | None = None  # when it started, in seconds after the bracket began
+    # dual sources whose method asked a second solver (class_relaxation's ``confirm``): that
+    # solver, and the level it found nothing at or beyond (OPT < level for a max family)
+    verified_by: str | None = None
+    confirmed_at: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """This source as a JSON-able dict (non-finite numbers as strings)."""
         return {"name": self.name, "kind": self.kind, "value": _num(self.value),
                 "bound": _num(self.bound), "status": self.status,
                 "runtime_s": round(self.runtime_s, 4), "started_s": self.started_s,
-                "note": self.note}
+                "note": self.note, "verified_by": self.verified_by,
+                "confirmed_at": _num(self.confirmed_at)}
 
 
 @dataclass
@@ -96,6 +118,7 @@ class Bracket:
     elapsed_s: float
     schedule: Any = field(default=None, repr=False)  # the best checked schedule
     proof: str | None = None  # how "optimal" was established
+    verified_by: str | None = None  # the second solver behind an "optimal" (rules 2 and 3)
 
     @property
     def gap(self) -> float | None:
@@ -110,7 +133,8 @@ class Bracket:
         """The bracket as a JSON-able dict: both ends, their sources, the proof."""
         return {"family": self.family, "sense": self.sense, "low": _num(self.low),
                 "high": _num(self.high), "gap": _num(self.gap), "status": self.status,
-                "proof": self.proof, "low_source": self.low_source,
+                "proof": self.proof, "verified_by": self.verified_by,
+                "low_source": self.low_source,
                 "high_source": self.high_source, "time_limit": self.time_limit,
                 "elapsed_s": round(self.elapsed_s, 3),
                 "sources": [s.to_dict() for s in self.sources]}
@@ -165,7 +189,23 @@ class _State:
         if self.primal is None or self.dual is None:
             return False
         width = (self.dual - self.primal) if self.sense == "max" else (self.primal - self.dual)
-        return width <= CLOSED_TOL * max(1.0, abs(self.primal))
+        return width <= CLOSED_TOL * max(1.0, abs(self.primal)) or self.confirmed() is not None
+
+    def confirmed(self) -> Source | None:
+        """A dual source whose second solver found nothing at or beyond a level within the
+        optimality tolerance of the best checked schedule (OPT between the two), or None."""
+        from mlopt.solvers.result import OPTIMALITY_GAP_TOL, relative_gap
+
+        if self.primal is None:
+            return None
+        for s in self.sources:
+            if s.kind != "dual" or not s.verified_by or s.confirmed_at is None:
+                continue
+            beyond = (s.confirmed_at >= self.primal if self.sense == "max"
+                      else s.confirmed_at <= self.primal)
+            if beyond and relative_gap(self.primal, s.confirmed_at) <= OPTIMALITY_GAP_TOL:
+                return s
+        return None
 
 
 def bracket(workload, *, family: str | None = None, time_limit: float = 60.0,
@@ -219,11 +259,18 @@ def bracket(workload, *, family: str | None = None, time_limit: float = 60.0,
     def left() -> float:
         return deadline - time.perf_counter() - RESERVE_S
 
+    # bounds that prove from a start take the exact model's core (DECISION on the time split)
+    closers = ([n for n in bound_names if fam.bounds_[n].proves_from_start]
+               if start_schedule is not None else [])
     exact_handle = exact_res = listener = why = None
     if exact and fam.formulations and fam.default_model:
         t_exact = time.perf_counter()
-        why = _too_large(fam, workload, left())
-        if why is not None:  # the estimate says it cannot be built: use what fits
+        why = None if closers else _too_large(fam, workload, left())
+        if closers:
+            st.add(Source(f"{fam.exact_formulation().name} ({solver})", "exact", None,
+                          "skipped", 0.0, f"not started: {', '.join(closers)} proves from the "
+                          "start schedule and takes its core (Bound.proves_from_start)"))
+        elif why is not None:  # the estimate says it cannot be built: use what fits
             st.add(Source(f"{fam.exact_formulation().name} ({solver})", "exact", None,
                           "skipped", time.perf_counter() - t_exact, why))
         else:  # on its own core for the whole budget, beside everything else (see DECISION)
@@ -244,7 +291,7 @@ def bracket(workload, *, family: str | None = None, time_limit: float = 60.0,
 
     # fixed-cost bounds first, each with its share; anytime bounds (those taking a time limit:
     # column generation) last, so they get whatever the others leave instead of half of it
-    bound_order = sorted(bound_names, key=lambda n: _anytime(fam, n))
+    bound_order = sorted(bound_names, key=lambda n: (n not in closers, _anytime(fam, n)))
     algorithm_queue = [_Step("primal", n) for n in names]
     bound_queue = [_Step("dual", n) for n in bound_order]
     # beside a running exact model, one core: the algorithms get at most half of what is left
@@ -267,6 +314,8 @@ def bracket(workload, *, family: str | None = None, time_limit: float = 60.0,
             # a warm-start algorithm (the family's quick good schedule) may take half of
             # what is left: at paper scale on a loaded machine a quarter cut it off
             return min(left() * (0.5 if step.name in first else 0.25), window)
+        if step.name in closers:  # it can close the interval: all the time left
+            return left()
         return left() / (len(bound_queue) + 1)
 
     def next_step(slot: int) -> _Step | None:
@@ -323,20 +372,20 @@ def bracket(workload, *, family: str | None = None, time_limit: float = 60.0,
                           "the exact model's relaxation: " + why))
         else:
             _run_bound(st, fam, workload, "lp_relaxation", solver, threads, share=left())
-    proof, status = None, "interval"
+    proof, status, verified_by = None, "interval", None
     if st.primal is None:
         status = "no_solution"
     elif st.dual is None:
         status = "no_bound"
     elif st.closed():
-        status, proof = "optimal", _proof(st, exact_res, solver)
-        if proof is None:
-            status = "interval"  # the solver's word alone, not confirmed
+        proven = _proof(st, exact_res, solver)
+        if proven is not None:  # else the solver's word alone, not confirmed: an interval
+            status, (proof, verified_by) = "optimal", proven
     return Bracket(fam.name, fam.sense, st.low, st.high, status,
                    st.primal_src if fam.sense == "max" else st.dual_src,
                    st.dual_src if fam.sense == "max" else st.primal_src,
                    st.sources, float(time_limit), time.perf_counter() - start, st.schedule,
-                   proof)
+                   proof, verified_by)
 
 
 def _add_start(st: _State, fam, workload, schedule):
@@ -809,22 +858,36 @@ def _bound_work(fam, workload, name: str, solver: str, threads: int,
         ret = compute_bound(fam, workload, name, solver=solver, time_limit=inner,
                             threads=threads, options=options)
         schedule = ret.pop("schedule", None) if isinstance(ret, dict) else None
-        value, status, _ = _bound_value(ret)
+        value, status, details = _bound_value(ret)
         checked = None
         if schedule is not None:
             check = fam.check(workload, schedule)
             checked = float(check.objective) if check.feasible else None
-        return value, status, schedule, checked
+        return value, status, schedule, checked, _confirmation(details)
     return work
+
+
+def _confirmation(details: dict) -> dict:
+    """A bound method's second-solver confirmation (``verified_by`` and the level of its
+    ``confirm`` answer: class_relaxation's), as the source's fields; {} without one."""
+    by = details.get("verified_by")
+    level = (details.get("confirm") or {}).get("level")
+    if not by or not isinstance(level, (int, float)) or not math.isfinite(level):
+        return {}
+    return {"verified_by": str(by), "confirmed_at": float(level)}
 
 
 def _finish_bound(st: "_State", name: str, kind: str, out, dt: float) -> None:
     if kind != "ok":
         st.add(Source(name, "dual", None, {"input": "skipped"}.get(kind, kind), dt, str(out)))
         return
-    value, status, schedule, checked = out
+    value, status, schedule, checked, confirmed = out
+    note = f"method status {status}" if status else ""
+    if confirmed:
+        note += (f"; {confirmed['verified_by']} finds no solution of its last model at or "
+                 f"beyond {confirmed['confirmed_at']!r}")
     st.add(Source(name, "dual", value, "ok" if value is not None else "no_bound", dt,
-                  f"method status {status}" if status else ""))
+                  note.lstrip("; "), **confirmed))
     if checked is not None:  # a bound method that also found a schedule (restricted master)
         st.add(Source(f"{name} schedule", "primal", checked, "ok", 0.0,
                       "found by the bound method, checked"), schedule)
@@ -837,15 +900,34 @@ def _run_bound(st: "_State", fam, workload, name: str, solver: str, threads: int
     step.finish(st, step.start(fam, workload, solver, threads, share))
 
 
-def _proof(st: _State, exact_out, solver: str):
-    """How a closed interval is proven: a checked schedule meeting a bound the family
-    registers from a theorem (the bound is certified, the schedule a witness), or the exact
-    model's optimum confirmed by a second solver.  A bound that is itself a solver's word (an LP
-    or MILP dual bound: ``Bound.solver``, ``lp_relaxation``) closes nothing alone.  None: only
-    one solver's word (reported as an interval)."""
+def _proof(st: _State, exact_out, solver: str) -> tuple[str, str | None] | None:
+    """How a closed interval is proven, as (proof, second solver or None), or None (only one
+    solver's word: reported as an interval).  The rules, in order:
+
+    1. a checked schedule meets (within CLOSED_TOL) a bound the family registers from a
+       theorem (``Bound.solver`` False): the bound is certified, the schedule a witness;
+    2. a checked schedule meets a solver's bound (``Bound.solver``: an LP or MILP dual bound)
+       whose method had a *second* solver confirm it: that solver found no solution of the
+       method's model at or beyond a level (``Source.confirmed_at``) within the optimality
+       tolerance of ``mlopt instances solve`` (OPTIMALITY_GAP_TOL, 1e-6 relative) of the best
+       checked schedule, so OPT lies between the two on two solvers' word -- the standard of
+       an ``optimal`` row of ``solu.csv`` (class_relaxation's ``confirm``);
+    3. the exact model's optimum, confirmed by a second solver.
+
+    A solver's bound without a second solver's confirmation (``lp_relaxation``, or a
+    ``Bound.solver`` bound that did not confirm, or confirmed a level too far from the
+    schedule) closes nothing alone, however close it is."""
     record = st.fam.bounds_.get(st.dual_src)
-    if record is not None and not record.solver:  # a theorem's bound, met by a witness
-        return f"checked schedule {st.primal_src} meets certified bound {st.dual_src}"
-    if exact_out and exact_out.get("verified_by"):
-        return f"{solver} optimum verified by {exact_out['verified_by']}"
+    width = None if st.primal is None or st.dual is None else abs(st.dual - st.primal)
+    met = width is not None and width <= CLOSED_TOL * max(1.0, abs(st.primal))
+    if met and record is not None and not record.solver:  # a theorem's bound, met by a witness
+        return f"checked schedule {st.primal_src} meets certified bound {st.dual_src}", None
+    confirmed = st.confirmed()
+    if confirmed is not None and st.fam.bounds_.get(confirmed.name) is not None:
+        return (f"checked schedule {st.primal_src} meets {confirmed.name}'s bound within the "
+                f"optimality tolerance; confirmed by {confirmed.verified_by}: no solution at "
+                f"or beyond {confirmed.confirmed_at!r}"), confirmed.verified_by
+    if met and exact_out and exact_out.get("verified_by"):
+        return (f"{solver} optimum verified by {exact_out['verified_by']}",
+                exact_out["verified_by"])
     return None

@@ -144,6 +144,11 @@ class Bound:
     # only weakens the bound); mlopt.bracket hands it the best schedule found before the
     # bound starts
     start_option: str | None = None
+    # True for a bound whose method can prove OPT from a start schedule (a check-and-cut loop
+    # above it, confirmed by a second solver: OASiS's class_relaxation).  A bracket given a
+    # start runs such a bound first, on its own core, with all the time left, instead of the
+    # exact model (mlopt.bracket, DECISION on the time split)
+    proves_from_start: bool = False
 
 
 @dataclass(frozen=True)

@@ -119,7 +119,10 @@ FAMILY = Family(
     # a MILP solver's dual bound of a relaxation: closes an interval only with a witness it meets
     # (bracket hands it the best checked schedule as the solver's first incumbent: the
     # seventh round's 600 s bounds at oasis-open-2 were measured from such a start)
+    # from a start it runs the check-and-cut loop above it and asks SCIP to confirm a proof
+    # (bounds/class_relaxation.py, eighth round), so a bracket from a start gives it the core
+    # the exact model would take (oasis-open-1: benchmarks/oasis/frontier.md, eighth round)
     + [Bound("class_relaxation", f"{P}.bounds:REGISTRY.class_relaxation", solver=True,
-             start_option="warm_start")],
+             start_option="warm_start", proves_from_start=True)],
     from_trace_=f"{P}.trace:trace_to_workload",
 )

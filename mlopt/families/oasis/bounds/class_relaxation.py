@@ -65,6 +65,25 @@ infeasible.  Validity, case by case:
 * zero allocations, late arrivals, unequal servers: the row only involves the objective, and
   the split and its checker judge every schedule (the subset rows' own argument is in
   :mod:`.packing_cuts`).
+
+Eighth round (issue 22, "oasis-open-1 proven through ``mlopt bracket``"): ``confirm``, a second
+solver's word on a proof.  A proof above is one MILP solver's word (its "infeasible" or its
+dual bound).  When the loop proves, the last round's model (every subset row added) is given
+to a second solver with the cutoff row moved to c = v + CONFIRM_STEP * max(1, |v|) (v the best
+checked schedule; CONFIRM_STEP just inside the 1e-6 tolerance): a feasibility question.  Its
+"infeasible" says, on its own word, that no merged solution satisfying the valid rows reaches
+c, so OPT < c: with the checked v, OPT lies in [v, c), within 1e-6 relative.  ``verified_by``
+names that solver; anything else (a solution at or above c, a time limit, an error) leaves
+``verified_by`` None and is reported in ``confirm``.  Only c moves (upwards from the last
+round's cutoff, or a new row without one), so the question is about the same valid rows: a
+solution above c would contradict the first solver's bound, never the validity argument.
+
+DECISION (cutoff with a start): ``cutoff="auto"`` (the default) is the check-and-cut loop just
+above ``warm_start`` when one is given, and no cutoff row without one.  Measured at
+oasis-open-1 from the 782.93 schedule (benchmarks/oasis/frontier.md, seventh round): with the
+row the loop proved within 1e-6 in 614 s; without it the fourth round's rounds reached 783.15
+in 1300 s and proved nothing.  Without a start there is no schedule to sit above, so no row.
+The bound stays max(round bound, c), as valid as without the row (argued above).
 """
 from __future__ import annotations
 
@@ -92,6 +111,14 @@ REFILL_SECONDS = 30.0
 #: tolerance of ``mlopt instances solve`` (OPTIMALITY_GAP_TOL), so "infeasible" proves the
 #: schedule optimal within that tolerance, and far above the solver's row tolerance (~1e-7)
 CUTOFF_STEP = 0.5e-6
+#: the second solver is asked whether a merged solution reaches v + CONFIRM_STEP * |v|: just
+#: inside OPTIMALITY_GAP_TOL, so its "infeasible" puts OPT within that tolerance of v
+CONFIRM_STEP = 0.999e-6
+#: a second solver's own parameters for the feasibility question (none so far: measured in
+#: benchmarks/oasis/frontier.md, eighth round)
+CONFIRM_SETTINGS: dict[str, dict] = {}
+#: ``cutoff``'s default: just above the warm start when one is given, else none
+AUTO = "auto"
 
 
 def aggregate_servers(workload: Workload) -> tuple[Workload, dict[str, list[Server]]]:
@@ -161,6 +188,39 @@ def _above(value: float) -> float:
     return value + CUTOFF_STEP * max(1.0, abs(value))
 
 
+def confirm_level(value: float) -> float:
+    """The level c a second solver is asked about: OPT < c puts OPT within the optimality
+    tolerance of the checked ``value``."""
+    return value + CONFIRM_STEP * max(1.0, abs(value))
+
+
+def confirm_infeasible(m, value: float, solver: str, *, time_limit: float | None = None,
+                       threads: int = 1, options: dict | None = None) -> dict[str, Any]:
+    """The second solver's word on a proof (module docstring, eighth round): ``m`` (the last
+    round's model) with utility >= c = :func:`confirm_level` (``value``) must be infeasible.
+    Returns the second solve's status, bound, incumbent and seconds, ``level`` c and
+    ``confirmed`` (True only on the solver's "infeasible")."""
+    level = confirm_level(value)
+    if hasattr(m, "cutoff_value"):
+        m.cutoff_value.set_value(level)
+    else:
+        _add_cutoff_row(m, level)
+    t0 = time.perf_counter()
+    try:
+        res = solve(m, solver, time_limit=time_limit, mip_gap=0.0, threads=threads,
+                    options={**CONFIRM_SETTINGS.get(solver, {}), **(options or {})})
+    except InputError:  # a bad option: the caller's error, named
+        raise
+    except Exception as err:  # noqa: BLE001  (a failing second solver confirms nothing)
+        return {"solver": solver, "status": "error", "level": level, "bound": None,
+                "objective": None, "runtime_s": round(time.perf_counter() - t0, 1),
+                "confirmed": False, "message": f"{type(err).__name__}: {err}"}
+    return {"solver": f"{res.solver} {res.solver_version}", "status": res.status.value,
+            "level": level, "bound": res.bound, "objective": res.objective,
+            "runtime_s": round(time.perf_counter() - t0, 1),
+            "confirmed": res.status.value == "infeasible"}
+
+
 def merged_schedule(workload: Workload, members: dict[str, list[Server]], schedule):
     """A schedule of the real cluster as one of the merged cluster: every row's server is
     replaced by its class's merged server (counts of one job, slot and class add up).  The
@@ -190,9 +250,10 @@ def _split(workload, merged, members, m):
 def class_relaxation(workload: Workload, *, time_limit: float | None = None, threads: int = 1,
                      solver: str = "highs", mip_gap: float = 0.0, warm_start=None,
                      packing_cuts: bool = True, max_rounds: int = 20,
-                     keep_model: bool = False, cutoff: float | None = None,
+                     keep_model: bool = False, cutoff: float | str | None = AUTO,
                      packing_k: int = MAX_K, solver_options: dict | None = None,
-                     work_rows: bool = True) -> dict[str, Any]:
+                     work_rows: bool = True, confirm: str | None = AUTO,
+                     confirm_options: dict | None = None) -> dict[str, Any]:
     """Upper bound on OPT: the solver's dual bound of the class-aggregated relaxation (its
     optimum when solved).  ``bound`` is None when the solver ends without one.
 
@@ -223,6 +284,15 @@ def class_relaxation(workload: Workload, *, time_limit: float | None = None, thr
     weaker but valid relaxation).  ``solver_options``: the solver's own parameters for every
     round (e.g. ``{"mip_max_improving_sols": 1}``: stop a round at its first solution).
     ``work_rows``: add the cumulative-work rows of :mod:`.work_rows` (a tighter LP).
+    ``cutoff="auto"`` (default): 0 when a ``warm_start`` is given (the loop just above it),
+    else off (None); see the module docstring's DECISION.
+
+    ``confirm``: when the loop proves, a second solver's word (module docstring, eighth
+    round) in the time left: ``"auto"`` (default) SCIP when installed and not ``solver``
+    (:func:`mlopt.solve.default_verifier`; never the first solver again: that is no second
+    word, so it is not asked), a solver name, or None (not asked).
+    ``confirm_options``: that solver's own parameters.  ``verified_by`` in the result names
+    the confirming solver, ``confirm`` its answer.
 
     DECISION (seventh round, measured at oasis-open-2 from the committed 2870.15 start, HiGHS,
     600 s, loaded machine; benchmarks/oasis/frontier.md): the work rows are on by default.
@@ -234,9 +304,25 @@ def class_relaxation(workload: Workload, *, time_limit: float | None = None, thr
     if isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or max_rounds < 1:
         raise InputError("max_rounds must be an integer >= 1", field="max_rounds",
                          value=max_rounds)
+    if isinstance(cutoff, str) and cutoff == AUTO:
+        cutoff = None if warm_start is None else 0.0
     if cutoff is not None and (isinstance(cutoff, bool) or not isinstance(cutoff, (int, float))
                                or not math.isfinite(cutoff)):
-        raise InputError("cutoff must be a finite number", field="cutoff", value=cutoff)
+        raise InputError("cutoff must be a finite number, 'auto' or null", field="cutoff",
+                         value=cutoff)
+    if confirm is not None and not isinstance(confirm, str):
+        raise InputError("confirm must be a solver name, 'auto' or null", field="confirm",
+                         value=confirm)
+    if confirm == AUTO:
+        from mlopt.solve import default_verifier
+
+        confirm = default_verifier(solver)
+    if confirm is not None:
+        from mlopt.solvers import get_backend
+
+        get_backend(confirm)  # an unknown name is an InputError before anything is built
+        if confirm.lower() == solver.lower():  # the same solver again is not a second word
+            confirm = None
     if isinstance(packing_k, bool) or not isinstance(packing_k, int) or packing_k < 1:
         raise InputError("packing_k must be an integer >= 1", field="packing_k",
                          value=packing_k)
@@ -343,11 +429,25 @@ def class_relaxation(workload: Workload, *, time_limit: float | None = None, thr
             sched, value = better, float(res.objective)
     if level is not None and bound is not None and value is not None and value > bound:
         bound = value  # never a bound below a checked schedule (only a solver error could)
+    second, verified_by = None, None
+    if proven and confirm is not None and value is not None:
+        # the second solver's word, in what is left of the solver's 90% (never past it)
+        limit = None if end is None else end - time.perf_counter()
+        if limit is None or limit >= 0.5:
+            second = confirm_infeasible(m, value, confirm, time_limit=limit, threads=threads,
+                                        options=confirm_options)
+            second["s"] = round(time.perf_counter() - t0, 1)
+            if second["confirmed"]:
+                verified_by = second["solver"]
+        else:
+            second = {"solver": confirm, "status": "not_run", "confirmed": False,
+                      "message": "no time left in the budget"}
     out = {"model": m} if keep_model else {}
     return {**out, "bound": bound, "status": None if sol is None else sol.status.value,
             "cutoff_value": level,
             "relaxation_objective": None if sol is None else sol.objective,
             "feasible_objective": value, "dropped": dropped, "proven": proven,
+            "verified_by": verified_by, "confirm": second,
             "rounds": log, "schedule": sched,
             "classes": len(merged.servers), "servers": sum(len(v) for v in members.values()),
             "solver": None if sol is None else sol.solver, "build_s": built,

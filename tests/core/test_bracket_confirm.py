@@ -1,0 +1,195 @@
+"""A solver's bound confirmed by a second solver (issue 22, eighth round): ``_proof``'s rules,
+``class_relaxation``'s ``confirm``, the bracket from a start that closes through it (and stays
+an interval when the second solver does not confirm), the time split, and the solu row."""
+from __future__ import annotations
+
+import importlib
+from types import SimpleNamespace
+
+import pytest
+
+from mlopt.bracket import Bracket, Source, _proof, _State, bracket
+from mlopt.errors import InputError
+from mlopt.families import get_family
+from mlopt.schedule import Schedule
+from tests.oasis.test_class_relaxation_oasis import split_bins
+
+# the module (the package re-exports its function under the same name)
+cr = importlib.import_module("mlopt.families.oasis.bounds.class_relaxation")
+
+
+def _twenty() -> Schedule:
+    """split_bins with b and c in slot 1, one worker server each, a rejected: 10 + 10 = 20
+    (OPT = 27: a runs in slot 2 with f(1) = 7)."""
+    return Schedule.from_rows(["b", "c"], [("b", 1, "w1", "worker", 1), ("b", 1, "p1", "ps", 1),
+                                           ("c", 1, "w2", "worker", 1), ("c", 1, "p1", "ps", 1)],
+                              {"producer": "hand"})
+
+
+# ---- _proof's rules, on a state built by hand -----------------------------------------------
+
+def _state(*sources, solver_bound=True):
+    bounds = {"milp": SimpleNamespace(solver=solver_bound), "theorem": SimpleNamespace(solver=False)}
+    st = _State(SimpleNamespace(sense="max", bounds_=bounds), None)
+    for s in sources:
+        st.add(s)
+    return st
+
+
+def _primal(v):
+    return Source("start", "primal", v, "ok", 0.0)
+
+
+def test_a_solver_bound_met_closes_nothing_alone():
+    st = _state(_primal(100.0), Source("milp", "dual", 100.0, "ok", 1.0))
+    assert st.closed() and _proof(st, None, "highs") is None
+
+
+def test_a_theorem_bound_met_by_a_schedule_proves():
+    st = _state(_primal(100.0), Source("theorem", "dual", 100.0, "ok", 1.0))
+    proof, by = _proof(st, None, "highs")
+    assert "meets certified bound theorem" in proof and by is None
+
+
+@pytest.mark.parametrize("level,proves", [
+    (100.0 + 0.999e-4, True),   # 100 (1 + 0.999e-6): within the 1e-6 tolerance
+    (100.0 + 1.5e-4, False),    # 1.5e-6 relative: too far, only an interval
+    (99.9, False),              # below the schedule: says nothing about OPT's upper side
+])
+def test_a_confirmed_solver_bound_proves_within_the_tolerance(level, proves):
+    # the bound 100.00005 is HiGHS's; the second solver found nothing at or beyond the level
+    st = _state(_primal(100.0), Source("milp", "dual", 100.00005, "ok", 1.0,
+                                       verified_by="scip 10", confirmed_at=level))
+    assert st.closed() is proves
+    got = _proof(st, None, "highs")
+    if proves:
+        assert got[1] == "scip 10" and "confirmed by scip 10" in got[0]
+    else:
+        assert got is None
+
+
+def test_a_confirmation_of_an_unregistered_bound_is_not_a_proof():
+    # lp_relaxation (the exact model's own relaxation) is not a registered bound
+    st = _state(_primal(100.0), Source("lp_relaxation", "dual", 100.00005, "ok", 1.0,
+                                       verified_by="scip 10", confirmed_at=100.00005))
+    assert _proof(st, None, "highs") is None
+
+
+def test_the_exact_optimum_verified_by_a_second_solver_proves():
+    st = _state(_primal(100.0), Source("model (highs)", "exact", None, "ok", 1.0, bound=100.0))
+    assert _proof(st, {"verified_by": "scip 10"}, "highs") == (
+        "highs optimum verified by scip 10", "scip 10")
+    assert _proof(st, {"verified_by": None}, "highs") is None
+
+
+# ---- class_relaxation's confirm ---------------------------------------------------------------
+
+def test_class_relaxation_confirms_with_scip_by_hand():
+    wl = split_bins()
+    # from the 20 schedule the cutoff loop (on by default with a start) proves 27; SCIP is
+    # asked whether a merged solution reaches 27 + 0.999e-6 x 27 = 27.000026973: it does not
+    rel = cr.class_relaxation(wl, time_limit=30, warm_start=_twenty())
+    assert rel["cutoff_value"] is not None  # cutoff="auto" with a start
+    assert rel["proven"] and rel["feasible_objective"] == pytest.approx(27.0)
+    assert rel["confirm"]["level"] == pytest.approx(27.000026973, abs=1e-9)
+    assert rel["confirm"]["status"] == "infeasible" and rel["confirm"]["confirmed"]
+    assert rel["verified_by"].startswith("scip")
+    # no start: no cutoff row; the merged optimum packs, proven, and confirmed all the same
+    cold = cr.class_relaxation(wl, time_limit=30)
+    assert cold["cutoff_value"] is None and cold["verified_by"].startswith("scip")
+    # not asked, or asked the first solver again: no second word
+    for confirm in (None, "highs"):
+        off = cr.class_relaxation(wl, time_limit=30, confirm=confirm)
+        assert off["proven"] and off["verified_by"] is None and off["confirm"] is None
+
+
+def test_a_second_solver_stopped_at_its_limit_confirms_nothing():
+    # SCIP given no time (its own limits/time 0): no answer is no confirmation
+    wl = split_bins()
+    rel = cr.class_relaxation(wl, time_limit=30, warm_start=_twenty(),
+                              confirm_options={"limits/time": 0.0})
+    assert rel["proven"] and rel["verified_by"] is None
+    assert rel["confirm"]["status"] != "infeasible" and not rel["confirm"]["confirmed"]
+
+
+@pytest.mark.parametrize("status,confirmed", [("infeasible", True), ("feasible", False),
+                                              ("optimal", False), ("no_solution", False),
+                                              ("error", False)])
+def test_only_the_second_solvers_infeasible_confirms(monkeypatch, status, confirmed):
+    # a solution at or above the level (feasible, optimal) contradicts the first solver; a
+    # limit or an error says nothing
+    def second(m, solver, **kw):
+        return SimpleNamespace(status=SimpleNamespace(value=status), solver=solver,
+                               solver_version="x", bound=None, objective=None)
+    monkeypatch.setattr(cr, "solve", second)
+    m, _, _ = cr.build_class_relaxation(split_bins())
+    got = cr.confirm_infeasible(m, 27.0, "scip")
+    assert got["confirmed"] is confirmed and got["status"] == status
+    assert m.cutoff_value.value == pytest.approx(27.000026973, abs=1e-9)  # a row was added
+
+
+@pytest.mark.parametrize("field,value", [("confirm", 3), ("confirm", "nosuchsolver"),
+                                         ("cutoff", "sometimes")])
+def test_bad_confirm_inputs_are_one_input_error(field, value):
+    with pytest.raises(InputError) as err:
+        cr.class_relaxation(split_bins(), **{field: value})
+    assert err.value.value == value
+
+
+# ---- the bracket -----------------------------------------------------------------------------
+
+def test_a_bracket_from_a_start_closes_through_the_confirmed_bound():
+    wl = split_bins()
+    b = bracket(wl, family="oasis", time_limit=60, algorithms=[], bounds=["class_relaxation"],
+                start_schedule=_twenty())
+    assert b.status == "optimal", b.to_dict()
+    assert b.verified_by.startswith("scip") and "confirmed by scip" in b.proof
+    assert b.low == pytest.approx(27.0) and b.high == pytest.approx(27.0, rel=1e-6)
+    src = {s.name: s for s in b.sources}
+    # the time split: the exact model is not started, its core went to the bound
+    assert src["utility_ilp (highs)"].status == "skipped"
+    assert "proves from the start schedule" in src["utility_ilp (highs)"].note
+    assert src["class_relaxation"].confirmed_at == pytest.approx(27.000026973, abs=1e-9)
+    assert get_family("oasis").check(wl, b.schedule).objective == pytest.approx(27.0)
+
+
+def test_without_a_confirmation_the_bracket_stays_an_interval(monkeypatch):
+    # the second solver times out (its answer replaced here, in the forked child too): the
+    # loop's proof (the merged optimum 27 packs: bound 27 = the schedule) is HiGHS's word
+    # only -- a closed interval, not "optimal"
+    def timeout(m, value, solver, **kw):
+        return {"solver": solver, "status": "no_solution", "level": cr.confirm_level(value),
+                "bound": 30.0, "objective": None, "runtime_s": 0.0, "confirmed": False}
+    monkeypatch.setattr(cr, "confirm_infeasible", timeout)
+    b = bracket(split_bins(), family="oasis", time_limit=60, algorithms=[],
+                bounds=["class_relaxation"], start_schedule=_twenty())
+    assert b.status == "interval" and b.verified_by is None and b.proof is None
+    assert b.low == pytest.approx(27.0) and b.high == pytest.approx(27.0)
+    assert all(s.verified_by is None for s in b.sources)
+
+
+def test_without_a_start_the_exact_model_runs_as_before():
+    b = bracket(split_bins(), family="oasis", time_limit=60, algorithms=["fifo"],
+                bounds=["class_relaxation"])
+    exact = [s for s in b.sources if s.kind == "exact"]
+    assert exact and exact[0].status != "skipped"
+
+
+def test_an_optimal_bracket_confirmed_by_a_second_solver_is_an_optimal_solu_row(
+        monkeypatch, tmp_path):
+    import mlopt.bracket as mb
+    from mlopt.instances import bracket_set, load_set, read_solu
+
+    iset = load_set("oasis-tiny")
+    name = iset.entries[0].name
+
+    def fake(workload, *, verified_by, **kw):
+        return Bracket("oasis", "max", 27.0, 27.00002, "optimal", "start", "class_relaxation",
+                       [], 1.0, 0.5, None, "confirmed", verified_by)
+    solu = tmp_path / "solu.csv"
+    for by, status in (("scip 10", "optimal"), (None, "bound")):
+        monkeypatch.setattr(mb, "bracket", lambda w, by=by, **kw: fake(w, verified_by=by))
+        solu.unlink(missing_ok=True)
+        bracket_set(iset, only=[name], update_solu=True, solu_path=solu)
+        row = read_solu(solu)[name]
+        assert row["status"] == status and (row["verified_by"] or None) == by
