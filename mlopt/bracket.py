@@ -868,13 +868,19 @@ def _bound_work(fam, workload, name: str, solver: str, threads: int,
 
 
 def _confirmation(details: dict) -> dict:
-    """A bound method's second-solver confirmation (``verified_by`` and the level of its
-    ``confirm`` answer: class_relaxation's), as the source's fields; {} without one."""
-    by = details.get("verified_by")
-    level = (details.get("confirm") or {}).get("level")
-    if not by or not isinstance(level, (int, float)) or not math.isfinite(level):
-        return {}
-    return {"verified_by": str(by), "confirmed_at": float(level)}
+    """A bound method's second-solver answer (class_relaxation's ``confirm``): ``verified_by``
+    and ``confirmed_at`` (the level) when it confirmed, ``asked`` (what it said) whenever it was
+    asked; {} when it was not."""
+    answer = details.get("confirm") or {}
+    out = {}
+    if answer:
+        out["asked"] = (f"second solver {answer.get('solver')} at {answer.get('level')!r}: "
+                        f"{answer.get('status')}, bound {answer.get('bound')!r}, "
+                        f"{answer.get('runtime_s')} s")
+    by, level = details.get("verified_by"), answer.get("level")
+    if by and isinstance(level, (int, float)) and math.isfinite(level):
+        out.update(verified_by=str(by), confirmed_at=float(level))
+    return out
 
 
 def _finish_bound(st: "_State", name: str, kind: str, out, dt: float) -> None:
@@ -882,12 +888,11 @@ def _finish_bound(st: "_State", name: str, kind: str, out, dt: float) -> None:
         st.add(Source(name, "dual", None, {"input": "skipped"}.get(kind, kind), dt, str(out)))
         return
     value, status, schedule, checked, confirmed = out
-    note = f"method status {status}" if status else ""
-    if confirmed:
-        note += (f"; {confirmed['verified_by']} finds no solution of its last model at or "
-                 f"beyond {confirmed['confirmed_at']!r}")
+    confirmed = dict(confirmed)
+    asked = confirmed.pop("asked", None)
+    note = "; ".join(x for x in (f"method status {status}" if status else "", asked) if x)
     st.add(Source(name, "dual", value, "ok" if value is not None else "no_bound", dt,
-                  note.lstrip("; "), **confirmed))
+                  note, **confirmed))
     if checked is not None:  # a bound method that also found a schedule (restricted master)
         st.add(Source(f"{name} schedule", "primal", checked, "ok", 0.0,
                       "found by the bound method, checked"), schedule)

@@ -7,6 +7,10 @@ per-round log, wall seconds and the 1-minute load at start and end.
 
     python benchmarks/oasis/class_bound.py --instance oasis-open-2 --budget 600 \
         --start benchmarks/oasis/data/start_open2_2870.json --solver highs
+
+``--option confirm=SOLVER`` (class_relaxation's own second-solver question, eighth round;
+``confirm=null`` turns it off) is reported as ``verified_by`` and ``confirm_answer``; the
+older ``--confirm SOLVER`` re-solves the last round's model as it stands.
 """
 from __future__ import annotations
 
@@ -84,7 +88,8 @@ def main(argv=None) -> int:
                       "relaxation_objective": res["relaxation_objective"],
                       "dropped": len(res["dropped"] or []), "rounds": res["rounds"],
                       "build_s": round(res["build_s"], 1), "cutoff_value": res["cutoff_value"],
-                      "confirm": confirm,
+                      "confirm": confirm, "verified_by": res.get("verified_by"),
+                      "confirm_answer": res.get("confirm"),
                       "load_1min_at_end": round(os.getloadavg()[0], 2)}), flush=True)
     return 0
 

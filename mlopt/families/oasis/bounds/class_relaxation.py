@@ -114,9 +114,23 @@ CUTOFF_STEP = 0.5e-6
 #: the second solver is asked whether a merged solution reaches v + CONFIRM_STEP * |v|: just
 #: inside OPTIMALITY_GAP_TOL, so its "infeasible" puts OPT within that tolerance of v
 CONFIRM_STEP = 0.999e-6
-#: a second solver's own parameters for the feasibility question (none so far: measured in
-#: benchmarks/oasis/frontier.md, eighth round)
-CONFIRM_SETTINGS: dict[str, dict] = {}
+
+
+def _scip_heuristics_off() -> dict:
+    """SCIP's parameters for "heuristics off" (every ``heuristics/*/freq`` at -1, as SCIP's
+    own OFF setting), by name, for the solve layer."""
+    from pyscipopt import Model
+
+    m = Model()
+    m.hideOutput()
+    return {k: -1 for k in m.getParams() if k.startswith("heuristics/") and k.endswith("/freq")}
+
+
+#: a second solver's own parameters for the feasibility question, by solver (computed when
+#: asked).  SCIP: heuristics off -- the question is whether any solution exists at all, the
+#: first solver says none does, so a primal heuristic can only spend the time (a reasoned
+#: choice, not an A/B measurement: benchmarks/oasis/frontier.md, eighth round)
+CONFIRM_SETTINGS = {"scip": _scip_heuristics_off}
 #: ``cutoff``'s default: just above the warm start when one is given, else none
 AUTO = "auto"
 
@@ -200,21 +214,33 @@ def confirm_infeasible(m, value: float, solver: str, *, time_limit: float | None
     round's model) with utility >= c = :func:`confirm_level` (``value``) must be infeasible.
     Returns the second solve's status, bound, incumbent and seconds, ``level`` c and
     ``confirmed`` (True only on the solver's "infeasible")."""
+    import pyomo.environ as pyo
+
     level = confirm_level(value)
     if hasattr(m, "cutoff_value"):
         m.cutoff_value.set_value(level)
     else:
         _add_cutoff_row(m, level)
+    # the work rows' running sums are integral at every integer point (sums of the integer y
+    # and of the binary u, the latter at most 1), so declaring them integer removes no
+    # solution; CP-SAT, which takes integer variables only, needs it
+    sums = [getattr(m, n) for n in ("work_done", "work_completed") if hasattr(m, n)]
+    for var in sums:
+        var.domain = pyo.NonNegativeIntegers
     t0 = time.perf_counter()
     try:
         res = solve(m, solver, time_limit=time_limit, mip_gap=0.0, threads=threads,
-                    options={**CONFIRM_SETTINGS.get(solver, {}), **(options or {})})
+                    options={**(CONFIRM_SETTINGS[solver]() if solver in CONFIRM_SETTINGS
+                                else {}), **(options or {})})
     except InputError:  # a bad option: the caller's error, named
         raise
     except Exception as err:  # noqa: BLE001  (a failing second solver confirms nothing)
         return {"solver": solver, "status": "error", "level": level, "bound": None,
                 "objective": None, "runtime_s": round(time.perf_counter() - t0, 1),
                 "confirmed": False, "message": f"{type(err).__name__}: {err}"}
+    finally:
+        for var in sums:
+            var.domain = pyo.NonNegativeReals
     return {"solver": f"{res.solver} {res.solver_version}", "status": res.status.value,
             "level": level, "bound": res.bound, "objective": res.objective,
             "runtime_s": round(time.perf_counter() - t0, 1),
