@@ -7,6 +7,8 @@ import importlib
 from types import SimpleNamespace
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from mlopt.bracket import Bracket, Source, _proof, _State, bracket
 from mlopt.errors import InputError
@@ -193,3 +195,34 @@ def test_an_optimal_bracket_confirmed_by_a_second_solver_is_an_optimal_solu_row(
         bracket_set(iset, only=[name], update_solu=True, solu_path=solu)
         row = read_solu(solu)[name]
         assert row["status"] == status and (row["verified_by"] or None) == by
+
+
+def test_cpsat_answers_the_same_question():
+    # the running sums of the work rows are declared integer for the second solve (exact:
+    # sums of integer y and binary u); CP-SAT takes integer models only
+    rel = cr.class_relaxation(split_bins(), time_limit=30, warm_start=_twenty(), confirm="cpsat")
+    assert rel["verified_by"].startswith("cpsat") and rel["confirm"]["status"] == "infeasible"
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), n_servers=st.integers(2, 4),
+       arrival_window=st.sampled_from([1.0, 5.0, 10.0]))
+def test_a_confirmed_proof_holds_the_exact_optimum(seed, n_servers, arrival_window):
+    # random small paper-fig5 instances: whenever SCIP confirms, OPT (the utility ILP's
+    # optimum, HiGHS) lies in [schedule, level) up to the solvers' tolerance
+    import mlopt
+    from mlopt.families.oasis.generator import generate
+    from mlopt.models.oasis import build_utility_ilp
+
+    wl = generate("paper-fig5", seed=seed, n_jobs=6, n_servers=n_servers,
+                  arrival_window=arrival_window)
+    exact = mlopt.solve(build_utility_ilp(wl), "highs", time_limit=60)
+    assert exact.status.value == "optimal"
+    opt = float(exact.objective)
+    rel = cr.class_relaxation(wl, time_limit=30)
+    if rel["verified_by"]:
+        tol = 1e-6 * max(1.0, opt)
+        assert rel["feasible_objective"] - tol <= opt < rel["confirm"]["level"] + tol
+        assert rel["confirm"]["level"] == pytest.approx(cr.confirm_level(rel["feasible_objective"]))
+    else:
+        assert not rel["proven"] or rel["confirm"]["status"] != "infeasible"
