@@ -278,11 +278,12 @@ def bracket_set(iset: InstanceSet, *, time_limit: float = 60.0, solver: str = "h
     DECISION: bracket's own ``optimal`` (a checked schedule meeting a certified bound) is
     recorded as a ``bound`` row whose two ends are equal, because an ``optimal`` row in
     ``solu.csv`` means "verified by a second solver" and the tests re-prove those with the
-    exact model, which is out of reach here.  The exception is an ``optimal`` whose proof names
-    a second solver (``Bracket.verified_by``: a bound confirmed by one, :func:`mlopt.bracket._proof`
-    rules 2-3): it meets that meaning, and is recorded ``optimal`` with ``verified_by``, its two
-    ends within the 1e-6 optimality tolerance of ``solve_set`` (the family tests that re-prove
-    optimal rows read the tiny sets only).
+    exact model, which is out of reach here.  The exception is an ``optimal`` proven by a
+    solver's bound that a second solver confirmed (:func:`mlopt.bracket._proof` rule 2: a
+    dual source with ``verified_by``; issue 22, oasis-open-1): it meets that meaning, and is
+    recorded ``optimal`` with ``verified_by``, its two ends within the 1e-6 optimality
+    tolerance of ``solve_set``.  (A bracket closed by the exact model stays a ``bound`` row,
+    as before: ``mlopt instances solve`` records those.)
     """
     from tqdm import tqdm
 
@@ -320,13 +321,16 @@ def bracket_set(iset: InstanceSet, *, time_limit: float = 60.0, solver: str = "h
         for end in ("low_source", "high_source"):  # the given start: say which file
             if getattr(b, end) == "start":
                 setattr(b, end, start_label)
+        # rule 2 of mlopt.bracket._proof: a bound confirmed by a second solver (DECISION)
+        confirmed = b.status == "optimal" and b.verified_by is not None and any(
+            s.kind == "dual" and s.verified_by for s in b.sources)
         row = {"instance": entry.name, "set": iset.name, "family": iset.family,
                "objective": b.low if sense == "max" else b.high,
                "bound": b.high if sense == "max" else b.low,
-               "status": "optimal" if b.status == "optimal" and b.verified_by else "bound",
+               "status": "optimal" if confirmed else "bound",
                "solver": f"{run} ({b.low_source} / {b.high_source})",
                "time_s": round(b.elapsed_s, 3),
-               "verified_by": b.verified_by if b.status == "optimal" else None,
+               "verified_by": b.verified_by if confirmed else None,
                "gap": b.gap, "bracket_status": b.status}
         # the sources (each one's value, status, start and run time) go to the caller
         # (--json), not to solu.csv

@@ -185,16 +185,22 @@ def test_an_optimal_bracket_confirmed_by_a_second_solver_is_an_optimal_solu_row(
     iset = load_set("oasis-tiny")
     name = iset.entries[0].name
 
-    def fake(workload, *, verified_by, **kw):
-        return Bracket("oasis", "max", 27.0, 27.00002, "optimal", "start", "class_relaxation",
-                       [], 1.0, 0.5, None, "confirmed", verified_by)
+    def fake(workload, *, verified_by, dual):
+        # dual: the proof came from a confirmed bound (rule 2), else from the exact model
+        src = [Source("class_relaxation", "dual", 27.00001, "ok", 1.0, verified_by=verified_by,
+                      confirmed_at=27.00002 if dual else None)]
+        return Bracket("oasis", "max", 27.0, 27.00001, "optimal", "start", "class_relaxation",
+                       src if dual else [], 1.0, 0.5, None, "a proof", verified_by)
     solu = tmp_path / "solu.csv"
-    for by, status in (("scip 10", "optimal"), (None, "bound")):
-        monkeypatch.setattr(mb, "bracket", lambda w, by=by, **kw: fake(w, verified_by=by))
+    for by, dual, status in (("scip 10", True, "optimal"), (None, True, "bound"),
+                             ("scip 10", False, "bound")):
+        monkeypatch.setattr(mb, "bracket", lambda w, by=by, dual=dual, **kw: fake(
+            w, verified_by=by, dual=dual))
         solu.unlink(missing_ok=True)
         bracket_set(iset, only=[name], update_solu=True, solu_path=solu)
         row = read_solu(solu)[name]
-        assert row["status"] == status and (row["verified_by"] or None) == by
+        assert row["status"] == status
+        assert (row["verified_by"] or None) == (by if status == "optimal" else None)
 
 
 def test_cpsat_answers_the_same_question():
