@@ -74,9 +74,11 @@ checked schedule; CONFIRM_STEP just inside the 1e-6 tolerance): a feasibility qu
 "infeasible" says, on its own word, that no merged solution satisfying the valid rows reaches
 c, so OPT < c: with the checked v, OPT lies in [v, c), within 1e-6 relative.  ``verified_by``
 names that solver; anything else (a solution at or above c, a time limit, an error) leaves
-``verified_by`` None and is reported in ``confirm``.  Only c moves (upwards from the last
-round's cutoff, or a new row without one), so the question is about the same valid rows: a
-solution above c would contradict the first solver's bound, never the validity argument.
+``verified_by`` None and is reported in ``confirm``.  Only c changes (the last round's cutoff
+row moved, or a new row without one), so the question is about the same valid rows: a
+solution above c would contradict the first solver's bound, never the validity argument.  For
+the second solve the work rows' running sums are declared integer, which removes no integer
+solution (:func:`confirm_infeasible`).
 
 DECISION (cutoff with a start): ``cutoff="auto"`` (the default) is the check-and-cut loop just
 above ``warm_start`` when one is given, and no cutoff row without one.  Measured at
