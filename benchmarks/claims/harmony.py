@@ -1201,3 +1201,28 @@ CLAIMS += [
     Table(FRONTIER, "| run | start | end | windows | improved |", lns_rows,
           what="frontier: lns runs"),
 ]
+
+
+# --- issue 21, 10 jobs seed 0 by cases (frontier.md, "2026-11-29 (5)") --------------------
+# small10/rc_prove_seed0*.jsonl (rc_prove.py --rc-runs, sum 36): groups by the first 2 jobs'
+# starts, one of them split by the third job's start; the proof needs the infeasible groups'
+# prefixes to be disjoint and to hold every start vector between them
+
+def rc_prove_seed0(solver: str = "highs") -> dict:
+    name = "rc_prove_seed0.jsonl" if solver == "highs" else f"rc_prove_seed0_{solver}.jsonl"
+    rows = [r for r in _jsonl(f"small10/{name}") if "prefix" in r]
+    leaves = [tuple(r["prefix"]) for r in rows if r["status"] == "infeasible"]
+    assert len(set(leaves)) == len(leaves)
+    assert not any(a != b and b[:len(a)] == a for a in leaves for b in leaves)
+    vectors = rows[0]["vectors"]
+    covered = sum(r["in_group"] for r in rows if r["status"] == "infeasible")
+    top = [r for r in rows if len(r["prefix"]) == 2]
+    split = [r for r in rows if len(r["prefix"]) == 3]
+    return {"vectors": vectors, "covered": covered, "groups": top[0]["groups"],
+            "top_infeasible": sum(r["status"] == "infeasible" for r in top),
+            "stopped": [r for r in top if r["status"] != "infeasible"],
+            "split": len(split), "split_infeasible": sum(r["status"] == "infeasible"
+                                                         for r in split),
+            "cpu": sum(r["cpu_s"] for r in rows),
+            "load": (min(min(r["load_start"], r["load_end"]) for r in rows),
+                     max(max(r["load_start"], r["load_end"]) for r in rows))}
