@@ -1226,3 +1226,36 @@ def rc_prove_seed0(solver: str = "highs") -> dict:
             "cpu": sum(r["cpu_s"] for r in rows),
             "load": (min(min(r["load_start"], r["load_end"]) for r in rows),
                      max(max(r["load_start"], r["load_end"]) for r in rows))}
+
+
+def seed0_cases():
+    h, s = rc_prove_seed0(), rc_prove_seed0("scip")
+    assert [r["prefix"] for r in h["stopped"]] == [[1, 5]]
+    scip_rows = s["top_infeasible"] + s["split"]
+    return {"vectors": f"{h['vectors']:,}", "groups": str(h["groups"]),
+            "top": str(h["top_infeasible"]), "stopped": f"{h['stopped'][0]['in_group']:,}",
+            "split": str(h["split"]), "split_inf": str(h["split_infeasible"]),
+            "cpu": f"{h['cpu']:.0f}", "scip_cases": str(scip_rows),
+            "scip_inf": str(s["top_infeasible"] + s["split_infeasible"]),
+            "scip_cpu": f"{s['cpu']:.0f}",
+            "covered": f"{min(h['covered'], s['covered']):,}"}
+
+
+CLAIMS += [
+    Sentence(FRONTIER, "has its start vector among the {} that the reduced costs and the pooled "
+             "capacity leave. Grouped by the starts of the first 2 jobs, that is {} groups",
+             lambda: [seed0_cases()[k] for k in ("vectors", "groups")],
+             what="frontier: seed-0 start vectors and groups"),
+    Sentence(FRONTIER, "is infeasible for {} of them (HiGHS, 300 s per group), and the group "
+             "[1, 5] ({} vectors) stopped", lambda: [seed0_cases()[k] for k in ("top", "stopped")],
+             what="frontier: seed-0 cases, HiGHS"),
+    Sentence(FRONTIER, "split by the third job's start into {} groups, HiGHS finds all {} "
+             "infeasible ({} CPU s in all", lambda: [seed0_cases()[k] for k in
+                                                     ("split", "split_inf", "cpu")],
+             what="frontier: seed-0 split, HiGHS"),
+    Sentence(FRONTIER, "SCIP over the same {} cases: all {} infeasible ({} CPU s,",
+             lambda: [seed0_cases()[k] for k in ("scip_cases", "scip_inf", "scip_cpu")],
+             what="frontier: seed-0 cases, SCIP"),
+    Sentence(FRONTIER, "prefixes are disjoint and hold all {} vectors between them",
+             lambda: [seed0_cases()["covered"]], what="frontier: seed-0 cover"),
+]
