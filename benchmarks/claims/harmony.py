@@ -1259,3 +1259,15 @@ CLAIMS += [
     Sentence(FRONTIER, "prefixes are disjoint and hold all {} vectors between them",
              lambda: [seed0_cases()["covered"]], what="frontier: seed-0 cover"),
 ]
+
+
+def seed0_whole():
+    r = json.loads((DATA / "small10" / "feas_upper36_rcruns_seed0_highs.json").read_text())
+    assert r["status"] == "no_solution" and r["model_options"] == {"upper": 3.6, "rc_runs": True}
+    return [f"{r['runtime_s']:.0f}", f"{r['bound']:.1f}"]
+
+
+CLAIMS += [
+    Sentence(FRONTIER, "left HiGHS without a schedule and without a proof after {} s, its bound "
+             "at {} (", seed0_whole, what="frontier: seed-0 whole model with rc_runs"),
+]
