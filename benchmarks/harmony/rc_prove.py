@@ -10,12 +10,12 @@ knapsack), which keep every schedule of sum <= U (models/harmony/placement.py). 
 group already in the output file for the same seed, sum, solver and rows is skipped (and
 counted from its line).
 
-    python benchmarks/harmony/rc_prove.py --seed 0 --sum 36 -p n_jobs=10 --prefix 2 --rc-runs \
+    python benchmarks/harmony/rc_prove.py --seed 0 --sum 36 -p n_jobs=10 --prefix 2 --rc-runs \\
         -o benchmarks/harmony/data/small10/rc_prove_seed0.jsonl
 
     python benchmarks/harmony/rc_prove.py --seed 2 --sum 34 -p n_jobs=10 --prefix 4 \\
         -o benchmarks/harmony/data/small10/rc_prove_seed2.jsonl
-    python benchmarks/harmony/rc_prove.py --seed 2 --sum 34 -p n_jobs=10 --prefix 4 \
+    python benchmarks/harmony/rc_prove.py --seed 2 --sum 34 -p n_jobs=10 --prefix 4 \\
         --solver scip -o benchmarks/harmony/data/small10/rc_prove_seed2_scip.jsonl
 """
 from __future__ import annotations

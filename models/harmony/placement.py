@@ -67,7 +67,7 @@ row: the chosen runs' reduced costs sum to at most U - L (a schedule of sum <= U
 (value(c_j) - min_j) <= U - L).  So every start vector a schedule of sum <= U can use is
 kept, and only combinations ``rc_fix``'s per-job test keeps but their sum does not are cut:
 the optimum is unchanged when ``upper`` >= OPT, the model infeasible when below
-(tests/harmony/test_harmony_share_fixing.py).
+(tests/harmony/test_harmony_rc_runs.py).
 
 Strengthening rows (options, both on by default; each cuts off no integer point up to a
 relabelling of identical servers, so the optimum is the same: tests/harmony/test_harmony_milp.py
@@ -183,7 +183,7 @@ def _windows(workload: Workload, upper: float) -> dict:
     return out
 
 
-def _add_run_choice(m, workload: Workload, U: int, a: dict) -> None:
+def _add_run_choice(m, workload: Workload, U: int) -> None:
     """``rc_runs``: a binary ``run[n,s,k]`` per run (start s, k running intervals) of job n
     whose cheapest share column lies within the slack U - L (:func:`share_slack_columns`),
     exactly one per job, ``st`` and ``act`` equal to the chosen run's indicators, and the
@@ -384,7 +384,7 @@ def build_placement_milp(workload: Workload, *, symmetry: bool = True, run_rows:
         if upper is None:
             raise InputError("needs `upper` (the run choice holds for schedules of average "
                              "JCT <= upper only)", field="rc_runs", value=rc_runs)
-        _add_run_choice(m, workload, math.floor(float(upper) * len(J) + RUN_TOL), a)
+        _add_run_choice(m, workload, math.floor(float(upper) * len(J) + RUN_TOL))
 
     if share_row and J:  # the sum of JCTs at least the certified bound's (module docstring)
         from mlopt.families.harmony.share_bound import share_bound
