@@ -50,6 +50,8 @@ def main(argv=None):
     ap.add_argument("--solver", default="highs", help="highs, or scip for a second word")
     ap.add_argument("--rc-runs", action="store_true",
                     help="add placement_milp's rc_runs rows to every group's model")
+    ap.add_argument("--no-presolve", action="store_true",
+                    help="HiGHS without presolve (part of mlopt.solve.VERIFY_SETTINGS)")
     ap.add_argument("--only", type=int, nargs="*", default=None,
                     help="run only these group indices (0-based, sorted order)")
     ap.add_argument("-o", "--output", required=True)
@@ -69,14 +71,15 @@ def main(argv=None):
     for S in vectors:
         groups.setdefault(S[:args.prefix], []).append(S)
     upper = args.sum / len(ids)
-    key = (args.seed, args.sum, args.solver, args.rc_runs, args.prefix)
+    opts = {"presolve": "off"} if args.no_presolve else None
+    key = (args.seed, args.sum, args.solver, args.rc_runs, args.prefix, bool(opts))
     done = {}  # prefix -> status of a group already solved (resume)
     if os.path.exists(args.output):
         with open(args.output) as f:
             for line in f:
                 r = json.loads(line)
                 if "prefix" in r and (r["seed"], r["sum"], r["solver"], r.get("rc_runs", False),
-                                      len(r["prefix"])) == key:
+                                      len(r["prefix"]), bool(r.get("options"))) == key:
                     done[tuple(r["prefix"])] = r["status"]
     statuses: list = []
     with open(args.output, "a") as out:
@@ -93,9 +96,10 @@ def main(argv=None):
                 if t not in keep[ids.index(n)]:
                     m.st[n, t].fix(0)
             t0, c0, load0 = time.perf_counter(), time.process_time(), os.getloadavg()[0]
-            res = solve(m, args.solver, time_limit=args.time_limit)
+            res = solve(m, args.solver, time_limit=args.time_limit, options=opts)
             row = {"seed": args.seed, "sum": args.sum, "solver": args.solver,
-                   "rc_runs": args.rc_runs, "group": gi, "vectors": len(vectors),
+                   "rc_runs": args.rc_runs, **({"options": opts} if opts else {}),
+                   "group": gi, "vectors": len(vectors),
                    "groups": len(groups), "prefix": list(pre), "in_group": len(groups[pre]),
                    "status": str(res.status.value if hasattr(res.status, "value") else
                                  res.status),
