@@ -1209,6 +1209,7 @@ CLAIMS += [
 # prefixes to be disjoint and to hold every start vector between them
 
 def rc_prove_seed0(solver: str = "highs") -> dict:
+    """solver: highs, scip, or nopresolve (HiGHS without presolve)."""
     name = "rc_prove_seed0.jsonl" if solver == "highs" else f"rc_prove_seed0_{solver}.jsonl"
     rows = [r for r in _jsonl(f"small10/{name}") if "prefix" in r]
     leaves = [tuple(r["prefix"]) for r in rows if r["status"] == "infeasible"]
