@@ -72,13 +72,18 @@ def main(argv=None):
         groups.setdefault(S[:args.prefix], []).append(S)
     upper = args.sum / len(ids)
     opts = {"presolve": "off"} if args.no_presolve else None
-    key = (args.seed, args.sum, args.solver, args.rc_runs, args.prefix, bool(opts))
+    # the workload's hash is part of the key: two instances written to one file (another
+    # preset or -p) must not share "infeasible" lines (found by review); a line without it
+    # (written before) is solved again
+    workload = w.content_hash()
+    key = (workload, args.seed, args.sum, args.solver, args.rc_runs, args.prefix, bool(opts))
     done = {}  # prefix -> status of a group already solved (resume)
     if os.path.exists(args.output):
         with open(args.output) as f:
             for line in f:
                 r = json.loads(line)
-                if "prefix" in r and (r["seed"], r["sum"], r["solver"], r.get("rc_runs", False),
+                if "prefix" in r and (r.get("workload"), r["seed"], r["sum"], r["solver"],
+                                      r.get("rc_runs", False),
                                       len(r["prefix"]), bool(r.get("options"))) == key:
                     done[tuple(r["prefix"])] = r["status"]
     statuses: list = []
@@ -97,7 +102,8 @@ def main(argv=None):
                     m.st[n, t].fix(0)
             t0, c0, load0 = time.perf_counter(), time.process_time(), os.getloadavg()[0]
             res = solve(m, args.solver, time_limit=args.time_limit, options=opts)
-            row = {"seed": args.seed, "sum": args.sum, "solver": args.solver,
+            row = {"workload": workload, "seed": args.seed, "sum": args.sum,
+                   "solver": args.solver,
                    "rc_runs": args.rc_runs, **({"options": opts} if opts else {}),
                    "group": gi, "vectors": len(vectors),
                    "groups": len(groups), "prefix": list(pre), "in_group": len(groups[pre]),

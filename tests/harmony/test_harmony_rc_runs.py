@@ -121,3 +121,22 @@ def test_the_cases_rule_out_below_a_recorded_optimum(tmp_path, capsys, seed, opt
     rc_prove.main(["--seed", str(seed), "--sum", str(opt_sum), "--prefix", "1", "--rc-runs",
                    "-o", str(at)])
     assert len(at.read_text().splitlines()) == len(rows)
+
+
+def test_resume_does_not_take_another_instances_lines(tmp_path, capsys):
+    """A resumed run reuses only lines of its own workload (its content hash is in the key):
+    "infeasible" lines of another instance in the same file (another -p) are not its cases
+    (from the review: a 5-job file resumed by a 4-job run counted 3 of 4 groups as ruled out)."""
+    rc_prove = _rc_prove()
+    out = tmp_path / "shared.jsonl"
+    # harmony-small-3 (5 jobs): every case at sum 11 infeasible (OPT is 12, the test above)
+    rc_prove.main(["--seed", "3", "--sum", "11", "--prefix", "1", "--rc-runs", "-o", str(out)])
+    first = [json.loads(line) for line in out.read_text().splitlines()]
+    assert "every one infeasible" in capsys.readouterr().out
+    # the same seed with 4 jobs is another workload: its groups are solved, not resumed
+    rc_prove.main(["--seed", "3", "--sum", "11", "--prefix", "1", "--rc-runs",
+                   "-p", "n_jobs=4", "-o", str(out)])
+    capsys.readouterr()
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    mine = rows[len(first):]
+    assert mine and {r["workload"] for r in mine}.isdisjoint({r["workload"] for r in first})
