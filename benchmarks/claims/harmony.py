@@ -1201,3 +1201,98 @@ CLAIMS += [
     Table(FRONTIER, "| run | start | end | windows | improved |", lns_rows,
           what="frontier: lns runs"),
 ]
+
+
+# --- issue 21, 10 jobs seed 0 by cases (frontier.md, "2026-11-29 (5)") --------------------
+# small10/rc_prove_seed0*.jsonl (rc_prove.py --rc-runs, sum 36): groups by the first 2 jobs'
+# starts, one of them split by the third job's start; the proof needs the infeasible groups'
+# prefixes to be disjoint and to hold every start vector between them
+
+def rc_prove_seed0(solver: str = "highs") -> dict:
+    """solver: highs, scip, or nopresolve (HiGHS without presolve)."""
+    name = "rc_prove_seed0.jsonl" if solver == "highs" else f"rc_prove_seed0_{solver}.jsonl"
+    rows = [r for r in _jsonl(f"small10/{name}") if "prefix" in r]
+    leaves = [tuple(r["prefix"]) for r in rows if r["status"] == "infeasible"]
+    assert len(set(leaves)) == len(leaves)
+    assert not any(a != b and b[:len(a)] == a for a in leaves for b in leaves)
+    vectors = rows[0]["vectors"]
+    covered = sum(r["in_group"] for r in rows if r["status"] == "infeasible")
+    top = [r for r in rows if len(r["prefix"]) == 2]
+    split = [r for r in rows if len(r["prefix"]) == 3]
+    return {"vectors": vectors, "covered": covered, "groups": top[0]["groups"],
+            "top_infeasible": sum(r["status"] == "infeasible" for r in top),
+            "stopped": [r for r in top if r["status"] != "infeasible"],
+            "split": len(split), "split_infeasible": sum(r["status"] == "infeasible"
+                                                         for r in split),
+            "cpu": sum(r["cpu_s"] for r in rows),
+            "load": (min(min(r["load_start"], r["load_end"]) for r in rows),
+                     max(max(r["load_start"], r["load_end"]) for r in rows))}
+
+
+def seed0_cases():
+    h, s = rc_prove_seed0(), rc_prove_seed0("scip")
+    assert [r["prefix"] for r in h["stopped"]] == [[1, 5]]
+    scip_rows = s["top_infeasible"] + s["split"]
+    return {"vectors": f"{h['vectors']:,}", "groups": str(h["groups"]),
+            "top": str(h["top_infeasible"]), "stopped": f"{h['stopped'][0]['in_group']:,}",
+            "split": str(h["split"]), "split_inf": str(h["split_infeasible"]),
+            "cpu": f"{h['cpu']:.0f}", "scip_cases": str(scip_rows),
+            "scip_inf": str(s["top_infeasible"] + s["split_infeasible"]),
+            "scip_cpu": f"{s['cpu']:.0f}",
+            "covered": f"{min(h['covered'], s['covered']):,}"}
+
+
+CLAIMS += [
+    Sentence(FRONTIER, "has its start vector among the {} that the reduced costs and the pooled "
+             "capacity leave. Grouped by the starts of the first 2 jobs, that is {} groups",
+             lambda: [seed0_cases()[k] for k in ("vectors", "groups")],
+             what="frontier: seed-0 start vectors and groups"),
+    Sentence(FRONTIER, "is infeasible for {} of them (HiGHS, 300 s per group), and the group "
+             "[1, 5] ({} vectors) stopped", lambda: [seed0_cases()[k] for k in ("top", "stopped")],
+             what="frontier: seed-0 cases, HiGHS"),
+    Sentence(FRONTIER, "split by the third job's start into {} groups, HiGHS finds all {} "
+             "infeasible ({} CPU s in all", lambda: [seed0_cases()[k] for k in
+                                                     ("split", "split_inf", "cpu")],
+             what="frontier: seed-0 split, HiGHS"),
+    Sentence(FRONTIER, "SCIP over the same {} cases: all {} infeasible ({} CPU s,",
+             lambda: [seed0_cases()[k] for k in ("scip_cases", "scip_inf", "scip_cpu")],
+             what="frontier: seed-0 cases, SCIP"),
+    Sentence(FRONTIER, "prefixes are disjoint and hold all {} vectors between them",
+             lambda: [seed0_cases()["covered"]], what="frontier: seed-0 cover"),
+]
+
+
+def seed0_whole():
+    r = json.loads((DATA / "small10" / "feas_upper36_rcruns_seed0_highs.json").read_text())
+    assert r["status"] == "no_solution" and r["model_options"] == {"upper": 3.6, "rc_runs": True}
+    return [f"{r['runtime_s']:.0f}", f"{r['bound']:.1f}"]
+
+
+CLAIMS += [
+    Sentence(FRONTIER, "left HiGHS without a schedule and without a proof after {} s, its bound "
+             "at {} (", seed0_whole, what="frontier: seed-0 whole model with rc_runs"),
+]
+
+
+def rc_keeps():
+    rows = {r["seed"]: r for r in _jsonl("small10/rc_keeps.jsonl")}
+    assert all(r["among_vectors"] and r["checked_feasible"] for r in rows.values())
+    return [f"{rows[0]['checked_objective']:.1f}", f"{rows[2]['checked_objective']:.1f}"]
+
+
+CLAIMS += [
+    Sentence(FRONTIER, "fixed finds a schedule the checker puts at {}; the same for seed 2's 3.5 "
+             "schedule (sum 35): {}.", rc_keeps, what="frontier: the cases keep the schedules"),
+]
+
+
+def seed0_nopresolve():
+    d = rc_prove_seed0("nopresolve")
+    assert d["covered"] == d["vectors"] and not d["stopped"]
+    return [str(d["top_infeasible"] + d["split_infeasible"]), f"{d['cpu']:.0f}"]
+
+
+CLAIMS += [
+    Sentence(FRONTIER, "over the same cases: all {} infeasible again ({} CPU s,",
+             seed0_nopresolve, what="frontier: seed-0 cases, HiGHS without presolve"),
+]

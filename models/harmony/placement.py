@@ -59,6 +59,16 @@ the other ``st`` / ``act`` are fixed at 0.  It removes only points above ``upper
 windows: the optimum is unchanged when ``upper`` >= OPT, the model infeasible when below
 (tests/harmony/test_harmony_share_fixing.py).
 
+``rc_runs`` (off by default, only with ``upper``): the same ARGUMENT as one choice per job.
+A binary per run (start s, k running intervals) whose cheapest share column lies within the
+slack U - L, one per job, ``st`` and ``act`` equal to the chosen run's (at true values a job
+starts in s and is active exactly in s..s+k-1, k its JCT from the start), and the knapsack
+row: the chosen runs' reduced costs sum to at most U - L (a schedule of sum <= U has sum_j
+(value(c_j) - min_j) <= U - L).  So every start vector a schedule of sum <= U can use is
+kept, and only combinations ``rc_fix``'s per-job test keeps but their sum does not are cut:
+the optimum is unchanged when ``upper`` >= OPT, the model infeasible when below
+(tests/harmony/test_harmony_rc_runs.py).
+
 Strengthening rows (options, both on by default; each cuts off no integer point up to a
 relabelling of identical servers, so the optimum is the same: tests/harmony/test_harmony_milp.py
 solves both forms to the same optimum):
@@ -173,10 +183,40 @@ def _windows(workload: Workload, upper: float) -> dict:
     return out
 
 
+def _add_run_choice(m, workload: Workload, U: int) -> None:
+    """``rc_runs``: a binary ``run[n,s,k]`` per run (start s, k running intervals) of job n
+    whose cheapest share column lies within the slack U - L (:func:`share_slack_columns`),
+    exactly one per job, ``st`` and ``act`` equal to the chosen run's indicators, and the
+    knapsack row sum of the chosen runs' reduced costs <= slack (share_fixing's ARGUMENT:
+    sum_j (value(c_j) - min_j) <= U - L).  With no prices (no LP) nothing is added."""
+    from mlopt.families.harmony.share_fixing import share_slack_columns
+
+    got = share_slack_columns(workload, U)
+    if got is None:
+        return
+    slack, cols = got
+    runs = {(n, s, k): rc for n, r in zip(m.J, cols) for rc, s, k in r}
+    m.RUNS = pyo.Set(dimen=3, initialize=sorted(runs), ordered=True)
+    m.run = pyo.Var(m.RUNS, domain=pyo.Binary)
+    # a job without runs keeps no start (c_run_start), so c_start_once makes it infeasible
+    m.c_run_one = pyo.Constraint(m.J, rule=lambda m, n: sum(
+        m.run[r] for r in runs if r[0] == n) == 1 if any(r[0] == n for r in runs)
+        else pyo.Constraint.Skip)
+    # a true-valued point starts at s and is active in s..s+k-1 exactly (act is contiguous
+    # from the start and ends at the completion), so both links are equalities
+    m.c_run_start = pyo.Constraint(m.JT, rule=lambda m, n, t: m.st[n, t] == sum(
+        m.run[n, s, k] for (o, s, k) in runs if o == n and s == t))
+    m.c_run_act = pyo.Constraint(m.JT, rule=lambda m, n, t: m.act[n, t] == sum(
+        m.run[n, s, k] for (o, s, k) in runs if o == n and s <= t < s + k))
+    if runs:
+        m.c_run_slack = pyo.Constraint(expr=sum(rc * m.run[r] for r, rc in runs.items())
+                                       <= slack)
+
+
 def build_placement_milp(workload: Workload, *, symmetry: bool = True, run_rows: bool = True,
                          share_row: bool = False, tight_bigm: bool = True,
                          upper: float | None = None, rc_fix: bool = False,
-                         **options) -> pyo.ConcreteModel:
+                         rc_runs: bool = False, **options) -> pyo.ConcreteModel:
     """Build the offline placement MILP minimizing average JCT under the known speed model
     (``symmetry`` / ``run_rows`` / ``tight_bigm``: the strengthening of the module
     docstring)."""
@@ -339,6 +379,12 @@ def build_placement_milp(workload: Workload, *, symmetry: bool = True, run_rows:
                 m.st[n, t].fix(0)
             if t > last_run:
                 m.act[n, t].fix(0)
+
+    if rc_runs and J:  # one run per job, reduced costs within the slack (module docstring)
+        if upper is None:
+            raise InputError("needs `upper` (the run choice holds for schedules of average "
+                             "JCT <= upper only)", field="rc_runs", value=rc_runs)
+        _add_run_choice(m, workload, math.floor(float(upper) * len(J) + RUN_TOL))
 
     if share_row and J:  # the sum of JCTs at least the certified bound's (module docstring)
         from mlopt.families.harmony.share_bound import share_bound

@@ -31,8 +31,33 @@ _RATIO_EPS = 1e-9
 _OPTIONS = {"completion_window": True}
 
 
+def accepted_capacity(capacity: float) -> float:
+    """The most load the checker accepts on a capacity: c (1 + CAP_RTOL) + CAP_ATOL.
+
+    DECISION: the model allows what the checker allows, so it is a relaxation of every
+    schedule the checker accepts (its optimum, and every bound built on it, is never below a
+    checked schedule).  An independent review built a schedule the checker accepts (two workers
+    of 1.000000001 CPU on a 2-CPU server, worth 15) above the ILP's "optimal" 1, and a bracket
+    that called 10 optimal above it.  With integer data nothing changes (an integer load within
+    1e-9 relative + 1e-9 of an integer capacity below 1e8 is within it), so the rows keep the
+    exact capacity there (``_capacity_rhs``)."""
+    from mlopt.families.oasis.checker import CAP_ATOL, CAP_RTOL
+
+    return capacity * (1 + CAP_RTOL) + CAP_ATOL
+
+
+def _capacity_rhs(capacity: float, demands) -> float:
+    """A capacity row's right-hand side: exact for integer data (equivalent), else the
+    checker's accepted load (:func:`accepted_capacity`)."""
+    if float(capacity).is_integer() and abs(capacity) < 1e8 and all(
+            float(d).is_integer() for d in demands):
+        return capacity
+    return accepted_capacity(capacity)
+
+
 def _max_copies(capacity: dict[str, float], demand: dict[str, float], resources) -> int | None:
-    """min_r floor(c^r / d^r) over resources with d^r > 0 (never divides by 0).
+    """min_r floor(c^r / d^r) over resources with d^r > 0 (never divides by 0), with c^r the
+    load the checker accepts (:func:`accepted_capacity`).
 
     ``None`` when the demand is zero in every resource (no capacity limit at all); cannot
     happen for validated workloads because bandwidth demands are > 0.
@@ -41,7 +66,7 @@ def _max_copies(capacity: dict[str, float], demand: dict[str, float], resources)
     for r in resources:
         d = demand[r]
         if d > 0:
-            n = max(0, math.floor(capacity[r] / d + _RATIO_EPS))
+            n = max(0, math.floor(accepted_capacity(capacity[r]) / d + _RATIO_EPS))
             best = n if best is None else min(best, n)
     return best
 
@@ -109,8 +134,9 @@ def index_data(workload: Workload, completion_window: bool = True) -> dict:
     for j in jobs:
         by_servers = sum(y_ub[j.id, h] for h in y_servers[j.id])
         # (6): b_i sum_h y <= B_i sum_k z <= B_i sum_k ub(z); plus eps so rounding only loosens
-        by_ps = math.floor(j.ps_bandwidth * sum(z_ub[j.id, k] for k in z_servers[j.id])
-                           / j.worker_bandwidth + _RATIO_EPS)
+        # (the checker's slack on (6) too: accepted_capacity)
+        by_ps = math.floor(accepted_capacity(j.ps_bandwidth * sum(
+            z_ub[j.id, k] for k in z_servers[j.id])) / j.worker_bandwidth + _RATIO_EPS)
         most_workers[j.id] = max(0, min(j.chunks, by_servers, by_ps))
     first_completion = {}  # earliest slot with a u variable
     for j in jobs:
@@ -280,19 +306,24 @@ def build_utility_ilp(workload: Workload, **options) -> pyo.ConcreteModel:
 
     # (4) workers on a machine fit its capacity, per resource and slot
     m.c4_worker_capacity = pyo.Constraint(m.HTR, rule=lambda m_, h, t, r: pyo.quicksum(
-        job[i].worker_demand[r] * m.y[i, h, t] for i in w_rows[h, t, r]) <= cap[h][r])
+        job[i].worker_demand[r] * m.y[i, h, t] for i in w_rows[h, t, r]) <= _capacity_rhs(
+        cap[h][r], [job[i].worker_demand[r] for i in w_rows[h, t, r]]))
 
     # (5) parameter servers on a machine fit its capacity, per resource and slot
     m.c5_ps_capacity = pyo.Constraint(m.KTR, rule=lambda m_, k, t, r: pyo.quicksum(
-        job[i].ps_demand[r] * m.z[i, k, t] for i in p_rows[k, t, r]) <= cap[k][r])
+        job[i].ps_demand[r] * m.z[i, k, t] for i in p_rows[k, t, r]) <= _capacity_rhs(
+        cap[k][r], [job[i].ps_demand[r] for i in p_rows[k, t, r]]))
 
     # (6) the job's PSs offer at least the bandwidth its workers use
     def c6(m_, i, t):
         ys = workers(i, t)
         if not ys:
             return pyo.Constraint.Skip
-        return (job[i].worker_demand[BANDWIDTH] * pyo.quicksum(ys)
-                <= job[i].ps_demand[BANDWIDTH] * pyo.quicksum(pss(i, t)))
+        b, B = job[i].worker_demand[BANDWIDTH], job[i].ps_demand[BANDWIDTH]
+        offered = B * pyo.quicksum(pss(i, t))
+        if not (float(b).is_integer() and float(B).is_integer()):
+            offered = accepted_capacity(offered)  # the checker's slack (integer data: the same)
+        return b * pyo.quicksum(ys) <= offered
     m.c6_ps_bandwidth = pyo.Constraint(m.JT, rule=c6)
 
     # (7) no more PSs than workers

@@ -47,7 +47,10 @@ FAMILY = Family(
                                         "bound's (c_share_cut; runs the bound)"),
                 "rc_fix": Param.bool(False, doc="with upper: fix the starts and running "
                                      "intervals share's reduced costs exclude below upper "
-                                     "(.share_fixing)")}),
+                                     "(.share_fixing)"),
+                "rc_runs": Param.bool(False, doc="with upper: one run (start, length) per "
+                                      "job among share's, their reduced costs within the "
+                                      "slack (.share_fixing)")}),
         # milp_greedy's per-interval model, for export (it has no full schedule)
         Formulation("interval_milp", "mlopt.models.harmony.interval:build_interval_milp_at",
                     role="export", options={
