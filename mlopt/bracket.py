@@ -110,14 +110,14 @@ class Bracket:
     sense: str
     low: float | None
     high: float | None
-    status: str  # "optimal", "interval", "no_solution", "no_bound"
+    status: str  # "optimal", "interval", "no_solution", "no_bound", "disputed" (crossed)
     low_source: str | None
     high_source: str | None
     sources: list[Source]
     time_limit: float
     elapsed_s: float
     schedule: Any = field(default=None, repr=False)  # the best checked schedule
-    proof: str | None = None  # how "optimal" was established
+    proof: str | None = None  # how "optimal" was established (for "disputed": what crossed)
     verified_by: str | None = None  # the second solver behind an "optimal" (rules 2 and 3)
 
     @property
@@ -185,10 +185,23 @@ class _State:
         for source in self.sources[first:]:
             source.started_s = round(started - self.t0, 3)
 
-    def closed(self) -> bool:
+    def _width(self) -> float | None:
+        """dual - primal for a max family, primal - dual for a min one (None when open)."""
         if self.primal is None or self.dual is None:
+            return None
+        return (self.dual - self.primal) if self.sense == "max" else (self.primal - self.dual)
+
+    def crossed(self) -> bool:
+        """A bound lies beyond a checked schedule by more than the tolerance: a bound method,
+        a model or the checker is wrong (e.g. a model stricter than the checker).  Never
+        closed, never optimal: the bracket reports ``disputed``."""
+        width = self._width()
+        return width is not None and width < -CLOSED_TOL * max(1.0, abs(self.primal))
+
+    def closed(self) -> bool:
+        width = self._width()
+        if width is None or self.crossed():
             return False
-        width = (self.dual - self.primal) if self.sense == "max" else (self.primal - self.dual)
         return width <= CLOSED_TOL * max(1.0, abs(self.primal)) or self.confirmed() is not None
 
     def confirmed(self) -> Source | None:
@@ -377,6 +390,12 @@ def bracket(workload, *, family: str | None = None, time_limit: float = 60.0,
         status = "no_solution"
     elif st.dual is None:
         status = "no_bound"
+    elif st.crossed():
+        # DECISION: a bound beyond a checked schedule is reported, not resolved: no end is
+        # trusted over the other, so solu.csv is not updated from it (mlopt.instances)
+        status, proof = "disputed", (
+            f"bound {st.dual_src} ({st.dual!r}) lies beyond the checked schedule "
+            f"{st.primal_src} ({st.primal!r}): a bound method, a model or the checker is wrong")
     elif st.closed():
         proven = _proof(st, exact_res, solver)
         if proven is not None:  # else the solver's word alone, not confirmed: an interval
@@ -922,6 +941,8 @@ def _proof(st: _State, exact_out, solver: str) -> tuple[str, str | None] | None:
     A solver's bound without a second solver's confirmation (``lp_relaxation``, or a
     ``Bound.solver`` bound that did not confirm, or confirmed a level too far from the
     schedule) closes nothing alone, however close it is."""
+    if st.crossed():  # a bound beyond a checked schedule proves nothing (``disputed``)
+        return None
     record = st.fam.bounds_.get(st.dual_src)
     width = None if st.primal is None or st.dual is None else abs(st.dual - st.primal)
     met = width is not None and width <= CLOSED_TOL * max(1.0, abs(st.primal))

@@ -340,7 +340,7 @@ def bracket_set(iset: InstanceSet, *, time_limit: float = 60.0, solver: str = "h
 
             with atomic_output(output) as tmp:
                 b.schedule.save(tmp)
-        if update_solu:
+        if update_solu and b.status != "disputed":  # a crossed bracket trusts neither end
             update_solu_row(solu_path, entry.name, lambda old, row=row, b=b, run=run: _merged(
                 old, row, b, run, sense, better_primal, better_dual))
     return out

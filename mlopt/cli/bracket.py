@@ -87,13 +87,15 @@ def _bracket(args) -> int:
              f"  ({res.elapsed_s:.1f} s of {res.time_limit:g})",
              f"  low from {res.low_source or '-'}, high from {res.high_source or '-'}"]
     if res.proof:
-        lines.append(f"  proof: {res.proof}")
+        lines.append(f"  {'disputed' if res.status == 'disputed' else 'proof'}: {res.proof}")
     lines.append(f"  {'source':<28} {'kind':<7} {'value':>12} {'bound':>12} {'status':<10} "
                  f"{'time s':>7}  note")
     for s in res.sources:
         lines.append(f"  {s.name:<28} {s.kind:<7} {_fmt(s.value):>12} {_fmt(s.bound):>12} "
                      f"{s.status:<10} {s.runtime_s:7.2f}  {s.note[:80]}")
     emit(d, args.json, "\n".join(lines))
+    if res.status == "disputed":  # a bound beyond a checked schedule: exit 1, as solve does
+        return 1
     return 0 if res.low is not None or res.high is not None else 1
 
 

@@ -188,7 +188,12 @@ def _bracket(args) -> int:
             bnd = "-" if r["bound"] is None else f"{r['bound']:.6g}"
             print(f"{r['instance']:28s} best {obj:>10s} bound {bnd:>10s} gap {gap:>8s} "
                   f"{r['time_s']:8.2f}s  {r['solver']}")
-    return 0
+    disputed = [r["instance"] for r in rows if r["bracket_status"] == "disputed"]
+    if disputed:  # a bound beyond a checked schedule: someone must look
+        kept = "; not recorded" if args.update_solu else ""
+        print(f"disputed (a bound beyond a checked schedule{kept}): {', '.join(disputed)}",
+              file=sys.stderr)
+    return 1 if disputed else 0
 
 
 def _check_time_limit(time_limit, solver: str | None) -> None:

@@ -70,6 +70,51 @@ def test_a_confirmed_solver_bound_proves_within_the_tolerance(level, proves):
         assert got is None
 
 
+def test_a_confirmed_level_just_below_the_schedule_is_no_proof():
+    # within 1e-6 of the schedule but below it (OPT >= the schedule): says nothing about OPT's
+    # upper side (the gap check alone would let it through; from the review's mutation E)
+    st = _state(_primal(100.0), Source("milp", "dual", 100.00005, "ok", 1.0,
+                                       verified_by="scip 10", confirmed_at=100.0 - 0.5e-4))
+    assert not st.closed() and _proof(st, None, "highs") is None
+
+
+@pytest.mark.parametrize("source", [
+    Source("milp", "dual", 90.0, "ok", 1.0, verified_by="scip 10", confirmed_at=100.00005),
+    Source("theorem", "dual", 90.0, "ok", 1.0),
+])
+def test_a_bound_beyond_a_checked_schedule_is_disputed_never_optimal(source):
+    """A max family's bound below a checked schedule (found by the review: a model stricter
+    than the checker gave [10, 1.0] ``optimal``, and with a confirmed source [10, 10.000005]):
+    crossed, not closed, no proof, and the bracket says ``disputed``."""
+    st = _state(_primal(100.0), source)
+    assert st.crossed() and not st.closed() and _proof(st, None, "highs") is None
+    within = _state(_primal(100.0), Source("theorem", "dual", 100.0 - 0.5e-7, "ok", 1.0))
+    assert not within.crossed() and within.closed()  # float noise within CLOSED_TOL
+
+
+def test_a_crossed_bracket_is_reported_disputed_and_not_recorded(tmp_path, monkeypatch):
+    """End to end: a bound method that returns less than a checked schedule (a stand-in for
+    a wrong model) makes the bracket ``disputed``; ``instances bracket --update-solu`` reports
+    the row and leaves solu.csv as it was."""
+    import mlopt.bracket as mb
+    from mlopt.instances import bracket_set, load_set, read_solu, write_solu
+
+    monkeypatch.setattr(mb, "compute_bound", lambda *a, **k: 1.0)  # far below any schedule
+    iset = load_set("oasis-tiny")
+    iset.entries = iset.entries[:1]
+    b = bracket(iset.load(iset.entries[0]), time_limit=20, exact=False, bounds=["colgen"],
+                algorithms=["oasis"])  # OASiS's schedule on tiny-0: 137.93
+    assert b.status == "disputed" and "lies beyond the checked schedule" in b.proof
+    assert b.verified_by is None and b.low > b.high  # max family: schedule above the bound
+    path = tmp_path / "solu.csv"
+    name = iset.entries[0].name
+    write_solu({name: read_solu()[name]}, path)
+    before = path.read_text()
+    rows = bracket_set(iset, time_limit=20, update_solu=True, solu_path=path,
+                       bounds=["colgen"], algorithms=["oasis"], exact=False)
+    assert rows[0]["bracket_status"] == "disputed" and path.read_text() == before
+
+
 def test_a_confirmation_of_an_unregistered_bound_is_not_a_proof():
     # lp_relaxation (the exact model's own relaxation) is not a registered bound
     st = _state(_primal(100.0), Source("lp_relaxation", "dual", 100.00005, "ok", 1.0,
@@ -232,3 +277,35 @@ def test_a_confirmed_proof_holds_the_exact_optimum(seed, n_servers, arrival_wind
         assert rel["confirm"]["level"] == pytest.approx(cr.confirm_level(rel["feasible_objective"]))
     else:
         assert not rel["proven"] or rel["confirm"]["status"] != "infeasible"
+
+
+def test_the_reviews_checker_slack_instance_is_not_called_optimal_below_a_checked_schedule():
+    """The review's counterexample: workers of 1 + 1e-9 CPU, two on a 2-CPU server (within
+    the checker's slack).  From the start "a alone" (10) the bracket said ``optimal`` 10 while
+    the checker accepts a and c both (15).  The merged model now allows what the checker
+    allows, so the relaxation's bound is at least 15 and 10 is not called optimal."""
+    from mlopt.families.oasis.checker import check_oasis
+    from mlopt.utility import Linear
+    from mlopt.workload import BANDWIDTH, Job, Server, Workload
+
+    servers = (Server("w1", "worker", {"cpu": 2.0, BANDWIDTH: 2.0}),
+               Server("p1", "ps", {"cpu": 3.0, BANDWIDTH: 3.0}))
+
+    def job(name, arrival, utility):  # N = 2 chunks, W = 2 worker-slots
+        return Job(name, arrival, 1, 2, minibatches=10, minibatch_seconds=9.0,
+                   gradient_mb=62.5, worker_demand={"cpu": 1.0 + 1e-9, BANDWIDTH: 1.0},
+                   ps_demand={"cpu": 1.0, BANDWIDTH: 2.0}, utility=utility)
+
+    wl = Workload("tol2", 2, 100.0, ("cpu", BANDWIDTH), servers,
+                  (job("a", 1, Linear(10.0, 9.0)), job("c", 2, Linear(5.0, 1.0))))
+    start = Schedule.from_rows(["a"], [("a", 1, "w1", "worker", 2), ("a", 1, "p1", "ps", 1)],
+                               {"producer": "hand"})
+    both = Schedule.from_rows(["a", "c"], [
+        ("a", 1, "w1", "worker", 2), ("a", 1, "p1", "ps", 1),
+        ("c", 2, "w1", "worker", 2), ("c", 2, "p1", "ps", 1)], {"producer": "hand"})
+    best = check_oasis(wl, both)
+    assert best.feasible and best.objective > check_oasis(wl, start).objective
+    b = bracket(wl, family="oasis", time_limit=60, algorithms=[], bounds=["class_relaxation"],
+                start_schedule=start)
+    assert b.high >= best.objective - 1e-9  # the bound holds the checked schedule
+    assert not (b.status == "optimal" and b.low < best.objective - 1e-9)
