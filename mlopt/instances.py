@@ -259,13 +259,16 @@ def solve_set(iset: InstanceSet, *, solver: str = "highs", time_limit: float | N
 def bracket_set(iset: InstanceSet, *, time_limit: float = 60.0, solver: str = "highs",
                 update_solu: bool = False, solu_path: Path = INSTANCES_DIR / "solu.csv",
                 progress: bool = False, only: list[str] | None = None,
-                start_schedule=None, output=None, start_label: str = "start"
-                ) -> list[dict[str, Any]]:
+                start_schedule=None, output=None, start_label: str = "start",
+                bounds: list[str] | None = None, algorithms: list[str] | None = None,
+                exact: bool = True) -> list[dict[str, Any]]:
     """Best known bounds for instances beyond exact reach: :func:`mlopt.bracket.bracket` on
     every instance of ``iset`` (``only``: these names of it) within ``time_limit`` seconds
     each; ``start_schedule``: the bracket's start (named ``start_label`` where it is an end's
     source: the file it came from), ``output``: where its best checked schedule is written
-    (both for one instance only).
+    (both for one instance only).  ``bounds`` / ``algorithms`` / ``exact``: restrict the
+    sources as :func:`mlopt.bracket.bracket` does (unknown names are refused before any
+    instance runs).
 
     Rows: ``objective`` the best checked schedule's value (the primal end), ``bound`` the best
     certified bound (the dual end), ``status`` ``bound``.  With ``update_solu``, each end of an
@@ -291,6 +294,14 @@ def bracket_set(iset: InstanceSet, *, time_limit: float = 60.0, solver: str = "h
             raise InputError(f"no such instance in set {iset.name} (known: {', '.join(names)})",
                              field="--only", value=name)
     entries = [e for e in iset.entries if not only or e.name in only]
+    fam = get_family(iset.family)
+    for flag, given, lookup in (("--bound", bounds, fam.bound),
+                                ("--algorithm", algorithms, fam.algorithm_record)):
+        for name in given or ():
+            try:
+                lookup(name)
+            except InputError as err:
+                raise InputError(err.message, field=flag, value=name) from None
     for flag, given in (("--start", start_schedule), ("--output", output)):
         if given is not None and len(entries) != 1:
             raise InputError("belongs to one instance: name it with one --only", field=flag,
@@ -299,7 +310,8 @@ def bracket_set(iset: InstanceSet, *, time_limit: float = 60.0, solver: str = "h
     for entry in tqdm(entries, disable=not progress, desc=f"bracket {iset.name}",
                       file=sys.stderr):
         b = bracket(iset.load(entry), family=iset.family, time_limit=time_limit, solver=solver,
-                    start_schedule=start_schedule)
+                    start_schedule=start_schedule, bounds=bounds, algorithms=algorithms,
+                    exact=exact)
         run = f"mlopt bracket {time_limit:g}s"
         for end in ("low_source", "high_source"):  # the given start: say which file
             if getattr(b, end) == "start":

@@ -49,6 +49,13 @@ def _args(p):
     k.add_argument("-o", "--output", metavar="SCHEDULE",
                    help="write the best checked schedule of the one --only instance here (the "
                         "next run's --start)")
+    k.add_argument("--bound", action="append", metavar="NAME",
+                   help="run only these bounds (repeatable; default: the family's bracket "
+                        "bounds, as mlopt bracket --bound; e.g. one registered with --bound "
+                        "only, which a bracket hands its best schedule)")
+    k.add_argument("--algorithm", action="append", metavar="NAME",
+                   help="run only these algorithms (repeatable; default: all of them)")
+    k.add_argument("--no-exact", action="store_true", help="skip the exact model")
     k.add_argument("--json", action="store_true")
     k.set_defaults(handler=_bracket)
     f = sub.add_parser("verify", help="re-check the optima recorded in solu.csv for a set with "
@@ -169,7 +176,8 @@ def _bracket(args) -> int:
     rows = bracket_set(load_set(args.set), time_limit=args.time_limit, solver=args.solver,
                        update_solu=args.update_solu, progress=progress_wanted(),
                        only=args.only, start_schedule=start,
-                       output=args.output,
+                       output=args.output, bounds=args.bound, algorithms=args.algorithm,
+                       exact=not args.no_exact,
                        start_label=f"start {Path(args.start).name}" if args.start else "start")
     if args.json:
         print(json.dumps(rows))

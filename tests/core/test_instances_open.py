@@ -185,3 +185,39 @@ def test_an_end_from_the_start_schedule_names_its_file(tmp_path, monkeypatch):
     assert rows[0]["solver"] == "mlopt bracket 10s (start s.json / older)"  # its own ends
     assert read_solu(path)[name]["solver"] == ("primal: mlopt bracket 10s start s.json | "
                                                "dual: older run")
+
+
+def test_bracket_set_passes_the_sources_it_is_given(tmp_path, monkeypatch):
+    """``--bound`` / ``--algorithm`` / ``--no-exact`` reach :func:`mlopt.bracket.bracket` as
+    given (a bound registered for ``--bound`` only, e.g. Harmony's ``share_ip``, can then write
+    a solu row); an unknown name is one InputError naming the flag before anything runs."""
+    import mlopt.bracket
+    from mlopt.bracket import Bracket
+
+    seen = []
+
+    def fake(*args, **kwargs):
+        seen.append({k: kwargs[k] for k in ("bounds", "algorithms", "exact")})
+        return Bracket("oasis", "max", 5.0, 6.0, "interval", "fifo", "colgen", [], 10.0, 1.0)
+
+    monkeypatch.setattr(mlopt.bracket, "bracket", fake)
+    iset = _tiny(1)
+    path = tmp_path / "solu.csv"
+    rows = bracket_set(iset, time_limit=10, solu_path=path, bounds=["colgen"],
+                       algorithms=["fifo"], exact=False)
+    assert seen == [{"bounds": ["colgen"], "algorithms": ["fifo"], "exact": False}]
+    assert rows[0]["solver"] == "mlopt bracket 10s (fifo / colgen)"
+    for kwargs, flag in (({"bounds": ["no_such_bound"]}, "--bound"),
+                         ({"algorithms": ["no_such_algorithm"]}, "--algorithm")):
+        with pytest.raises(InputError) as err:
+            bracket_set(iset, time_limit=10, solu_path=path, **kwargs)
+        assert err.value.field == flag and err.value.value.startswith("no_such")
+    assert len(seen) == 1  # the refused calls ran nothing
+
+
+def test_instances_bracket_cli_bad_bound_exits_2(capsys):
+    from mlopt.cli import main
+
+    assert main(["instances", "bracket", "oasis-tiny", "--bound", "no_such_bound"]) == 2
+    err = capsys.readouterr().err
+    assert "--bound" in err and "no_such_bound" in err and len(err.strip().splitlines()) == 1
