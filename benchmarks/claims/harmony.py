@@ -1204,7 +1204,8 @@ CLAIMS += [
 
 
 # --- frontier.md, 2026-11-29 (5): longer lns runs, relatedness neighbourhoods --------------------
-LNS5_RUNS = ("open0_lns_900_s3", "open0_lns_900_rel_s4", "open1_lns_900_s5")
+LNS5_RUNS = ("open0_lns_900_s3", "open0_lns_900_rel_s4", "open1_lns_900_s5",
+             "open1_lns_600_rel_s6", "open1_lns_600_s7")
 
 
 def lns5_rows():
@@ -1257,7 +1258,35 @@ def open0_row5():
     return [f"{lo:.3f}", f"{hi:.3f}", f"{100 * (hi - lo) / hi:.1f}"]
 
 
+def _ip_round5(seed):
+    rows = [json.loads(line) for line in
+            (DATA / "lns" / "share_ip_round5.jsonl").read_text().splitlines() if line]
+    return (next(r for r in rows if r["bound"] == "share" and r["seed"] == seed),
+            next(r for r in rows if r["bound"] == "share_ip" and r["seed"] == seed))
+
+
+def seed1_ip5():
+    """share and share_ip at uniform seed 1 from that round's schedule (share_ip_round5.jsonl,
+    crowd_vs_share.py --start): share, share_ip, its IP sum / jobs, U, CPU s."""
+    sh, ip = _ip_round5(1)
+    return [f"{sh['value']:.3f}", f"{ip['value']:.3f}", ip["ip_sum"], ip["jobs"],
+            ip["upper_sum"], f"{ip['cpu_s']:.0f}"]
+
+
+def seed1_interval5():
+    """uniform seed 1's interval after that round: share_ip's value against the best checked
+    end of the seed-1 lns runs."""
+    _, ip = _ip_round5(1)
+    hi = min(json.loads((DATA / "lns" / f"{n}.json").read_text())["checked"]
+             for n in LNS5_RUNS if n.startswith("open1") and (DATA / "lns" / f"{n}.json").exists())
+    return [f"{ip['value']:.3f}", f"{hi:.3f}", f"{100 * (hi - ip['value']) / hi:.1f}"]
+
+
 CLAIMS += [
+    Sentence(FRONTIER, "`share` {}, `share_ip` {} ({}/{}, from U = {}, {} CPU s)", seed1_ip5,
+             what="frontier: uniform seed 1 share_ip (5)"),
+    Sentence(FRONTIER, "`uniform` seed 1 after this round: [{}, {}] = {}%", seed1_interval5,
+             what="frontier: uniform seed 1 interval (5)"),
     Table(FRONTIER, "| run | neighbourhoods | start | end | windows | improved | CPU s | "
           "load before | load after |", lns5_rows, what="frontier: lns runs (5)"),
     Table(FRONTIER, "| bracket output | lower | lower from | its s | upper | width % |",
