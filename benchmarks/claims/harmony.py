@@ -1282,7 +1282,16 @@ def seed1_interval5():
     return [f"{ip['value']:.3f}", f"{hi:.3f}", f"{100 * (hi - ip['value']) / hi:.1f}"]
 
 
+def seed0_ip5():
+    """share_ip at harmony-open-0 from that round's 208 schedule (share_ip_round5.jsonl)."""
+    _, ip = _ip_round5(0)
+    return [ip["upper_sum"], f"{ip['value']:.3f}", ip["ip_sum"], ip["jobs"], ip["ip_status"],
+            ip["runs"], f"{ip['cpu_s']:.0f}"]
+
+
 CLAIMS += [
+    Sentence(FRONTIER, "from the 208 schedule (U = {}) `share_ip` certifies {} again ({}/{}, IP "
+             "{}, {} runs, {} CPU s)", seed0_ip5, what="frontier: harmony-open-0 share_ip (5)"),
     Sentence(FRONTIER, "`share` {}, `share_ip` {} ({}/{}, from U = {}, {} CPU s)", seed1_ip5,
              what="frontier: uniform seed 1 share_ip (5)"),
     Sentence(FRONTIER, "`uniform` seed 1 after this round: [{}, {}] = {}%", seed1_interval5,
