@@ -1296,3 +1296,105 @@ CLAIMS += [
     Sentence(FRONTIER, "over the same cases: all {} infeasible again ({} CPU s,",
              seed0_nopresolve, what="frontier: seed-0 cases, HiGHS without presolve"),
 ]
+
+
+# --- frontier.md, 2026-11-29 (5): longer lns runs, relatedness neighbourhoods --------------------
+LNS5_RUNS = ("open0_lns_900_s3", "open0_lns_900_rel_s4", "open1_lns_900_s5",
+             "open1_lns_600_rel_s6", "open1_lns_600_s7")
+
+
+def lns5_rows():
+    """One row per committed run of that round: neighbourhoods drawn, start and end (checked),
+    windows, improvements, CPU seconds (lns_run.py's process time, HiGHS included), the 1-min
+    loads."""
+    out = []
+    for name in LNS5_RUNS:
+        p = DATA / "lns" / f"{name}.json"
+        if not p.exists():
+            continue
+        d = json.loads(p.read_text())
+        assert d["checked"] == d["end"]
+        used = " ".join(sorted({step[1] for step in d["steps"]}))  # the ones drawn
+        out.append([name, used, f"{d['start']:.3f}",
+                    f"{d['end']:.3f}", d["windows"], d["improved"], f"{d['cpu_s']:.0f}",
+                    f"{d['load_before'][0]:.1f}", f"{d['load_after'][0]:.1f}"])
+    return out
+
+
+OPEN0_BRACKETS5 = ("open0_solu_bracket_150_lns900", "open0_solu_bracket_900_share_ip",
+                   "open0_solu_bracket_150_lns900rel")
+
+
+def _open0_bracket(name):
+    d = json.loads((DATA / "lns" / f"{name}.json").read_text())[0]
+    assert d["instance"] == "harmony-open-0" and d["status"] == "bound"
+    return d
+
+
+def open0_brackets5():
+    """The instances brackets of that round (their --json output, committed): each one's own
+    ends, the lower end's source and its run time."""
+    out = []
+    for name in OPEN0_BRACKETS5:
+        d = _open0_bracket(name)
+        low = max((x for x in d["sources"] if x["kind"] == "dual" and x["value"] is not None),
+                  key=lambda x: x["value"])
+        assert abs(low["value"] - d["bound"]) < 1e-12
+        out.append([name, f"{d['bound']:.3f}", low["name"], f"{low['runtime_s']:.0f}",
+                    f"{d['objective']:.3f}", f"{100 * d['gap']:.1f}"])
+    return out
+
+
+def open0_row5():
+    """solu.csv's row after that round: the tightest ends of its brackets (what
+    --update-solu keeps)."""
+    ds = [_open0_bracket(n) for n in OPEN0_BRACKETS5]
+    lo, hi = max(d["bound"] for d in ds), min(d["objective"] for d in ds)
+    return [f"{lo:.3f}", f"{hi:.3f}", f"{100 * (hi - lo) / hi:.1f}"]
+
+
+def _ip_round5(seed):
+    rows = [json.loads(line) for line in
+            (DATA / "lns" / "share_ip_round5.jsonl").read_text().splitlines() if line]
+    return (next(r for r in rows if r["bound"] == "share" and r["seed"] == seed),
+            next(r for r in rows if r["bound"] == "share_ip" and r["seed"] == seed))
+
+
+def seed1_ip5():
+    """share and share_ip at uniform seed 1 from that round's schedule (share_ip_round5.jsonl,
+    crowd_vs_share.py --start): share, share_ip, its IP sum / jobs, U, CPU s."""
+    sh, ip = _ip_round5(1)
+    return [f"{sh['value']:.3f}", f"{ip['value']:.3f}", ip["ip_sum"], ip["jobs"],
+            ip["upper_sum"], f"{ip['cpu_s']:.0f}"]
+
+
+def seed1_interval5():
+    """uniform seed 1's interval after that round: share_ip's value against the best checked
+    end of the seed-1 lns runs."""
+    _, ip = _ip_round5(1)
+    hi = min(json.loads((DATA / "lns" / f"{n}.json").read_text())["checked"]
+             for n in LNS5_RUNS if n.startswith("open1") and (DATA / "lns" / f"{n}.json").exists())
+    return [f"{ip['value']:.3f}", f"{hi:.3f}", f"{100 * (hi - ip['value']) / hi:.1f}"]
+
+
+def seed0_ip5():
+    """share_ip at harmony-open-0 from that round's 208 schedule (share_ip_round5.jsonl)."""
+    _, ip = _ip_round5(0)
+    return [ip["upper_sum"], f"{ip['value']:.3f}", ip["ip_sum"], ip["jobs"], ip["ip_status"],
+            ip["runs"], f"{ip['cpu_s']:.0f}"]
+
+
+CLAIMS += [
+    Sentence(FRONTIER, "from the 208 schedule (U = {}) `share_ip` certifies {} again ({}/{}, IP "
+             "{}, {} runs, {} CPU s)", seed0_ip5, what="frontier: harmony-open-0 share_ip (5)"),
+    Sentence(FRONTIER, "`share` {}, `share_ip` {} ({}/{}, from U = {}, {} CPU s)", seed1_ip5,
+             what="frontier: uniform seed 1 share_ip (5)"),
+    Sentence(FRONTIER, "`uniform` seed 1 after this round: [{}, {}] = {}%", seed1_interval5,
+             what="frontier: uniform seed 1 interval (5)"),
+    Table(FRONTIER, "| run | neighbourhoods | start | end | windows | improved | CPU s | "
+          "load before | load after |", lns5_rows, what="frontier: lns runs (5)"),
+    Table(FRONTIER, "| bracket output | lower | lower from | its s | upper | width % |",
+          open0_brackets5, what="frontier: harmony-open-0 brackets (5)"),
+    Sentence(FRONTIER, "`harmony-open-0` in `solu.csv` after this round: [{}, {}] = {}%",
+             open0_row5, what="frontier: harmony-open-0 row (5)"),
+]

@@ -32,6 +32,8 @@ def main(argv=None) -> int:
     ap.add_argument("--window", type=int, default=4)
     ap.add_argument("--window-time", type=float, default=10.0)
     ap.add_argument("--lns-seed", type=int, default=0)
+    ap.add_argument("--neighbourhoods", nargs="+", default=None,
+                    help="names from lns.NEIGHBOURHOODS (default: all)")
     ap.add_argument("--out", required=True)
     a = ap.parse_args(argv)
     fam = get_family("harmony")
@@ -49,12 +51,15 @@ def main(argv=None) -> int:
         schedule.save(best_path)
         print(f"{time.strftime('%H:%M:%S')} {value:.6f} -> {best_path}", flush=True)
 
-    load0 = os.getloadavg()
+    load0, cpu0 = os.getloadavg(), time.process_time()
     best, log = lns_search(w, start, a.time_limit, seed=a.lns_seed, window=a.window,
-                           window_time=a.window_time, on_improve=save)
+                           window_time=a.window_time, on_improve=save,
+                           neighbourhoods=a.neighbourhoods)
+    cpu = time.process_time() - cpu0  # HiGHS runs in this process: its time is counted
     log.update(preset=a.preset, seed=a.seed, params=params, start_source=a.start,
                time_limit=a.time_limit, window=a.window, window_time=a.window_time,
-               lns_seed=a.lns_seed, checked=fam.check(w, best).objective,
+               lns_seed=a.lns_seed, neighbourhoods=a.neighbourhoods, cpu_s=round(cpu, 1),
+               checked=fam.check(w, best).objective,
                load_before=[round(v, 2) for v in load0],
                load_after=[round(v, 2) for v in os.getloadavg()],
                best_file=str(best_path) if log["improved"] else None)

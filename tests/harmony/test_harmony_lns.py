@@ -154,3 +154,84 @@ def test_window_point_checks_at_most_its_objective(seed, n_jobs, servers, k):
     from mlopt.families.harmony.local_search import _schedule
     chk = FAM.check(w, _schedule(w, s2, x2, {}))
     assert chk.feasible and chk.objective * J <= res.objective + 1e-6
+
+
+def _four_jobs():
+    # the neighbourhoods read only arrivals, starts, placements and completions: any four jobs
+    return make_workload([
+        {"model": "resnext110", "workers": 1, "ps": 1, "epochs": 3, "arrival": 1},
+        {"model": "resnext110", "workers": 1, "ps": 1, "epochs": 3, "arrival": 1},
+        {"model": "resnext110", "workers": 1, "ps": 1, "epochs": 3, "arrival": 3},
+        {"model": "resnext110", "workers": 1, "ps": 1, "epochs": 3, "arrival": 3}],
+        n_servers=2, horizon=12)
+
+
+@pytest.mark.parametrize("k", [2, 3])
+def test_waiting_frees_the_waiter_and_its_blockers(k):
+    import numpy as np
+
+    from mlopt.families.harmony.lns import NEIGHBOURHOODS, WindowLNS
+
+    w = _four_jobs()
+    eng = WindowLNS(w)
+    # starts 1, 3, 3, 3 and runs of one interval (done = start); jobs 0-2 on server 0, job 3
+    # on server 1.  Waits s - a = 0, 2, 0, 0: job 1 is always the waiter, its wait [1, 2].
+    # Scores: job 0 holds [1, 1] during the wait: 1; job 2 shares server 0 during job 1's
+    # run [3, 3]: 0 + 1 = 1; job 3 runs then too but on server 1: 0.  The ties 0 / 2 are
+    # broken at random, so k = 2 may take either; k = 3 takes both, never job 3
+    s = np.array([1, 3, 3, 3])
+    x = np.zeros((2, 4, len(w.servers)), int)
+    x[:, [0, 1, 2], 0] = 1
+    x[:, 3, 1] = 1
+    done = s.copy()
+    for seed in range(8):
+        free = NEIGHBOURHOODS["waiting"](eng, s, x, done, k, np.random.default_rng(seed))
+        assert 1 in free and 3 not in free and len(free) == k
+        if k == 3:
+            assert free.tolist() == [0, 1, 2]
+
+
+@pytest.mark.parametrize("name", ["span", "servers", "related", "waiting"])
+def test_neighbourhoods_return_k_distinct_jobs(name):
+    import numpy as np
+
+    from mlopt.families.harmony.lns import NEIGHBOURHOODS, WindowLNS
+    from mlopt.families.harmony.local_search import _table
+
+    w = FAM.generate("tiny", seed=4, n_jobs=6, n_servers=3)
+    start = _late(w)
+    eng = WindowLNS(w)
+    s, x = _table(w, start)
+    eng.rp.total(s, x)
+    s0, x0 = s.copy(), x.copy()
+    for seed in range(6):
+        free = NEIGHBOURHOODS[name](eng, s, x, eng.rp.done.copy(), 3,
+                                    np.random.default_rng(seed))
+        assert len(set(free.tolist())) == len(free) and 1 <= len(free) <= 3
+        assert free.min() >= 0 and free.max() < len(w.jobs)
+    assert (s == s0).all() and (x == x0).all()  # the incumbent is not touched
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=list(HealthCheck))
+@given(seed=st.integers(0, 10_000), n_jobs=st.integers(2, 5), servers=st.integers(1, 3),
+       name=st.sampled_from(["related", "waiting"]))
+def test_relatedness_windows_checked_never_worse(seed, n_jobs, servers, name):
+    w = FAM.generate("tiny", seed=seed, n_jobs=n_jobs, n_servers=servers)
+    start = _late(w)
+    v0 = FAM.check(w, start)
+    if not v0.feasible:
+        return
+    best, log = lns_search(w, start, 60.0, seed=seed, window=2, max_windows=3,
+                           neighbourhoods=[name])
+    chk = FAM.check(w, best)
+    assert chk.feasible and chk.objective <= v0.objective + 1e-12
+    assert log["end"] == pytest.approx(chk.objective)
+    assert {step[1] for step in log["steps"]} <= {name, "span"}
+    assert chk.objective >= _opt(w) - 1e-9
+
+
+def test_unknown_neighbourhood_refused():
+    w = FAM.preset("tiny")(seed=0)
+    with pytest.raises(InputError) as err:
+        lns_search(w, _late(w), 5.0, neighbourhoods=["span", "nearby"])
+    assert err.value.field == "neighbourhoods" and err.value.value == "nearby"

@@ -49,7 +49,11 @@ or an "optimal" claim: ``lns`` only returns checked schedules.
 Neighbourhoods (DECISION, the paper has no offline search), drawn at random:
 ``span``: the k jobs whose run [start, completion] lies nearest a random interval (jobs that
 share time compete for servers); ``servers``: the jobs with a task on two random servers, the k
-nearest a random interval among them (jobs that share servers interfere).  ``k`` adapts (the
+nearest a random interval among them (jobs that share servers interfere); ``related``: ruin's
+relatedness, a random job and the jobs whose runs overlap it the longest; ``waiting``: a job
+drawn by its wait and the jobs holding room during that wait or sharing its servers in its
+run (the incumbents at ``uniform`` wait rather than share).  ``lns_search`` draws from all of
+them or from a named subset.  ``k`` adapts (the
 OASiS LNS's rule): +1 after a window proved optimal within a quarter of ``window_time``, -1
 (down to ``MIN_WINDOW``) after one stopped by its limit without a gain.  Seeded: the same seed
 gives the same windows; runs the deadline cuts differ with the machine's speed.
@@ -64,6 +68,7 @@ from pyomo.common.collections import ComponentMap
 
 from mlopt.errors import InputError
 from mlopt.families.harmony.local_search import Replay, _schedule, _table
+from mlopt.families.harmony.ruin import related
 from mlopt.families.harmony.speed import RESOURCES, model_of
 from mlopt.models.harmony.placement import min_run, server_load_cap
 from mlopt.schedule import Schedule
@@ -275,17 +280,52 @@ def _servers(eng, s, x, done, k, rng):
     return _nearest(s, done, cand, k, rng, eng.rp.T)
 
 
+def _related(eng, s, x, done, k, rng):
+    """Ruin's relatedness (:func:`mlopt.families.harmony.ruin.related`): a random job and the
+    k - 1 jobs whose runs overlap its run the longest."""
+    return np.sort(related(eng.rp, s.copy(), x, rng, k))
+
+
+def _waiting(eng, s, x, done, k, rng):
+    """A job that waits (drawn with probability proportional to its wait s - a) and the k - 1
+    jobs that hold room while it waits: the longest overlap of their runs with its wait
+    [a, s - 1], plus, for jobs on a server it uses, with its run (the schedules wait where
+    the bound lets jobs share: freeing the waiter with its blockers lets the MILP trade the
+    wait for sharing).  ``span`` when no job waits."""
+    wait = (s - np.asarray(eng.a)).astype(float)
+    if not (wait > 0).any():
+        return _span(eng, s, x, done, k, rng)
+    n = int(rng.choice(len(s), p=wait / wait.sum()))
+    a = eng.a[n]
+    hold = np.maximum(0, np.minimum(done, s[n] - 1) - np.maximum(s, a) + 1)
+    mine = x[:, n].sum(axis=0) > 0
+    near = (x[:, :, mine].sum(axis=(0, 2)) > 0)
+    ran = np.maximum(0, np.minimum(done, done[n]) - np.maximum(s, s[n]) + 1)
+    score = hold + near * ran
+    score[n] = -1
+    order = np.lexsort((rng.random(len(s)), -score))
+    return np.sort(np.concatenate(([n], order[order != n][:k - 1])))
+
+
 #: the neighbourhoods by name
-NEIGHBOURHOODS = {"span": _span, "servers": _servers}
+NEIGHBOURHOODS = {"span": _span, "servers": _servers, "related": _related,
+                  "waiting": _waiting}
 
 
 def lns_search(workload, schedule: Schedule, time_limit: float, *, seed: int = 0,
                window: int = 4, window_time: float = 10.0, on_improve=None,
-               max_windows: int | None = None):
+               max_windows: int | None = None, neighbourhoods=None):
     """The search of the module docstring from a checked ``schedule``: (best checked schedule,
-    log).  ``on_improve(schedule, objective)`` is called on every improvement (to save it)."""
+    log).  ``on_improve(schedule, objective)`` is called on every improvement (to save it);
+    ``neighbourhoods``: the names drawn from (default: all of :data:`NEIGHBOURHOODS`)."""
     from mlopt.families import get_family
     from mlopt.warmstart import solve_warm
+
+    names = list(NEIGHBOURHOODS) if neighbourhoods is None else list(neighbourhoods)
+    bad = [v for v in names if v not in NEIGHBOURHOODS]
+    if bad or not names:
+        raise InputError(f"must be a non-empty list of {', '.join(NEIGHBOURHOODS)}",
+                         field="neighbourhoods", value=bad[0] if bad else names)
 
     deadline = time.perf_counter() + float(time_limit)
     fam = get_family("harmony")
@@ -307,7 +347,6 @@ def lns_search(workload, schedule: Schedule, time_limit: float, *, seed: int = 0
         return best, log
     done = eng.rp.done.copy()
     rng = np.random.default_rng(seed)
-    names = list(NEIGHBOURHOODS)
     k = max(1, min(int(window), J))
     t0 = time.perf_counter()
     while time.perf_counter() < deadline - 0.2:
