@@ -303,6 +303,8 @@ def bracket_set(iset: InstanceSet, *, time_limit: float = 60.0, solver: str = "h
     for flag, given, lookup in (("--bound", bounds, fam.bound),
                                 ("--algorithm", algorithms, fam.algorithm_record)):
         for name in given or ():
+            if flag == "--bound" and name == "lp_relaxation":  # the exact model's own
+                continue
             try:
                 lookup(name)
             except InputError as err:

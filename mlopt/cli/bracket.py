@@ -27,7 +27,8 @@ def _bracket_args(p):
     p.add_argument("--no-exact", action="store_true", help="skip the exact model")
     p.add_argument("--bound", action="append", metavar="NAME", dest="bounds",
                    help="run only these bounds (repeatable; default: the family's bracket "
-                        "bounds, listed below)")
+                        "bounds, listed below; lp_relaxation, the exact model's, runs at the "
+                        "end only when named here or with no --bound)")
     p.add_argument("--algorithm", action="append", metavar="NAME", dest="algorithms",
                    help="run only these algorithms (repeatable; default: all of them)")
     p.add_argument("--no-verify", action="store_true",

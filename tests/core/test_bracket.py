@@ -324,9 +324,14 @@ def test_a_bound_off_brackets_defaults_runs_only_when_named(tmp_path, capsys):
     assert main(["bracket", str(path), "--time-limit", "20", "--no-exact", "--json",
                  "--bound", "crowd", "--algorithm", "lb"]) == 0
     sources = json.loads(capsys.readouterr().out)["sources"]
-    # (the LP relaxation of the exact model closes every bracket without a solver bound)
-    assert {(s["kind"], s["name"]) for s in sources} - {("dual", "lp_relaxation")} == {
-        ("dual", "crowd"), ("primal", "lb")}
+    assert {(s["kind"], s["name"]) for s in sources} == {("dual", "crowd"), ("primal", "lb")}
+    # the exact model's LP relaxation runs only when named (or with no --bound at all)
+    assert main(["bracket", str(path), "--time-limit", "20", "--no-exact", "--json",
+                 "--bound", "crowd", "--bound", "lp_relaxation", "--algorithm", "lb"]) == 0
+    sources = json.loads(capsys.readouterr().out)["sources"]
+    assert {(s["kind"], s["name"]) for s in sources} <= {
+        ("dual", "crowd"), ("primal", "lb"), ("dual", "lp_relaxation")}
+    assert ("dual", "crowd") in {(s["kind"], s["name"]) for s in sources}
 
 
 def test_the_exact_model_starts_from_the_familys_warm_start_algorithms(monkeypatch):
