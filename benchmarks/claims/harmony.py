@@ -1398,3 +1398,20 @@ CLAIMS += [
     Sentence(FRONTIER, "`harmony-open-0` in `solu.csv` after this round: [{}, {}] = {}%",
              open0_row5, what="frontier: harmony-open-0 row (5)"),
 ]
+
+
+# --- frontier.md, 2026-11-29 (6): every algorithm's ratio at uniform ------------------------
+# benchmarks/harmony/data/ratios_uniform.csv (benchmarks/harmony/ratios_uniform.py: committed
+# schedules re-checked, baselines run, share recomputed, share_ip from its committed data)
+def ratios_uniform_rows():
+    df = pd.read_csv(DATA / "ratios_uniform.csv")
+    return [[str(r.seed), r.algorithm, float(r.objective), float(r.low), r.low_from,
+             float(r.high), float(r.ratio_low), float(r.ratio_high), float(r.ratio_high_share)]
+            for r in df.itertuples()]
+
+
+CLAIMS += [
+    Table(FRONTIER, "| seed | algorithm | objective | low | low from | high | ALG / OPT low | "
+          "ALG / OPT high | high vs `share` alone |", ratios_uniform_rows, key=2,
+          what="frontier: every algorithm's ratio at uniform (6)"),
+]
