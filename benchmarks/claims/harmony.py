@@ -1415,3 +1415,21 @@ CLAIMS += [
           "ALG / OPT high | high vs `share` alone |", ratios_uniform_rows, key=2,
           what="frontier: every algorithm's ratio at uniform (6)"),
 ]
+
+
+# --- frontier.md, 2026-11-29 (7): 60 s and 600 s brackets from scratch -----------------------
+def scratch_bracket_rows():
+    out = []
+    for t in (60, 600):
+        d = json.loads((DATA / f"open0_scratch_bracket_{t}.json").read_text())[0]
+        assert d["instance"] == "harmony-open-0" and d["status"] == "bound"
+        low_src, high_src = d["solver"].split("(", 1)[1].rstrip(")").split(" / ")
+        out.append([str(t), float(d["bound"]), low_src, float(d["objective"]), high_src,
+                    100 * float(d["gap"])])
+    return out
+
+
+CLAIMS += [
+    Table(FRONTIER, "| budget s | low | low from | high | high from | width % |",
+          scratch_bracket_rows, what="frontier: harmony-open-0 from scratch (7)"),
+]
