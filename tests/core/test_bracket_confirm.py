@@ -285,24 +285,9 @@ def test_the_reviews_checker_slack_instance_is_not_called_optimal_below_a_checke
     the checker accepts a and c both (15).  The merged model now allows what the checker
     allows, so the relaxation's bound is at least 15 and 10 is not called optimal."""
     from mlopt.families.oasis.checker import check_oasis
-    from mlopt.utility import Linear
-    from mlopt.workload import BANDWIDTH, Job, Server, Workload
+    from tests.oasis.test_model_oasis import checker_slack_instance
 
-    servers = (Server("w1", "worker", {"cpu": 2.0, BANDWIDTH: 2.0}),
-               Server("p1", "ps", {"cpu": 3.0, BANDWIDTH: 3.0}))
-
-    def job(name, arrival, utility):  # N = 2 chunks, W = 2 worker-slots
-        return Job(name, arrival, 1, 2, minibatches=10, minibatch_seconds=9.0,
-                   gradient_mb=62.5, worker_demand={"cpu": 1.0 + 1e-9, BANDWIDTH: 1.0},
-                   ps_demand={"cpu": 1.0, BANDWIDTH: 2.0}, utility=utility)
-
-    wl = Workload("tol2", 2, 100.0, ("cpu", BANDWIDTH), servers,
-                  (job("a", 1, Linear(10.0, 9.0)), job("c", 2, Linear(5.0, 1.0))))
-    start = Schedule.from_rows(["a"], [("a", 1, "w1", "worker", 2), ("a", 1, "p1", "ps", 1)],
-                               {"producer": "hand"})
-    both = Schedule.from_rows(["a", "c"], [
-        ("a", 1, "w1", "worker", 2), ("a", 1, "p1", "ps", 1),
-        ("c", 2, "w1", "worker", 2), ("c", 2, "p1", "ps", 1)], {"producer": "hand"})
+    wl, start, both = checker_slack_instance()
     best = check_oasis(wl, both)
     assert best.feasible and best.objective > check_oasis(wl, start).objective
     b = bracket(wl, family="oasis", time_limit=60, algorithms=[], bounds=["class_relaxation"],

@@ -425,6 +425,29 @@ def test_time_limited_solve_reports_honestly():
     assert_checker_agrees(wl, sched, res.objective)
 
 
+def checker_slack_instance():
+    """The independent review's instance (workers of 1 + 1e-9 CPU: two fit a 2-CPU server
+    within the checker's slack, 2.000000002 <= 2 (1 + 1e-9) + 1e-9), the start "a alone" and
+    the schedule running a and c each on two workers in its own slot: (workload, start, both).
+    N = 2 chunks, W = 2 worker-slots per job."""
+    servers = (Server("w1", "worker", {"cpu": 2.0, BANDWIDTH: 2.0}),
+               Server("p1", "ps", {"cpu": 3.0, BANDWIDTH: 3.0}))
+
+    def tjob(name, arrival, utility):
+        return Job(name, arrival, 1, 2, minibatches=10, minibatch_seconds=9.0,
+                   gradient_mb=62.5, worker_demand={"cpu": 1.0 + 1e-9, BANDWIDTH: 1.0},
+                   ps_demand={"cpu": 1.0, BANDWIDTH: 2.0}, utility=utility)
+
+    wl = Workload("tol", 2, 100.0, ("cpu", BANDWIDTH), servers,
+                  (tjob("a", 1, Linear(10.0, 9.0)), tjob("c", 2, Linear(5.0, 1.0))))
+    start = Schedule.from_rows(["a"], [("a", 1, "w1", "worker", 2), ("a", 1, "p1", "ps", 1)],
+                               {"producer": "hand"})
+    both = Schedule.from_rows(["a", "c"], [
+        ("a", 1, "w1", "worker", 2), ("a", 1, "p1", "ps", 1),
+        ("c", 2, "w1", "worker", 2), ("c", 2, "p1", "ps", 1)], {"producer": "hand"})
+    return wl, start, both
+
+
 def test_the_model_allows_every_load_the_checker_accepts():
     """The ILP is a relaxation of the checker (DECISION at ``accepted_capacity``).  Found by an
     independent review: two workers of 1 + 1e-9 CPU on a 2-CPU server are within the checker's
@@ -432,19 +455,7 @@ def test_the_model_allows_every_load_the_checker_accepts():
     slot is a checked schedule; the ILP allowed one worker (floor(2 / 1.000000001) = 1), so
     neither job could finish, and called 1 optimal.  Now its optimum is at least the checked
     schedule's."""
-    servers = (Server("w1", "worker", {"cpu": 2.0, BANDWIDTH: 2.0}),
-               Server("p1", "ps", {"cpu": 3.0, BANDWIDTH: 3.0}))
-
-    def tjob(name, arrival, utility):  # N = 2 chunks, W = 2 worker-slots
-        return Job(name, arrival, 1, 2, minibatches=10, minibatch_seconds=9.0,
-                   gradient_mb=62.5, worker_demand={"cpu": 1.0 + 1e-9, BANDWIDTH: 1.0},
-                   ps_demand={"cpu": 1.0, BANDWIDTH: 2.0}, utility=utility)
-
-    wl = Workload("tol", 2, 100.0, ("cpu", BANDWIDTH), servers,
-                  (tjob("a", 1, Linear(10.0, 9.0)), tjob("c", 2, Linear(5.0, 1.0))))
-    both = Schedule.from_rows(["a", "c"], [
-        ("a", 1, "w1", "worker", 2), ("a", 1, "p1", "ps", 1),
-        ("c", 2, "w1", "worker", 2), ("c", 2, "p1", "ps", 1)], {"producer": "hand"})
+    wl, _, both = checker_slack_instance()
     checked = check_oasis(wl, both)
     assert checked.feasible
     model, result, schedule = solve_and_extract(wl)
@@ -452,5 +463,6 @@ def test_the_model_allows_every_load_the_checker_accepts():
     assert result.objective >= checked.objective - 1e-9  # was 1, below the checked schedule
     got = check_oasis(wl, schedule)
     assert got.feasible and got.objective == pytest.approx(result.objective)
-    # integer data keep the exact capacity rows (the golden LP is unchanged)
+    # non-integer demands: the row's right-hand side is the checker's accepted load (integer
+    # data keep the exact capacity, so the golden LP is unchanged)
     assert model.c4_worker_capacity["w1", 1, "cpu"].upper == pytest.approx(2 * (1 + 1e-9) + 1e-9)
