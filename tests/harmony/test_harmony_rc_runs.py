@@ -60,22 +60,9 @@ def test_by_hand():
 @settings(max_examples=4, deadline=None, suppress_health_check=list(HealthCheck))
 @given(seed=st.integers(0, 10_000), params=WIDE)
 def test_keeps_the_optimum_on_widened_instances(seed, params):
-    w = FAM.generate("tiny", seed=seed, **params)
-    ref = solve(build_placement_milp(w), "highs", time_limit=30)
-    if ref.status != Status.OPTIMAL:
-        return
-    uppers = [ref.objective]
-    r = pipeline.run_algorithm(w, "lb", family="harmony")
-    if r.check.feasible:
-        uppers.append(r.check.objective)
-    for upper in uppers:
-        res = solve(build_placement_milp(w, upper=upper, rc_runs=True), "highs", time_limit=30)
-        assert res.status == Status.OPTIMAL
-        assert res.objective == pytest.approx(ref.objective, abs=1e-6)
-    below = (round(ref.objective * len(w.jobs)) - 1) / len(w.jobs)
-    if below >= 0:
-        assert solve(build_placement_milp(w, upper=below, rc_runs=True), "highs",
-                     time_limit=30).status == Status.INFEASIBLE
+    from test_harmony_share_fixing import keeps_the_optimum
+
+    keeps_the_optimum(FAM.generate("tiny", seed=seed, **params), rc_runs=True)
 
 
 @settings(max_examples=4, deadline=None, suppress_health_check=list(HealthCheck))

@@ -72,7 +72,13 @@ def test_an_upper_below_opt_is_infeasible_never_a_wrong_optimum():
 @settings(max_examples=4, deadline=None, suppress_health_check=list(HealthCheck))
 @given(seed=st.integers(0, 10_000), params=WIDE)
 def test_keeps_the_optimum_on_widened_instances(seed, params):
-    w = FAM.generate("tiny", seed=seed, **params)
+    keeps_the_optimum(FAM.generate("tiny", seed=seed, **params), rc_fix=True)
+
+
+def keeps_the_optimum(w, **option):
+    """``placement_milp`` with ``option`` (rc_fix or rc_runs) and ``upper`` = OPT or a checked
+    ``lb`` schedule's value proves OPT; one JCT below OPT it is infeasible, never an
+    "optimum".  Shared with test_harmony_rc_runs."""
     ref = solve(build_placement_milp(w), "highs", time_limit=30)
     if ref.status != Status.OPTIMAL:
         return
@@ -81,11 +87,10 @@ def test_keeps_the_optimum_on_widened_instances(seed, params):
     if r.check.feasible:
         uppers.append(r.check.objective)
     for upper in uppers:
-        res = solve(build_placement_milp(w, upper=upper, rc_fix=True), "highs", time_limit=30)
+        res = solve(build_placement_milp(w, upper=upper, **option), "highs", time_limit=30)
         assert res.status == Status.OPTIMAL
         assert res.objective == pytest.approx(ref.objective, abs=1e-6)
-    # one JCT below OPT: infeasible, never an "optimum"
     below = (round(ref.objective * len(w.jobs)) - 1) / len(w.jobs)
     if below >= 0:
-        assert solve(build_placement_milp(w, upper=below, rc_fix=True), "highs",
+        assert solve(build_placement_milp(w, upper=below, **option), "highs",
                      time_limit=30).status == Status.INFEASIBLE
