@@ -1183,15 +1183,20 @@ CLAIMS += [
 LNS_RUNS = ("s10_0_lns_300", "open0_lns_600", "open0_lns_540_s1", "open0_lns_420_s2")
 
 
+def _lns_runs(names):
+    """(name, its lns_run.py JSON) for each committed run of ``names``, its end re-checked."""
+    for name in names:
+        p = DATA / "lns" / f"{name}.json"
+        if p.exists():
+            d = json.loads(p.read_text())
+            assert d["checked"] == d["end"]
+            yield name, d
+
+
 def lns_rows():
     """One row per committed lns run: its start and end (checked), windows and improvements."""
     out = []
-    for name in LNS_RUNS:
-        p = DATA / "lns" / f"{name}.json"
-        if not p.exists():
-            continue
-        d = json.loads(p.read_text())
-        assert d["checked"] == d["end"]
+    for name, d in _lns_runs(LNS_RUNS):
         out.append([name, f"{d['start']:.3f}", f"{d['end']:.3f}", d["windows"],
                     d["improved"]])
     return out
@@ -1308,12 +1313,7 @@ def lns5_rows():
     windows, improvements, CPU seconds (lns_run.py's process time, HiGHS included), the 1-min
     loads."""
     out = []
-    for name in LNS5_RUNS:
-        p = DATA / "lns" / f"{name}.json"
-        if not p.exists():
-            continue
-        d = json.loads(p.read_text())
-        assert d["checked"] == d["end"]
+    for name, d in _lns_runs(LNS5_RUNS):
         used = " ".join(sorted({step[1] for step in d["steps"]}))  # the ones drawn
         out.append([name, used, f"{d['start']:.3f}",
                     f"{d['end']:.3f}", d["windows"], d["improved"], f"{d['cpu_s']:.0f}",
