@@ -42,10 +42,10 @@ def dff(k: int, demand: float, capacity: float, exact: bool = True) -> float:
     integer too (the caller knows the row).  Only then is a server's load an integer, so the
     checker's slack (``CAP_RTOL`` relative + ``CAP_ATOL`` absolute) cannot be used and the
     exact branch is valid.  Otherwise x is taken against the capacity the checker accepts,
-    capacity (1 + CAP_RTOL) + CAP_ATOL: an independent review found demands of 1 + 1.4e-9 GPU,
+    ``accepted_capacity`` (the utility ILP's own): an independent review found demands of 1 + 1.4e-9 GPU,
     two of which the checker accepts on a 2-GPU server, counted as more than half a server
     each (a false ``proven`` optimum)."""
-    from mlopt.families.oasis.checker import CAP_ATOL, CAP_RTOL
+    from mlopt.models.oasis import accepted_capacity
 
     if demand <= 0:
         return 0.0
@@ -53,8 +53,7 @@ def dff(k: int, demand: float, capacity: float, exact: bool = True) -> float:
         x = Fraction(int(demand), int(capacity))
         v = (k + 1) * x
         return float(x) if v.denominator == 1 else math.floor(v) / k
-    accepted = capacity * (1 + CAP_RTOL) + CAP_ATOL
-    return math.floor((k + 1) * demand / accepted * (1 - _FLOAT_EPS)) / k
+    return math.floor((k + 1) * demand / accepted_capacity(capacity) * (1 - _FLOAT_EPS)) / k
 
 
 def add_packing_cuts(m: pyo.ConcreteModel, workload, members, max_k: int = MAX_K) -> int:
