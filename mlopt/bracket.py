@@ -12,8 +12,9 @@ Sources (each inside what is left of one wall-clock budget):
    apply to the workload (an InputError) are listed and skipped.  An anytime algorithm (one
    declaring ``Algorithm.budget_option``: local search, price-and-branch) gets its share of
    the budget as that option, and once every source has run with time left and the interval
-   still open, the anytime algorithms run once more with all of the time left (an
-   improvement search, ``Algorithm.start_option``, from the best schedule found so far);
+   still open, the anytime algorithms run again in turn, on every free core, until the
+   budget ends (an improvement search, ``Algorithm.start_option``, from the best schedule
+   found so far; DECISION on reruns below);
 2. **exact**: the family's default exact model, built under the budget (a model whose size
    estimate, :mod:`mlopt.modelsize`, says it cannot be built in the budget or the memory
    available is skipped before building, and so is its LP relaxation; a build that would not
@@ -58,6 +59,34 @@ its 782.93 schedule (benchmarks/oasis/frontier.md, eighth round): beside the exa
 600 s bound there was 783.74, and at oasis-open-2 the relaxation stopped at its 120 s share
 with no bound); the loop needs several 100-400 s rounds and then the second solver.  Without a
 start nothing changes: the loop has no schedule to sit above.
+
+DECISION (reruns; issue 21, harmony-open-0 in 600 s): once every source has run, a free core
+runs an anytime algorithm again -- the anytime algorithms in turn, each run from the best
+schedule so far, with a fresh seed (its round number, so two runs on the two cores do not
+repeat each other), for at most ``RERUN_SHARE`` of the budget (so an improvement found on one
+core reaches the other's next run) -- until the budget ends.  An algorithm that stopped on
+its own before its cap without improving the best schedule has settled there: it runs again
+only after another source has moved the best schedule.  Before, they ran once more, and a
+600 s bracket at harmony-open-0 left a core idle for its last 158 s.
+
+DECISION (patience with the exact model; issue 21, harmony-open-0 in 600 s): an exact model
+whose solver reports its progress (HiGHS; SCIP on one thread) and has reported no dual bound
+after ``EXACT_PATIENCE`` of the budget is stopped, and its core goes to the other sources (its
+row says why; its LP relaxation, the same model, is not run at the end).  At harmony-open-0
+``placement_milp`` (429k columns, 24M nonzeros; 90 s to build and 68 s to compile on a quiet
+core, estimated at 95 s) held a core for all 600 s and returned nothing, while the searches
+on the other core moved the interval.  The size estimate is a lower bound on the build alone,
+so it cannot say in advance how long the solver needs for its first bound; the solver's
+silence can.
+
+DECISION (late bounds): a bound that is stronger from a better schedule (``Bound.start_option``
+and not ``proves_from_start``: Harmony's ``share_ip``, whose runs are those within a reduced-
+cost slack of the schedule's value) starts once ``LATE_AT`` of the budget has passed -- or
+earlier when nothing else would run -- on the first free core, with all the time left and the
+best schedule found by then; the searches before it on that core are cut to end by then.
+Started first, it would take a baseline's schedule (at harmony-open-0 ``share_ip`` with a
+22 s local search's schedule stayed below ``share`` after 150 s; from a good schedule it lifts
+it).
 
 A closed interval is ``optimal`` only with a proof (:func:`_proof`): its rules accept a
 theorem's bound met by a checked schedule, the exact optimum confirmed by a second solver, and
@@ -299,18 +328,35 @@ def bracket(workload, *, family: str | None = None, time_limit: float = 60.0,
 
     _import_sources(fam, names, until=start + 0.25 * float(time_limit))
 
+    from mlopt.solvers.progress import reports
+
+    patience_at = start + EXACT_PATIENCE * float(time_limit)
+
     def exact_in() -> bool:
-        nonlocal exact_handle, exact_res
+        nonlocal exact_handle, exact_res, why
+        if exact_handle is not None and not exact_handle.done() and reports(solver, threads) \
+                and not listener.bound_seen and time.perf_counter() >= patience_at:
+            # DECISION (patience): silent for half of the budget, it has not reached its first
+            # bound; its core goes to the other sources (module docstring)
+            why = (f"no bound after {EXACT_PATIENCE:.0%} of the budget "
+                   f"({time.perf_counter() - start:.0f} s): its core went to the other sources")
+            exact_handle.cancel("stopped: " + why)
         if exact_handle is not None and exact_handle.done():
             exact_res = _finish_exact(st, fam, exact_handle, solver, t_exact)
             exact_handle = None
         return st.closed() and _proof(st, exact_res, solver) is not None
 
     # fixed-cost bounds first, each with its share; anytime bounds (those taking a time limit:
-    # column generation) last, so they get whatever the others leave instead of half of it
-    bound_order = sorted(bound_names, key=lambda n: (n not in closers, _anytime(fam, n)))
+    # column generation) last, so they get whatever the others leave instead of half of it.
+    # A bound stronger from a better schedule (Bound.start_option) waits for the searches
+    # (DECISION on late bounds, module docstring)
+    late = [n for n in bound_names if fam.bounds_[n].start_option and n not in closers]
+    bound_order = sorted((n for n in bound_names if n not in late),
+                         key=lambda n: (n not in closers, _anytime(fam, n)))
     algorithm_queue = [_Step("primal", n) for n in names]
     bound_queue = [_Step("dual", n) for n in bound_order]
+    late_queue = [_Step("dual", n) for n in late]
+    late_at = start + LATE_AT * float(time_limit)
     # beside a running exact model, one core: the algorithms get at most half of what is left
     # now, the bounds the rest (at paper scale, 300 edgecloud jobs, ten algorithms at a
     # quarter of the time left each used the whole budget and no bound ran)
@@ -323,33 +369,74 @@ def bracket(workload, *, family: str | None = None, time_limit: float = 60.0,
         # scale one core sat idle while the other ran both in turn)
         return exact_handle is None and cores >= 2
 
+    def until_late() -> float:
+        """Seconds a search may take before a late bound is due (inf when none waits)."""
+        return late_at - time.perf_counter() if late_queue else math.inf
+
     def share(step: _Step) -> float:
-        if step.rerun:  # the time left, shared by the anytime algorithms run again
-            return left() / (len(algorithm_queue) + 1)
+        if step.rerun:  # a round of the searches: a slice of the budget, up to a late bound
+            return min(left(), max(RERUN_MIN_S, RERUN_SHARE * float(time_limit)),
+                       max(RERUN_MIN_S, until_late()))
         if step.kind == "primal":
             window = left() if two_slots() else algorithms_until - time.perf_counter()
             # a warm-start algorithm (the family's quick good schedule) may take half of
             # what is left: at paper scale on a loaded machine a quarter cut it off
-            return min(left() * (0.5 if step.name in first else 0.25), window)
-        if step.name in closers:  # it can close the interval: all the time left
-            return left()
+            return min(left() * (0.5 if step.name in first else 0.25), window,
+                       max(RERUN_MIN_S, until_late()))
+        if step.name in closers or step in late_steps:  # it can close the interval, or it
+            return left()                                 # came late: all the time left
         return left() / (len(bound_queue) + 1)
+
+    # the anytime algorithms run again (from the best schedule, a fresh seed each run) while
+    # time is left: ``rounds`` counts their runs; ``settled[name]`` is the best value when the
+    # algorithm last stopped on its own (before its cap) without improving it: run again only
+    # once another source has moved the best schedule (DECISION, module docstring)
+    refused: set[str] = set()
+    settled: dict[str, float | None] = {}
+    late_steps: list[_Step] = []
+    rounds = 0
+
+    def rerun_step() -> _Step | None:
+        nonlocal rounds
+        if st.closed() or left() <= RERUN_MIN_S:
+            return None
+        refused.update(x.name for x in st.sources if x.kind == "primal"
+                       and x.status == "skipped")  # an InputError: it would refuse again
+        again = [n for n in names if fam.algorithm_record(n).budget_option is not None
+                 and n not in refused and settled.get(n, "none") != st.primal]
+        if not again:
+            return None
+        name = again[rounds % len(again)]
+        rounds += 1
+        step = _Step("primal", name, rerun=True)
+        step.seed, step.best_before = rounds, st.primal
+        return step
 
     def next_step(slot: int) -> _Step | None:
         # slot 0 takes the algorithms first, slot 1 the bounds first; alone, slot 0 runs the
-        # algorithms and then the bounds
+        # algorithms and then the bounds; then a late bound once due (or once nothing else
+        # would run), else a search again
         for queue in ((algorithm_queue, bound_queue) if slot == 0
                       else (bound_queue, algorithm_queue)):
             if queue:
                 return queue.pop(0)
-        return None
+        if late_queue and time.perf_counter() >= late_at - RERUN_MIN_S:
+            late_steps.append(late_queue.pop(0))
+            return late_steps[-1]
+        step = rerun_step()
+        if step is None and late_queue:
+            late_steps.append(late_queue.pop(0))
+            return late_steps[-1]
+        return step
 
     running: list = [None, None]  # (step, Boxed) per core
-    rerun = False
     while not exact_in():
         for slot, item in enumerate(running):
             if item is not None and item[1].done():
                 item[0].finish(st, item[1])
+                if item[0].rerun and st.primal == item[0].best_before and \
+                        item[0].runtime < 0.9 * _inner(item[0].share):
+                    settled[item[0].name] = st.primal  # stopped before its cap, no gain
                 running[slot] = None
         if exact_in():
             break
@@ -361,23 +448,15 @@ def bracket(workload, *, family: str | None = None, time_limit: float = 60.0,
                         fam, workload, solver, threads, share(step), best=st.schedule,
                         best_from=st.primal_src, from_best=start_schedule is not None))
         if running == [None, None]:
-            # every source has run and time is left: the anytime algorithms run once more with
-            # all of it as their cap (a search given more time gets at least as far; DECISION:
-            # once, so a search that cannot use the time does not loop)
-            refused = {x.name for x in st.sources if x.kind == "primal"
-                       and x.status == "skipped"}  # an InputError: it would refuse again
-            again = [n for n in names if fam.algorithm_record(n).budget_option is not None
-                     and n not in refused]
-            if not rerun and again and not st.closed() and left() > RERUN_MIN_S:
-                rerun = True
-                algorithm_queue.extend(_Step("primal", n, rerun=True) for n in again)
-                continue
-            break
+            break  # every source has run and nothing runs again
         time.sleep(0.02)
     for item in running:  # the interval closed: what still runs is no longer needed
         if item is not None:
             item[1].cancel("the interval closed")
             item[0].finish(st, item[1])
+    while exact_handle is not None and not exact_handle.done():
+        exact_in()  # waits for the exact model, with the same patience
+        time.sleep(0.05)
     if exact_handle is not None:
         exact_res = _finish_exact(st, fam, exact_handle, solver, t_exact)
     if listener is not None:
@@ -583,6 +662,9 @@ class _Step:
     def __init__(self, kind: str, name: str, rerun: bool = False):
         self.kind, self.name, self.rerun = kind, name, rerun
         self.t0 = 0.0
+        self.share = self.runtime = 0.0  # its hard limit, and how long it ran
+        self.seed = 0  # a rerun's own seed (its round), so two runs do not repeat each other
+        self.best_before = None  # the best value when a rerun started
         self.note = ""  # added to the source's note (what a rerun started from)
 
     def start(self, fam, workload, solver: str, threads: int, share: float,
@@ -591,13 +673,16 @@ class _Step:
         improvement algorithm run again (``Algorithm.start_option``) starts from it, so its
         second run continues from the best interval end instead of repeating its first run.
         ``from_best`` (a bracket given a start schedule): its first run starts from it too."""
-        self.t0 = time.perf_counter()
+        self.t0, self.share = time.perf_counter(), share
         if self.kind == "primal":
             start = best if (self.rerun or from_best) and \
                 fam.algorithm_record(self.name).start_option else None
             self.note = "" if start is None else f"started from {best_from}'s schedule"
+            if self.seed:
+                self.note = "; ".join(x for x in (self.note, f"seed {self.seed}") if x)
             return Boxed(share, _algorithm_work(fam, workload, self.name,
-                                                _budget_options(fam, self.name, share), start))
+                                                _budget_options(fam, self.name, share), start,
+                                                seed=self.seed))
         if share <= 0.5:
             return Boxed(0.0, lambda: None, why="no time left in the budget")
         record = fam.bounds_.get(self.name)  # None: lp_relaxation, the exact model's own
@@ -609,7 +694,7 @@ class _Step:
 
     def finish(self, st: "_State", handle: "Boxed") -> None:
         kind, out = handle.result()
-        dt = time.perf_counter() - self.t0
+        dt = self.runtime = time.perf_counter() - self.t0
         before = len(st.sources)
         (_finish_algorithm if self.kind == "primal" else _finish_bound)(
             st, self.name, kind, out, dt)
@@ -644,9 +729,9 @@ def _budget_options(fam, name: str, share: float) -> dict[str, float]:
 
 
 def _algorithm_work(fam, workload, name: str, options: dict | None = None,
-                    start=None) -> Callable[[], Any]:
+                    start=None, seed: int = 0) -> Callable[[], Any]:
     def work():
-        schedule = fam.run(name, workload, seed=0, options=options, start=start)
+        schedule = fam.run(name, workload, seed=seed, options=options, start=start)
         res = fam.check(workload, schedule)
         return schedule, res.feasible, float(res.objective), res.summary(limit=2)
     return work
@@ -666,6 +751,13 @@ def _finish_algorithm(st: "_State", name: str, kind: str, out, dt: float) -> Non
 
 #: the least time left for which the anytime algorithms run again once every source has run
 RERUN_MIN_S = 5.0
+#: the longest run of an anytime algorithm run again, as a share of the budget (the best
+#: schedule moves to the other core's next run at least this often)
+RERUN_SHARE = 0.25
+#: the share of the budget after which a late bound (``Bound.start_option``) starts
+LATE_AT = 0.6
+#: the share of the budget after which an exact model that has reported no bound is stopped
+EXACT_PATIENCE = 0.5
 
 #: most of the budget the size estimate may take before the exact model starts (DECISION: an
 #: estimate that needs longer -- hetero's enumerates every configuration, as its builder does --
@@ -696,16 +788,15 @@ def _too_large(fam, workload, budget: float) -> str | None:
 
 class _Listener:
     """The exact model's progress from its child process: the child's sink sends (incumbent,
-    bound) pairs through a pipe; a daemon thread here passes them to ``on_progress``."""
+    bound) pairs through a pipe; a daemon thread here passes them to ``on_progress`` (if any)
+    and notes whether a dual bound has come (the bracket's patience with the exact model)."""
 
     def __init__(self, on_progress):
         import multiprocessing
         import threading
 
         self.on_progress = on_progress
-        self.sink = None
-        if on_progress is None:
-            return
+        self.bound_seen = False  # the solver has reported a dual bound
         self._recv, send = multiprocessing.get_context("fork").Pipe(duplex=False)
         self._send = send
         self._stop = threading.Event()
@@ -716,25 +807,26 @@ class _Listener:
         self.sink = sink
 
     def start(self) -> None:
-        if self.sink is not None:
-            self._send.close()  # the child holds the sending end now
-            self._thread.start()
+        self._send.close()  # the child holds the sending end now
+        self._thread.start()
 
     def _run(self) -> None:
         while not self._stop.is_set():
             try:
                 if self._recv.poll(0.1):
-                    self.on_progress(*self._recv.recv())
+                    incumbent, bound = self._recv.recv()
+                    self.bound_seen = self.bound_seen or bound is not None
+                    if self.on_progress is not None:
+                        self.on_progress(incumbent, bound)
             except (EOFError, OSError):
                 return
             except Exception:  # noqa: BLE001  (a display never breaks the bracket)
                 return
 
     def stop(self) -> None:
-        if self.sink is not None:
-            self._stop.set()
-            self._thread.join(1.0)
-            self._recv.close()
+        self._stop.set()
+        self._thread.join(1.0)
+        self._recv.close()
 
 
 def _start_exact(fam, workload, solver: str, threads: int, share: float,

@@ -61,6 +61,12 @@ def _finite(x) -> float | None:
     return x if math.isfinite(x) and abs(x) < 1e30 else None
 
 
+def reports(solver: str, threads: int = 1) -> bool:
+    """Whether a solve with ``solver`` reports through :func:`reporting` (HiGHS; SCIP with
+    one thread): a caller may read silence from these as "no incumbent or bound yet"."""
+    return solver == "highs" or (solver == "scip" and int(threads) == 1)
+
+
 class Throttle:
     """Forwards (incumbent, bound) pairs to a sink: a new incumbent at once, other changes at
     most every ``interval`` seconds, nothing that did not change."""

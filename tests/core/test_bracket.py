@@ -197,8 +197,8 @@ def test_a_core_freed_by_the_exact_model_goes_to_the_bounds(monkeypatch):
     monkeypatch.setattr(type(fam), "model", lambda self, name: refuse)
     work = b._algorithm_work
 
-    def slow_work(fam, workload, name, options=None, start=None):  # a second each: the
-        inner = work(fam, workload, name, options, start)              # refusal is first
+    def slow_work(fam, workload, name, options=None, start=None, seed=0):  # a second each:
+        inner = work(fam, workload, name, options, start, seed)          # the refusal is first
         return lambda: (time.sleep(1.0), inner())[1]
     monkeypatch.setattr(b, "_algorithm_work", slow_work)
     w = fam.generate("tiny", seed=0)
@@ -251,16 +251,20 @@ def test_an_anytime_algorithm_gets_its_share_as_its_own_cap():
     assert _budget_options(fam, "milp_greedy", 20.0) == {}  # its time_limit is per interval
 
 
-def test_time_left_goes_to_the_anytime_algorithms_once_more():
+def test_time_left_goes_to_the_anytime_algorithms_until_they_settle():
     """Every source has run with most of the budget left and the interval open (no bound, no
-    exact model): the anytime algorithm runs a second time, with the time left, after its
-    first run; the others run once."""
+    exact model): the anytime algorithm runs again after its first run, each rerun with its
+    own seed, until it stops on its own without a gain (settled: the bracket then ends early);
+    the others run once."""
     w = get_family("harmony").generate("tiny", seed=0)
     res = bracket(w, time_limit=20, exact=False, verify=False, bounds=[],
                   algorithms=["harmony", "local_search"])
     runs = [s for s in res.sources if s.name == "local_search"]
-    assert len(runs) == 2 and [s.status for s in runs] == ["ok", "ok"], res.to_dict()
-    assert runs[1].started_s >= runs[0].started_s + runs[0].runtime_s - 0.05
+    assert len(runs) >= 2 and all(s.status == "ok" for s in runs), res.to_dict()
+    assert all(s.started_s > runs[0].started_s for s in runs[1:])
+    seeds = [s.note.rsplit("seed ", 1)[-1] for s in runs[1:]]
+    assert all("seed " in s.note for s in runs[1:]) and len(set(seeds)) == len(seeds)
+    assert res.elapsed_s < 12, res.elapsed_s  # settled long before the budget
     assert len([s for s in res.sources if s.name == "harmony"]) == 1
     assert res.high == min(s.value for s in res.sources if s.kind == "primal")
 
@@ -412,3 +416,45 @@ def test_a_bound_with_a_start_option_is_given_the_best_schedule():
     assert src["start"].value == pytest.approx(value)
     assert "given start's schedule" in src["share_ip"].note
     assert src["share_ip"].value is not None and src["share_ip"].value <= value + 1e-9
+
+
+def test_an_exact_model_silent_for_half_the_budget_gives_its_core_away(monkeypatch):
+    """A HiGHS solve that has reported no dual bound after EXACT_PATIENCE of the budget is
+    stopped (as placement_milp at harmony-open-0, 24M nonzeros: nothing in 600 s): its row
+    says why, its LP relaxation (the same model) is not run, and the bracket goes on."""
+    import mlopt.bracket as b
+
+    monkeypatch.setattr(b, "_too_large", lambda fam, w, budget: None)
+
+    def silent(fam, workload, solver, threads, share, verify, report=None, given=None):
+        return b.Boxed(share, lambda: time.sleep(share))  # never reports, never returns
+    monkeypatch.setattr(b, "_start_exact", silent)
+    w = get_family("pdors").generate("tiny", seed=0)
+    res = bracket(w, time_limit=10, verify=False)
+    exact = [s for s in res.sources if s.kind == "exact"]
+    assert len(exact) == 1 and exact[0].status == "stopped", res.to_dict()
+    assert "no bound after 50% of the budget" in exact[0].note
+    assert b.EXACT_PATIENCE * 10 - 0.5 <= exact[0].runtime_s <= b.EXACT_PATIENCE * 10 + 1.5
+    lp = [s for s in res.sources if s.name == "lp_relaxation"]
+    assert not lp or lp[0].status == "skipped"
+    assert res.high is not None and res.low is not None
+
+
+def test_an_exact_model_that_reports_a_bound_keeps_its_core(monkeypatch):
+    """The same silence rule does not stop a solve that has reported a bound."""
+    import mlopt.bracket as b
+
+    monkeypatch.setattr(b, "_too_large", lambda fam, w, budget: None)
+
+    def talking(fam, workload, solver, threads, share, verify, report=None, given=None):
+        def work():
+            report(None, 1e9)  # a (loose) bound at once, then silence
+            time.sleep(0.7 * share)
+            return {"build_s": 0.0, "solved": False}
+        return b.Boxed(share, work)
+    monkeypatch.setattr(b, "_start_exact", talking)
+    w = get_family("pdors").generate("tiny", seed=0)
+    res = bracket(w, time_limit=8, verify=False, bounds=[])
+    exact = [s for s in res.sources if s.kind == "exact"]
+    assert len(exact) == 1 and "no bound after" not in exact[0].note, res.to_dict()
+    assert exact[0].runtime_s >= 0.7 * 8 - 1.0

@@ -111,7 +111,59 @@ def test_bracket_reruns_an_improvement_from_the_best_schedule(toy):
     b = bracket(w, family="toy", time_limit=12, exact=False, bounds=[],
                 algorithms=["greedy", "fill"])
     fills = [s for s in b.sources if s.name == "fill"]
-    assert len(fills) == 2, [s.to_dict() for s in b.sources]
+    assert len(fills) >= 2, [s.to_dict() for s in b.sources]
     assert "started from" not in fills[0].note
-    assert fills[1].note.startswith("started from ")
+    assert all(f.note.startswith("started from ") for f in fills[1:])
+    # each rerun its own seed; fill settles at once (it stops before its cap without a gain),
+    # so the bracket ends long before its budget instead of rerunning it until then
+    assert len({f.note for f in fills[1:]}) == len(fills) - 1
+    assert b.elapsed_s < 6, b.elapsed_s
     assert b.schedule is not None and toy.check(w, b.schedule).feasible
+
+
+def _slow_fill(workload, *, seed=0, time_limit=5.0, start=None):
+    """fill using its whole cap (as a search that never stops on its own)."""
+    import time
+
+    from toyfamily.fill import run
+
+    time.sleep(time_limit)
+    return run(workload, seed=seed, time_limit=time_limit, start=start)
+
+
+def _every_job(workload, *, start=None):
+    """A valid upper bound (every job admitted) that says whether it was given a start."""
+    return {"bound": float(sum(j.utility.max_value() for j in workload.jobs)),
+            "status": "given a start" if start is not None else "no start"}
+
+
+@pytest.mark.parametrize("algorithms", [["greedy", "fill"], []])
+def test_a_bound_taking_the_best_schedule_waits_for_the_searches(toy, algorithms):
+    """A bound with ``start_option`` starts once LATE_AT of the budget has passed, with the
+    best schedule by then, while a search that uses its whole cap keeps the other core; with
+    no algorithm to wait for, it starts at once."""
+    from mlopt.bracket import LATE_AT, RERUN_MIN_S, bracket
+    from mlopt.families.base import Algorithm, Bound
+
+    algs = dict(toy.algorithms_)
+    algs["fill"] = dataclasses.replace(algs["fill"], run=_slow_fill)
+    late = Bound("every_job", _every_job, start_option="start")
+    _variant(toy, "toy_late", algorithms_=algs, bounds_=[late])
+    try:
+        fam = get_family("toy_late")
+        w = fam.generate("tiny", seed=0)
+        b = bracket(w, family="toy_late", time_limit=16, exact=False,
+                    algorithms=algorithms, bounds=["every_job"])
+    finally:
+        unregister_family("toy_late")
+    src = [s for s in b.sources if s.name == "every_job"]
+    assert len(src) == 1 and src[0].status == "ok", [s.to_dict() for s in b.sources]
+    if algorithms:
+        assert src[0].started_s >= LATE_AT * 16 - RERUN_MIN_S - 0.5, src[0].to_dict()
+        assert "given a start" in src[0].note and "schedule" in src[0].note
+        fills = [s for s in b.sources if s.name == "fill"]
+        assert len(fills) >= 3  # the first run, then reruns on both cores
+        assert max(s.started_s for s in fills) > src[0].started_s  # the other core goes on
+    else:
+        assert src[0].started_s < 2.0 and "no start" in src[0].note
+    assert Algorithm  # imported for the variant's records

@@ -143,9 +143,12 @@ def test_between_share_and_the_optimum_on_widened_instances(seed, params, form, 
         assert off.check.feasible and out["bound"] <= off.objective + 1e-9
 
 
-def test_registered_as_a_solver_bound():
+def test_registered_as_a_solver_bound_that_bracket_runs_late():
+    """A MILP's dual bound (one solver's word), among bracket's default sources, given the
+    best schedule (start_option), so bracket runs it late (mlopt.bracket, late bounds)."""
     b = FAM.bounds_["share_ip"]
-    assert b.solver is True and b.bracket is False
+    assert b.solver is True and b.bracket is True
+    assert b.start_option == "start_schedule" and not b.proves_from_start
 
 
 def test_bad_input():

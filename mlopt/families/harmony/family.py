@@ -147,15 +147,13 @@ FAMILY = Family(
                    doc="per-server configurations (every job slowed by its real co-runners) "
                        "against runs by slowdown level; small instances only"),
              # a MILP's dual bound (one solver's word): share's relaxation in integers, runs
-             # within share's reduced-cost slack of a checked schedule (.share_ip).
-             # DECISION: not a default source of bracket.  It lifts share at uniform seeds
-             # 0-1 (+1 and +2 JCT units) only from a good schedule's U (start_schedule:
-             # benchmarks/harmony/data/share_ip_vs_share.jsonl); with its own local_search U
-             # it stayed below share (150 s) and left harmony-open-0's 600 s bracket at
-             # share's end (open0_solu_bracket_600_ruin.json), while it takes the time bracket
-             # reruns local_search with.  `mlopt bracket --bound share_ip` hands it the best
-             # schedule found before it starts (start_option); not measured in a bracket
-             Bound("share_ip", f"{P}.share_ip:share_ip_bound", solver=True, bracket=False,
+             # within share's reduced-cost slack of a checked schedule (.share_ip).  It lifts
+             # share at uniform seeds 0-1 (+1 and +2 JCT units) only from a good schedule's U
+             # (start_schedule: benchmarks/harmony/data/share_ip_vs_share.jsonl); with its own
+             # 22 s local_search U it stayed below share (150 s).  So a default source of
+             # bracket as a late bound (start_option: it starts after LATE_AT of the budget
+             # with the best schedule by then; mlopt.bracket, DECISION on late bounds)
+             Bound("share_ip", f"{P}.share_ip:share_ip_bound", solver=True,
                    start_option="start_schedule",
                    doc="share's runs and modes as a MILP with a partner per shared job and "
                        "pairwise / spreading losses")],
