@@ -77,7 +77,11 @@ row says why; its LP relaxation, the same model, is not run at the end).  At har
 core, estimated at 95 s) held a core for all 600 s and returned nothing, while the searches
 on the other core moved the interval.  The size estimate is a lower bound on the build alone,
 so it cannot say in advance how long the solver needs for its first bound; the solver's
-silence can.
+silence can.  Where the estimate alone says the model cannot report in time, it is not
+started: an estimated build above ``BUILD_SHARE`` (an eighth) of the budget leaves, after the
+compile (0.75 of the build at harmony-open-0), presolve and root LP, no first bound by half
+of the budget (at harmony-open-0, estimate 95 s: skipped in a 600 s bracket, started in a
+1200 s one, then held to the same patience).
 
 DECISION (late bounds): a bound that is stronger from a better schedule (``Bound.start_option``
 and not ``proves_from_start``: Harmony's ``share_ip``, whose runs are those within a reduced-
@@ -758,6 +762,9 @@ RERUN_SHARE = 0.25
 LATE_AT = 0.6
 #: the share of the budget after which an exact model that has reported no bound is stopped
 EXACT_PATIENCE = 0.5
+#: the share of the budget above which an exact model's estimated build (a lower bound on the
+#: build alone) skips it (DECISION on patience, module docstring)
+BUILD_SHARE = 0.125
 
 #: most of the budget the size estimate may take before the exact model starts (DECISION: an
 #: estimate that needs longer -- hetero's enumerates every configuration, as its builder does --
@@ -783,6 +790,10 @@ def _too_large(fam, workload, budget: float) -> str | None:
         return None
     size = out
     why = refusal(size, budget)
+    if why is None and size.build_s > BUILD_SHARE * budget:
+        why = (f"building it takes at least {size.build_s:.3g} s, more than "
+               f"{BUILD_SHARE:.3g} of the {budget:.0f} s left: it would not report a bound "
+               f"by half of the budget (EXACT_PATIENCE)")
     return None if why is None else (f"not built: {why} ({size.summary()})")
 
 

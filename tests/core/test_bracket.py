@@ -458,3 +458,24 @@ def test_an_exact_model_that_reports_a_bound_keeps_its_core(monkeypatch):
     exact = [s for s in res.sources if s.kind == "exact"]
     assert len(exact) == 1 and "no bound after" not in exact[0].note, res.to_dict()
     assert exact[0].runtime_s >= 0.7 * 8 - 1.0
+
+
+def test_an_exact_model_whose_build_alone_takes_an_eighth_of_the_budget_is_skipped(
+        monkeypatch):
+    """An estimated build of 5 s (1.25M nonzeros at 4 us) fits a 20 s budget, but not an eighth
+    of it (2.5 s): the exact model is not started (its row says why); at 60 s it is."""
+    import mlopt.bracket as b
+    import mlopt.modelsize as modelsize
+    from mlopt.modelsize import ModelSize
+
+    size = ModelSize("probe", 10, 10, 1_250_000)
+    assert size.build_s == pytest.approx(5.0)
+    monkeypatch.setattr(modelsize, "estimate", lambda fam, workload, model=None: size)
+    fam = get_family("pdors")
+    w = fam.generate("tiny", seed=0)
+    why = b._too_large(fam, w, 20.0)
+    assert why is not None and "more than 0.125 of the 20 s left" in why, why
+    assert b._too_large(fam, w, 60.0) is None
+    res = bracket(w, time_limit=10, verify=False, bounds=[])
+    exact = [s for s in res.sources if s.kind == "exact"]
+    assert exact and exact[0].status == "skipped" and "0.125" in exact[0].note
