@@ -16,8 +16,9 @@ Sources (each inside what is left of one wall-clock budget):
    budget ends (an improvement search, ``Algorithm.start_option``, from the best schedule
    found so far; DECISION on reruns below);
 2. **exact**: the family's default exact model, built under the budget (a model whose size
-   estimate, :mod:`mlopt.modelsize`, says it cannot be built in the budget or the memory
-   available is skipped before building, and so is its LP relaxation; a build that would not
+   estimate, :mod:`mlopt.modelsize`, says it cannot be built in an eighth of the budget or in
+   the memory available is skipped before building, and so is its LP relaxation; one that has
+   reported no bound by half of the budget is stopped, DECISION on patience; a build that would not
    finish in time is stopped and reported, never left running), warm-started from the best
    checked schedule of the family's ``warm_start_algorithms`` (default: its online ones;
    :mod:`mlopt.warmstart`; at most a fifth of its time), solved with the time left; its
