@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mlopt import limits
+from mlopt import limits, tolerance
 from mlopt.errors import InputError
 from mlopt.workload import BANDWIDTH, Workload
 
@@ -200,6 +200,41 @@ def pdors_arrays(workload: Workload) -> PdorsArrays:
         n_int=np.array([worker_slots(workload, j, "int") for j in jobs], dtype=float),
         n_ext=np.array([worker_slots(workload, j, "ext") for j in jobs], dtype=float),
     )
+
+
+def capacity_limits(arr: PdorsArrays) -> np.ndarray:
+    """H x R: the most load :mod:`.checker` accepts on each machine and resource, for the
+    exact model and the bounds (DECISION in :mod:`mlopt.tolerance`: they allow what the checker
+    allows).  Exact C_h^r where C_h^r and every job's alpha^r and beta^r are integers (then
+    equivalent: :func:`mlopt.tolerance.integral`), else C (1 + 1e-9) + 1e-9."""
+    out = tolerance.accepted_capacity(arr.cap)
+    for r in range(len(arr.resources)):
+        if tolerance.integral(*arr.alpha[:, r], *arr.beta[:, r]):
+            exact = [h for h in range(len(arr.server_ids)) if tolerance.integral(arr.cap[h, r])]
+            out[exact, r] = arr.cap[exact, r]
+    return out
+
+
+def work_limits(arr: PdorsArrays) -> np.ndarray:
+    """I: the least worker-slots at external speed (internal ones counted n^ext / n^int times)
+    that :mod:`.checker` accepts as the whole job: it accepts sum_t w_t / n^m(t) >= 1 - 1e-9,
+    i.e. n^ext (1 - 1e-9) (DECISION in :mod:`mlopt.tolerance`).  Exactly n^ext where n^int and
+    n^ext are integers with n^int n^ext < 1e8: the fraction done is then a multiple of
+    1 / (n^int n^ext), so 1 - 1e-9 of it (with float noise far below 1e-8) is all of it."""
+    out = tolerance.accepted_work(arr.n_ext)
+    for i in range(len(out)):
+        if tolerance.integral(arr.n_int[i], arr.n_ext[i]) and \
+                arr.n_int[i] * arr.n_ext[i] < tolerance.EXACT_LIMIT:
+            out[i] = arr.n_ext[i]
+    return out
+
+
+def fastest_slots(arr: PdorsArrays) -> np.ndarray:
+    """I: the fewest slots any schedule the checker accepts needs for each job: at most F_i
+    workers at the faster, internal speed do F_i / n^int of it per slot, and the checker
+    accepts 1 - 1e-9 of the job as all of it, so ceil(n^int (1 - 1e-9) / F_i) (forgiving
+    float noise: erring low only loosens every bound and cut built on it)."""
+    return np.maximum(1, np.ceil(tolerance.accepted_work(arr.n_int) / arr.batch - EPS)).astype(int)
 
 
 def ceil_eps(x) -> np.ndarray | int:
