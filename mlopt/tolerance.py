@@ -22,6 +22,8 @@ WORK_RTOL = 1e-9
 #: relative of a work) is below 1, so an integer load within it of an integer limit is within
 #: the limit itself
 EXACT_LIMIT = 1e8
+#: :func:`integral` also accepts multiples of 2^-k for k up to this (0.5, 1.5, 0.25 GB ...)
+GRID_EXP = 10
 
 
 def accepted_capacity(capacity):
@@ -35,13 +37,19 @@ def accepted_work(work):
 
 
 def integral(*values) -> bool:
-    """True when every value is an integer of magnitude below :data:`EXACT_LIMIT` (then the
-    checkers' slack admits no other integer combination: exact rows are equivalent)."""
-    for v in values:
-        v = float(v)
-        if not (math.isfinite(v) and v.is_integer() and abs(v) < EXACT_LIMIT):
-            return False
-    return True
+    """True when the values lie on one grid 2^-k (k <= :data:`GRID_EXP`, the smallest that
+    fits) and each is below :data:`EXACT_LIMIT` grid steps.  Then integer combinations of them
+    (loads: counts times demands) are on the grid too, and a load within the capacity slack of
+    a limit c, c 1e-9 + 1e-9 < 2^-k (as c 2^k < 1e8), is within c itself: exact rows are
+    equivalent.  Integers are the grid k = 0."""
+    vals = [float(v) for v in values]
+    if not all(math.isfinite(v) for v in vals):
+        return False
+    for k in range(GRID_EXP + 1):
+        scaled = [v * 2 ** k for v in vals]  # exact: a power-of-two factor
+        if all(x.is_integer() for x in scaled):
+            return all(abs(x) < EXACT_LIMIT for x in scaled)
+    return False
 
 
 def capacity_rhs(capacity: float, demands) -> float:
