@@ -45,17 +45,17 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
 from mlopt.errors import InputError
 from mlopt.limits import MAX_VALUE
+from mlopt.tolerance import CAP_ATOL, CAP_RTOL, accepted_capacity, accepted_work, integral
 from mlopt.workload import BANDWIDTH, Workload
 
 KEY = "hetero"
 ARCHITECTURES = ("ps", "ra")
-# ceil of a float ratio that is an integer up to rounding (3.0000000004 -> 3) must not add a slot
-_CEIL_EPS = 1e-9
 # durations are clipped here (about 1.1e12 slots): anything beyond mlopt.limits.MAX_HORIZON is
 # never schedulable, and the clip keeps integer arithmetic on durations exact and overflow-free
 # (a near-zero rate would otherwise give inf or a wrapped int64)
@@ -119,11 +119,40 @@ class HeteroData:
         return 1.0 / (self.v[j, m] + self.u_ra[j] * f + (0.0 if q else self.comm[j, m] * f))
 
     def duration(self, j: int, n: int, rate: float) -> int:
-        """Slots d with d N rho >= E D K (2f), the smallest such integer."""
+        """Slots d with d N rho >= E D K (2f) as the checker counts it, the smallest such
+        integer: the checker accepts d N rho >= E D K (1 - 1e-9) (:data:`mlopt.tolerance.
+        WORK_RTOL`), so d = ceil(E D K / (N rho) (1 - 1e-9)) (which also forgives float noise,
+        3.0000000004 -> 3).  DECISION (:mod:`mlopt.tolerance`): every model and bound built on
+        durations allows what the checker accepts; ceil(x - 1e-9) gave 4 slots for
+        x = 3.0000000015, where the checker accepts 3."""
         if not rate > 0:
             return MAX_DURATION
-        return int(min(MAX_DURATION, max(1, math.ceil(min(self.work[j] / (n * rate), 2.0 ** 60)
-                                                      - _CEIL_EPS))))
+        return int(min(MAX_DURATION, max(1, math.ceil(accepted_work(
+            min(self.work[j] / (n * rate), 2.0 ** 60))))))
+
+    @cached_property
+    def limit(self) -> np.ndarray:
+        """H x R: the most load the checker accepts on each server and resource, for the exact
+        models and the bounds (DECISION in :mod:`mlopt.tolerance`): C (1 + 1e-9) + 1e-9, or C
+        itself where C and every worker and PS type's demand of the resource are integers or
+        on one binary grid (equivalent there: :func:`mlopt.tolerance.integral`)."""
+        out = accepted_capacity(self.cap)
+        for r in range(len(self.resources)):
+            dem = (*self.e[:, r], *self.z[:, r])
+            for h in range(len(self.cap)):
+                if integral(self.cap[h, r], *dem):
+                    out[h, r] = self.cap[h, r]
+        out.flags.writeable = False
+        return out
+
+    def fewest_ps(self, remote, p: int):
+        """The fewest PSs of type p that cover ``remote`` Gbit/s (2i) as the checker counts it
+        (``remote`` <= k B_p (1 + 1e-9) + 1e-9), at least 1 (2e); ``remote`` and ``p`` may be
+        arrays.  With bandwidths on a binary grid (:func:`mlopt.tolerance.integral`) this is
+        ceil(remote / B_p): remote and k B_p lie on the grid, so the slack admits nothing more."""
+        k = np.ceil((np.asarray(remote, dtype=float) - CAP_ATOL) / (self.B[p] * (1 + CAP_RTOL)))
+        out = np.maximum(1, k).astype(np.int64)
+        return int(out) if out.ndim == 0 else out
 
     def rate(self, j: int, m: int, p: int, q: int, n: int) -> float:
         """Return the mini-batch rate of job j for the architecture (PS or ring-allreduce)."""

@@ -205,13 +205,15 @@ def pdors_arrays(workload: Workload) -> PdorsArrays:
 def capacity_limits(arr: PdorsArrays) -> np.ndarray:
     """H x R: the most load :mod:`.checker` accepts on each machine and resource, for the
     exact model and the bounds (DECISION in :mod:`mlopt.tolerance`: they allow what the checker
-    allows).  Exact C_h^r where C_h^r and every job's alpha^r and beta^r are integers (then
-    equivalent: :func:`mlopt.tolerance.integral`), else C (1 + 1e-9) + 1e-9."""
+    allows).  Exact C_h^r where C_h^r and every job's alpha^r and beta^r are integers (or on
+    one binary grid: then equivalent, :func:`mlopt.tolerance.integral`), else
+    C (1 + 1e-9) + 1e-9."""
     out = tolerance.accepted_capacity(arr.cap)
     for r in range(len(arr.resources)):
-        if tolerance.integral(*arr.alpha[:, r], *arr.beta[:, r]):
-            exact = [h for h in range(len(arr.server_ids)) if tolerance.integral(arr.cap[h, r])]
-            out[exact, r] = arr.cap[exact, r]
+        dem = (*arr.alpha[:, r], *arr.beta[:, r])
+        for h in range(len(arr.server_ids)):
+            if tolerance.integral(arr.cap[h, r], *dem):
+                out[h, r] = arr.cap[h, r]
     return out
 
 
@@ -223,7 +225,7 @@ def work_limits(arr: PdorsArrays) -> np.ndarray:
     1 / (n^int n^ext), so 1 - 1e-9 of it (with float noise far below 1e-8) is all of it."""
     out = tolerance.accepted_work(arr.n_ext)
     for i in range(len(out)):
-        if tolerance.integral(arr.n_int[i], arr.n_ext[i]) and \
+        if float(arr.n_int[i]).is_integer() and float(arr.n_ext[i]).is_integer() and \
                 arr.n_int[i] * arr.n_ext[i] < tolerance.EXACT_LIMIT:
             out[i] = arr.n_ext[i]
     return out

@@ -1,0 +1,111 @@
+"""The exact hetero models and bounds admit every schedule the checker accepts (DECISION in
+mlopt.tolerance).  The checker grants 1e-9 relative on work and 1e-9 relative + 1e-9 absolute on
+capacities and on (2i); before the fix the durations, the capacity rows, the PS counts and the
+bounds used exact values, and each instance below had a checked schedule below the models'
+"optimal" value and below ``lower_bound`` / ``colgen_lb`` (a minimization family: a stricter
+model puts its optimum, and a bound, above a checked schedule)."""
+from __future__ import annotations
+
+import pytest
+
+from hetero_fixtures import OPT, OPT_ROWS, hand, sched
+from mlopt import pipeline
+from mlopt.bracket import bracket
+from mlopt.families.hetero.bounds import lower_bound
+from mlopt.families.hetero.checker import check_hetero
+from mlopt.families.hetero.colgen import colgen_lb
+from mlopt.families.hetero.fields import hetero_data
+from mlopt.solve import Status
+from mlopt.workload import Workload
+
+MODELS = ("wct_milp", "placement_ti", "placement_clique")
+
+
+def slow_b(d):
+    """Job B's mini-batch takes 1.0000000005 slots on either worker type: 3 mini-batches are
+    x = 3.0000000015 slots of work, and 3 slots do 3 / 1.0000000005 = 2.9999999985 >=
+    3 (1 - 1e-9) of it (the checker's slack).  ceil(x - 1e-9) = 4 slots made the models' best
+    c_B = 5 (WCT 9) where the checker accepts the hand optimum's c_B = 4 (WCT 8)."""
+    d["jobs"][1]["extra"]["minibatch_slots"] = [1.0000000005, 1.0000000005]
+
+
+def heavy_w1(d):
+    """A w1 worker needs 1 + 1e-9 GPUs: A's two w1 workers on s1 load 2.000000002 <=
+    2 (1 + 1e-9) + 1e-9 GPUs (the checker's slack); the exact rows allowed one per server, so A
+    took both servers' GPUs (two w2) or two slots and B could not start in slot 1."""
+    d["extra"]["hetero"]["worker_types"][0]["demand"]["gpu"] = 1.0 + 1e-9
+
+
+@pytest.mark.parametrize("mutate", [slow_b, heavy_w1])
+def test_the_hand_optimum_stays_checked_and_no_model_is_above_it(mutate):
+    wl = hand(mutate=mutate)
+    checked = check_hetero(wl, sched(OPT_ROWS))
+    assert checked.feasible and checked.objective == OPT
+    for model in MODELS:
+        res = pipeline.solve_offline(wl, family="hetero", model=model, time_limit=60)
+        assert res.solve.status == Status.OPTIMAL and res.check.feasible, model
+        assert res.objective <= OPT + 1e-9, model  # was 9
+    assert lower_bound(wl)["bound"] <= OPT + 1e-9  # slow_b: was 9 (a_B + dmin_B = 1 + 4)
+    got = colgen_lb(wl, time_limit=20, primal=False)
+    assert got["bound"] <= OPT + 1e-9
+
+
+def ps_bandwidth_instance() -> Workload:
+    """(2i) slack.  s1 holds PSs only (no GPU), s2 workers only (no CPU); w1: 1 GPU, 1 Gbit/s;
+    p1: 1 CPU, B = 1 - 1e-9 Gbit/s; s1 has 2 CPUs.  Job A (w = 1, E D K = 4, v = 1 slot,
+    comm 0.001 slot): two workers on s2 need 2 / (1 - 1e-9) = 2.000000002 PSs' worth of
+    bandwidth; two PSs cover 1.999999998 (1 + 1e-9) + 1e-9 >= 2 (the checker's slack).  So
+    N = 2 runs ceil(4 x 1.001 / 2) = 3 slots: c_A = 4.  ceil(2.000000002 - 1e-9) = 3 PSs do not
+    fit s1, so the models ran N = 1 (one PS): ceil(4.004) = 5 slots, c_A = 6."""
+    d = hand().to_dict()
+    d["servers"] = [
+        {"id": "s1", "role": "any", "capacity": {"gpu": 0, "cpu": 2, "memory_gb": 32,
+                                                 "bandwidth_gbps": 10}},
+        {"id": "s2", "role": "any", "capacity": {"gpu": 2, "cpu": 0, "memory_gb": 32,
+                                                 "bandwidth_gbps": 10}}]
+    h = d["extra"]["hetero"]
+    h["worker_types"] = [{"id": "w1", "demand": {"gpu": 1, "cpu": 0, "memory_gb": 4,
+                                                 "bandwidth_gbps": 1}}]
+    h["ps_types"] = [{"id": "p1", "demand": {"gpu": 0, "cpu": 1, "memory_gb": 2,
+                                             "bandwidth_gbps": 1 - 1e-9}}]
+    a = d["jobs"][0]
+    a["worker_demand"] = dict(h["worker_types"][0]["demand"])
+    a["ps_demand"] = dict(h["ps_types"][0]["demand"])
+    a["extra"]["minibatch_slots"] = [1.0]
+    a["extra"]["ps_update_ms"] = [0.0]
+    a["extra"]["weight"] = 1.0
+    d["jobs"] = [a]
+    return Workload.from_dict(d)
+
+
+def test_two_ps_within_the_bandwidth_slack():
+    wl = ps_bandwidth_instance()
+    rows = [("A", t, "s2", "worker", 2, "w1") for t in (1, 2, 3)] + \
+        [("A", t, "s1", "ps", 2, "p1") for t in (1, 2, 3)]
+    checked = check_hetero(wl, sched(rows))
+    assert checked.feasible and checked.objective == 4.0
+    for model in MODELS:
+        res = pipeline.solve_offline(wl, family="hetero", model=model, time_limit=60)
+        assert res.solve.status == Status.OPTIMAL and res.check.feasible, model
+        assert res.objective <= 4.0 + 1e-9, model  # was 6
+    assert lower_bound(wl)["bound"] <= 4.0 + 1e-9
+    assert colgen_lb(wl, time_limit=20, primal=False)["bound"] <= 4.0 + 1e-9
+
+
+def test_bracket_is_not_optimal_above_a_checked_schedule():
+    """From the hand optimum (8) as its start, the bracket on ``slow_b`` must not report a bound
+    above it (before: the exact model's 9, "disputed" at best)."""
+    wl = hand(mutate=slow_b)
+    b = bracket(wl, family="hetero", time_limit=30, algorithms=[],
+                start_schedule=sched(OPT_ROWS))
+    assert b.low <= OPT + 1e-9 and b.status == "optimal" and b.high == pytest.approx(OPT)
+
+
+def test_integer_and_binary_grid_data_keep_exact_limits():
+    """``limit`` is C itself on the hand instance (PS bandwidth 1.5: a binary grid), the
+    accepted load C (1 + 1e-9) + 1e-9 where a demand is off the grid."""
+    assert (hetero_data(hand()).limit == hetero_data(hand()).cap).all()
+    data = hetero_data(hand(mutate=heavy_w1))
+    gpu = data.resources.index("gpu")
+    assert data.limit[0, gpu] == 2 * (1 + 1e-9) + 1e-9
+    assert data.limit[0, data.resources.index("cpu")] == data.cap[0, 1]
