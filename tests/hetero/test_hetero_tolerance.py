@@ -7,6 +7,8 @@ model puts its optimum, and a bound, above a checked schedule)."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from hetero_fixtures import OPT, OPT_ROWS, hand, sched
 from mlopt import pipeline
@@ -15,6 +17,7 @@ from mlopt.families.hetero.bounds import lower_bound
 from mlopt.families.hetero.checker import check_hetero
 from mlopt.families.hetero.colgen import colgen_lb
 from mlopt.families.hetero.fields import hetero_data
+from mlopt.families.hetero.generator import generate
 from mlopt.solve import Status
 from mlopt.workload import Workload
 
@@ -109,3 +112,34 @@ def test_integer_and_binary_grid_data_keep_exact_limits():
     gpu = data.resources.index("gpu")
     assert data.limit[0, gpu] == 2 * (1 + 1e-9) + 1e-9
     assert data.limit[0, data.resources.index("cpu")] == data.cap[0, 1]
+
+
+def within_slack(wl: Workload, factor: float = 1 + 9e-10) -> Workload:
+    """``wl`` with every worker / PS type demand and every mini-batch time times ``factor``:
+    a schedule feasible on ``wl`` loads at most C (1 + 9e-10) and does E D K / (1 + 9e-10) >=
+    E D K (1 - 1e-9), so the checker still accepts it here."""
+    d = wl.to_dict()
+    h = d["extra"]["hetero"]
+    for kind in ("worker_types", "ps_types"):
+        for t in h.get(kind, []):
+            t["demand"] = {r: v * factor for r, v in t["demand"].items()}
+    for j in d["jobs"]:
+        j["extra"]["minibatch_slots"] = [v * factor for v in j["extra"]["minibatch_slots"]]
+    return Workload.from_dict(d)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), ra=st.booleans())
+def test_a_schedule_within_the_slack_is_never_beaten_by_the_exact_optimum(seed, ra):
+    """Random tiny instances: the optimum of ``wl`` is checked on ``within_slack(wl)``, so the
+    exact optimum there (placement_clique, the default) is at most its value."""
+    wl = generate("tiny-ra" if ra else "tiny", seed=seed)
+    off = pipeline.solve_offline(wl, family="hetero", time_limit=60)
+    assert off.solve.status == Status.OPTIMAL and off.check.feasible
+    near = within_slack(wl)
+    again = check_hetero(near, off.schedule)
+    assert again.feasible and again.objective == pytest.approx(off.objective)
+    res = pipeline.solve_offline(near, family="hetero", time_limit=60)
+    assert res.solve.status == Status.OPTIMAL and res.check.feasible
+    assert res.objective <= off.objective * (1 + 1e-9)
+    assert lower_bound(near)["bound"] <= off.objective * (1 + 1e-9)

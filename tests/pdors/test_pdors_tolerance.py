@@ -6,14 +6,16 @@ capacity and work, and each of the instances below had a checked schedule above 
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from mlopt import pipeline
 from mlopt.bracket import bracket
 from mlopt.families.pdors.checker import check_pdors
 from mlopt.families.pdors.colgen import colgen_bound
 from mlopt.families.pdors.fields import (capacity_limits, core_fields, pdors_arrays,
                                          work_limits)
+from mlopt.families.pdors.generator import generate
 from mlopt.families.pdors.theory import job_sum_bound
 from mlopt.models.pdors import build_dmlrs_milp
 from mlopt.schedule import Schedule
@@ -146,3 +148,35 @@ def test_exact_work_row_on_integer_work_is_the_checkers_test(n_int, more, w_ext,
     n_ext = n_int + more  # n^ext >= n^int (validate_pdors)
     done = w_ext / n_ext + w_int / n_int
     assert (done >= 1 - 1e-9) == (w_ext * n_int + w_int * n_ext >= n_ext * n_int)
+
+
+def within_slack(wl: Workload, factor: float = 1 + 9e-10) -> Workload:
+    """``wl`` with the worker / PS demands and sample_seconds times ``factor``: a schedule
+    feasible on ``wl`` loads at most C (1 + 9e-10) and does at least 1 / (1 + 9e-10) >=
+    1 - 1e-9 of each job, so the checker still accepts it here.  A demand that would then
+    exceed some machine's capacity alone stays (the workload check refuses a worker that fits
+    no machine exactly)."""
+    d = wl.to_dict()
+    least = {r: min(s["capacity"][r] for s in d["servers"]) for r in d["resources"]}
+    for j in d["jobs"]:
+        for key in ("worker_demand", "ps_demand"):
+            j[key] = {r: v * factor if v * factor <= least[r] else v for r, v in j[key].items()}
+        j["extra"]["sample_seconds"] *= factor
+    return Workload.from_dict(d)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000))
+def test_a_schedule_within_the_slack_is_never_above_the_exact_optimum(seed):
+    """Random tiny instances: the optimum of ``wl`` is checked on ``within_slack(wl)``, so the
+    DMLRS optimum and the bounds there are at least its value."""
+    wl = generate("tiny", seed=seed)
+    off = pipeline.solve_offline(wl, family="pdors", time_limit=60)
+    assert off.solve.status == Status.OPTIMAL and off.check.feasible
+    near = within_slack(wl)
+    again = check_pdors(near, off.schedule)
+    assert again.feasible and again.objective == pytest.approx(off.objective)
+    res = pipeline.solve_offline(near, family="pdors", time_limit=60)
+    assert res.solve.status == Status.OPTIMAL and res.check.feasible
+    assert res.objective >= off.objective * (1 - 1e-9)
+    assert job_sum_bound(near)["bound"] >= off.objective * (1 - 1e-9)
