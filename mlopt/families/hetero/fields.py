@@ -150,9 +150,11 @@ class HeteroData:
         (``remote`` <= k B_p (1 + 1e-9) + 1e-9), at least 1 (2e); ``remote`` and ``p`` may be
         arrays.  With bandwidths on a binary grid (:func:`mlopt.tolerance.integral`) this is
         ceil(remote / B_p): remote and k B_p lie on the grid, so the slack admits nothing more."""
+        if np.ndim(remote) == 0 and np.ndim(p) == 0:  # the placement loops: plain floats
+            return max(1, math.ceil((float(remote) - CAP_ATOL) / (float(self.B[p])
+                                                                  * (1 + CAP_RTOL))))
         k = np.ceil((np.asarray(remote, dtype=float) - CAP_ATOL) / (self.B[p] * (1 + CAP_RTOL)))
-        out = np.maximum(1, k).astype(np.int64)
-        return int(out) if out.ndim == 0 else out
+        return np.maximum(1, k).astype(np.int64)
 
     def rate(self, j: int, m: int, p: int, q: int, n: int) -> float:
         """Return the mini-batch rate of job j for the architecture (PS or ring-allreduce)."""
