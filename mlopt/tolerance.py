@@ -54,6 +54,6 @@ def integral(*values) -> bool:
 
 def capacity_rhs(capacity: float, demands) -> float:
     """A capacity row's right-hand side: ``capacity`` itself when it and every demand in the
-    row are integers (:func:`integral`: equivalent for integer counts), else the accepted load
-    (:func:`accepted_capacity`)."""
+    row are integers or on one binary grid (:func:`integral`: equivalent for integer counts),
+    else the accepted load (:func:`accepted_capacity`)."""
     return capacity if integral(capacity, *demands) else accepted_capacity(capacity)

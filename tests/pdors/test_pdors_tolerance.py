@@ -96,7 +96,8 @@ def test_colgen_admits_the_checkers_capacity_slack_across_machines():
     most floor(2 / 1.000000001) = 1 worker a machine) and certified 0."""
     wl = one_job(cpu_per_worker=1.0 + 1e-9, machines=2, samples=4, sample_seconds=1.0,
                  batch=4, ps_ratio=4, horizon=1)
-    checked = Schedule.from_rows(["j1"], [("j1", 1, "m1", "worker", 2), ("j1", 1, "m2", "worker", 2),
+    checked = Schedule.from_rows(["j1"], [("j1", 1, "m1", "worker", 2),
+                                          ("j1", 1, "m2", "worker", 2),
                                           ("j1", 1, "m1", "ps", 1)], {"producer": "hand"})
     got = check_pdors(wl, checked)
     assert got.feasible and got.objective == 10.0

@@ -73,9 +73,10 @@ def job_config_arrays(data: HeteroData, j: int, *, worker_types: Collection[int]
 
 def cluster_workers(data: HeteroData) -> int:
     """The most workers of any one type the empty cluster holds: sum_h min_r floor(C_h^r /
-    e_m^r) with C the load the checker accepts (``data.limit``), maximized over m.  No configuration with more workers fits anywhere (fits_alone
-    needs them on the servers), so the enumeration stops there: with D_j far above the cluster
-    (D_j = 10^5 on a 2-server cluster) it stays as small as the cluster."""
+    e_m^r) with C the load the checker accepts (``data.limit``), maximized over m.  No
+    configuration with more workers fits anywhere (fits_alone needs them on the servers), so
+    the enumeration stops there: with D_j far above the cluster (D_j = 10^5 on a 2-server
+    cluster) it stays as small as the cluster."""
     hit = _WORKERS.get(id(data))
     if hit is not None and hit[0] is data:
         return hit[1]
