@@ -42,7 +42,7 @@ import pandas as pd
 from mlopt.schedule import Schedule
 from mlopt.workload import Workload
 from mlopt.check import CheckResult, Violation
-from mlopt.tolerance import CAP_ATOL, CAP_RTOL, WORK_RTOL  # noqa: F401 (one definition)
+from mlopt.tolerance import CAP_ATOL, CAP_RTOL, WORK_RTOL  # one definition for all checkers
 
 ROLES = ("worker", "ps")
 
