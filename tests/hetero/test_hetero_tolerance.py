@@ -143,3 +143,62 @@ def test_a_schedule_within_the_slack_is_never_beaten_by_the_exact_optimum(seed, 
     assert res.solve.status == Status.OPTIMAL and res.check.feasible
     assert res.objective <= off.objective * (1 + 1e-9)
     assert lower_bound(near)["bound"] <= off.objective * (1 + 1e-9)
+
+
+def four_slow_minibatches(d):
+    """Job B: 4 mini-batches of 1.000000001 slots on either worker type (N = 1, co-located:
+    rho = 1 / 1.000000001).  Four slots do 4 rho = 3.9999999959999997 < 4 (1 - 1e-9) =
+    3.999999996 in floats (the checker rejects them); (4 / rho) (1 - 1e-9) rounds to 4.0, so
+    ceil gave 4 slots: the models ran B 4 slots (WCT 9) and their schedule failed the checker.
+    Five slots: c_B = 6, WCT 2 x 2 + 1 x 6 = 10."""
+    d["jobs"][1]["minibatches"] = 4
+    d["jobs"][1]["extra"]["minibatch_slots"] = [1.000000001, 1.000000001]
+
+
+def test_a_duration_the_checker_rejects_is_never_the_models():
+    wl = hand(mutate=four_slow_minibatches)
+    four = [("A", 1, "s1", "worker", 2, "w1"), ("A", 1, "s1", "ps", 1, "p1")] + [
+        r for t in (1, 2, 3, 4) for r in (("B", t, "s2", "worker", 1, "w1"),
+                                          ("B", t, "s2", "ps", 1, "p1"))]
+    assert check_hetero(wl, sched(four)).constraints_violated() == {"c2f_work_done"}
+    five = four + [("B", 5, "s2", "worker", 1, "w1"), ("B", 5, "s2", "ps", 1, "p1")]
+    assert check_hetero(wl, sched(five)).objective == 10.0  # 2 x 2 + 1 x 6
+    for model in MODELS:
+        res = pipeline.solve_offline(wl, family="hetero", model=model, time_limit=60)
+        assert res.solve.status == Status.OPTIMAL and res.check.feasible, model  # was 9, rejected
+        assert res.objective == 10.0, model
+
+
+@settings(max_examples=150, deadline=None)
+@given(work=st.integers(2, 40), k=st.integers(1, 12), n=st.integers(1, 2),
+       ulps=st.integers(-6, 6), ra=st.booleans())
+def test_durations_are_the_checkers_least_slots(work, k, n, ulps, ra):
+    """Mini-batch times at the boundary d N rho = E D K (1 - 1e-9) up to a few ulps: the
+    duration of every model (``HeteroData.duration``, ``job_config_arrays``) is the fewest
+    slots the checker accepts, to the slot -- d slots of B on s1 pass, d - 1 fail."""
+    import math
+
+    from mlopt.families.hetero.configs import job_config_arrays
+
+    v = k * n / (work * (1 - 1e-9))
+    v += ulps * math.ulp(v)
+
+    def mutate(d):
+        d["jobs"][1]["chunks"], d["jobs"][1]["minibatches"] = n, work
+        d["jobs"][1]["extra"]["minibatch_slots"] = [v, v]
+    wl = hand("ra" if ra else "ps", mutate=mutate)
+    data = hetero_data(wl)
+    rate = data.rate(1, 0, 0, 1, n)
+    d = data.duration(1, n, rate)
+    arr = job_config_arrays(data, 1, worker_types=[0], workers=n)
+    got = {int(r[4]) for r in arr if r[2] == 1 and (ra or r[1] == 0)}
+    assert got == {d}  # the array path computes the same duration
+
+    def rows(slots):
+        out = [("B", t, "s1", "worker", n, "w1") for t in range(1, slots + 1)]
+        return out if ra else out + [("B", t, "s1", "ps", 1, "p1") for t in range(1, slots + 1)]
+    a = [("A", 1, "s2", "worker", 2, "w1")] + ([] if ra else [("A", 1, "s2", "ps", 1, "p1")])
+    assert check_hetero(wl, sched(a + rows(d))).feasible
+    if d > 1:
+        assert check_hetero(wl, sched(a + rows(d - 1))).constraints_violated() == \
+            {"c2f_work_done"}

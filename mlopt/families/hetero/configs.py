@@ -18,8 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mlopt.families.hetero.fields import MAX_DURATION, HeteroData
-from mlopt.tolerance import accepted_work
+from mlopt.families.hetero.fields import HeteroData, checked_slots
 
 
 @dataclass(frozen=True)
@@ -58,9 +57,7 @@ def job_config_arrays(data: HeteroData, j: int, *, worker_types: Collection[int]
                 else:  # (14): depends on Phi = N
                     f = (nn - 1) / nn
                     rate = 1.0 / (v + data.u_ra[j] * f + (0.0 if q else comm * f))
-                with np.errstate(divide="ignore", over="ignore"):
-                    d = np.minimum(np.maximum(1, np.ceil(accepted_work(work / (nn * rate)))),
-                                   MAX_DURATION).astype(np.int64)
+                d = checked_slots(work, nn, np.broadcast_to(rate, nn.shape))
                 # the first N reaching each d is the smallest (n ascending)
                 ds, idx = np.unique(d, return_index=True)
                 rows = np.empty((len(ds), 5), dtype=np.int64)

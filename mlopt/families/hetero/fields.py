@@ -122,13 +122,13 @@ class HeteroData:
         """Slots d with d N rho >= E D K (2f) as the checker counts it, the smallest such
         integer: the checker accepts d N rho >= E D K (1 - 1e-9) (:data:`mlopt.tolerance.
         WORK_RTOL`), so d = ceil(E D K / (N rho) (1 - 1e-9)) (which also forgives float noise,
-        3.0000000004 -> 3).  DECISION (:mod:`mlopt.tolerance`): every model and bound built on
+        3.0000000004 -> 3), the last slot settled by the checker's own product
+        (:func:`checked_slots`).  DECISION (:mod:`mlopt.tolerance`): every model and bound built on
         durations allows what the checker accepts; ceil(x - 1e-9) gave 4 slots for
         x = 3.0000000015, where the checker accepts 3."""
         if not rate > 0:
             return MAX_DURATION
-        return int(min(MAX_DURATION, max(1, math.ceil(accepted_work(
-            min(self.work[j] / (n * rate), 2.0 ** 60))))))
+        return int(checked_slots(self.work[j], n, rate))
 
     @cached_property
     def limit(self) -> np.ndarray:
@@ -159,6 +159,32 @@ class HeteroData:
     def rate(self, j: int, m: int, p: int, q: int, n: int) -> float:
         """Return the mini-batch rate of job j for the architecture (PS or ring-allreduce)."""
         return self.rate_ps(j, m, p, q) if self.architecture == "ps" else self.rate_ra(j, m, n, q)
+
+
+def checked_slots(work, n, rate):
+    """The fewest slots d >= 1 (at most MAX_DURATION) with d N rho >= E D K (1 - 1e-9) as the
+    checker evaluates it (``dur * N * rate >= work * (1 - WORK_RTOL)``, IEEE); ``n`` and
+    ``rate`` (> 0) may be arrays of one length (then an int64 array).  ceil(E D K / (N rho)
+    (1 - 1e-9)) rounds differently from the checker's product by an ulp either way, so the
+    checker's own test settles the last slot: 4 mini-batches of 1.000000001 slots gave 4 slots,
+    which the checker rejects (4 x 1 x 0.999999999 < 4 (1 - 1e-9) in floats).  The ratio is
+    within a few ulps of the product's threshold (far below one slot for d <= 2^40), so one
+    step either way suffices."""
+    need = accepted_work(work)
+    if np.ndim(n) == 0 and np.ndim(rate) == 0:  # the placement loops: plain floats
+        n, rate = int(n), float(rate)  # Python ints as the checker's (no int64 wrap)
+        d = max(1, math.ceil(accepted_work(min(work / (n * rate), 2.0 ** 60))))
+        if d > 1 and (d - 1) * n * rate >= need:
+            d -= 1
+        elif d * n * rate < need:
+            d += 1
+        return min(MAX_DURATION, d)
+    n = np.asarray(n, dtype=np.int64)
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+        d = np.maximum(1.0, np.ceil(accepted_work(np.minimum(work / (n * rate), 2.0 ** 60))))
+        d = np.where((d > 1) & ((d - 1) * n * rate >= need), d - 1, d)
+        d = np.where(d * n * rate < need, d + 1, d)
+    return np.minimum(d, MAX_DURATION).astype(np.int64)
 
 
 def _vector(obj, resources, where):
