@@ -7,7 +7,7 @@ model puts its optimum, and a bound, above a checked schedule)."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from hetero_fixtures import OPT, OPT_ROWS, hand, sched
@@ -202,3 +202,64 @@ def test_durations_are_the_checkers_least_slots(work, k, n, ulps, ra):
     if d > 1:
         assert check_hetero(wl, sched(a + rows(d - 1))).constraints_violated() == \
             {"c2f_work_done"}
+
+
+def split_instance(b: float, B: float, ps_cpu: int) -> Workload:
+    """``ps_bandwidth_instance`` with worker bandwidth b, PS bandwidth B, ``ps_cpu`` CPUs on
+    s1 (one per PS) and 100 Gbit/s servers: every placement has A's workers on s2 and its PSs
+    on s1 (q = 0)."""
+    d = ps_bandwidth_instance().to_dict()
+    h = d["extra"]["hetero"]
+    h["worker_types"][0]["demand"]["bandwidth_gbps"] = b
+    h["ps_types"][0]["demand"]["bandwidth_gbps"] = B
+    d["servers"][0]["capacity"]["cpu"] = ps_cpu
+    for srv in d["servers"]:  # bandwidth_gbps is also a capacity: not the binding one here
+        srv["capacity"]["bandwidth_gbps"] = 100
+    a = d["jobs"][0]
+    a["worker_demand"] = dict(h["worker_types"][0]["demand"])
+    a["ps_demand"] = dict(h["ps_types"][0]["demand"])
+    return Workload.from_dict(d)
+
+
+def test_a_ps_count_the_checker_rejects_is_never_the_models():
+    """Two remote workers of b = 0.45000000095000003 Gbit/s over PSs of 0.3: the quotient
+    (2b - 1e-9) / (0.3 (1 + 1e-9)) rounds to 3, but the checker's 2b = 0.9000000019000001 >
+    3 x 0.3 (1 + 1e-9) + 1e-9 = 0.9000000019 rejects 3 PSs.  s1 holds 3 PSs: N = 2 (c_A = 4)
+    does not fit; the models said 4 and their schedule failed the checker.  N = 1 needs 2 PSs
+    and ceil(4 x 1.0022.. / 1) = 5 slots: c_A = 6."""
+    wl = split_instance(0.45000000095000003, 0.3, 3)
+    three = [("A", t, "s2", "worker", 2, "w1") for t in (1, 2, 3)] + \
+        [("A", t, "s1", "ps", 3, "p1") for t in (1, 2, 3)]
+    assert check_hetero(wl, sched(three)).constraints_violated() == {"c2i_ps_bandwidth"}
+    for model in MODELS:
+        res = pipeline.solve_offline(wl, family="hetero", model=model, time_limit=60)
+        assert res.solve.status == Status.OPTIMAL and res.check.feasible, model  # was 4, rejected
+        assert res.objective == 6.0, model
+
+
+@settings(max_examples=100, deadline=None)
+@given(k=st.integers(1, 6), n=st.integers(1, 2), B=st.sampled_from([0.3, 0.7, 1.1, 1.3, 2.3]),
+       ulps=st.integers(-6, 6))
+@example(k=3, n=2, B=0.3, ulps=1)  # 6 of the 780 cases had one PS too few before the fix
+@example(k=5, n=1, B=1.1, ulps=1)
+def test_ps_counts_are_the_checkers_fewest(k, n, B, ulps):
+    """Worker bandwidths at the boundary n b = k B (1 + 1e-9) + 1e-9 up to a few ulps:
+    ``fewest_ps`` (every model's PS count) is the fewest PSs the checker accepts -- that many
+    on s1 pass (2i), one fewer fails."""
+    import math
+
+    b = (k * B * (1 + 1e-9) + 1e-9) / n
+    b += ulps * math.ulp(b)
+    wl = split_instance(b, B, 16)
+    data = hetero_data(wl)
+    s = data.fewest_ps(n * data.b[0], 0)
+    assert s == int(data.fewest_ps([n * data.b[0]], 0)[0])  # the array path agrees
+    dur = data.duration(0, n, data.rate_ps(0, 0, 0, 0))
+
+    def rows(ps):
+        return [("A", t, "s2", "worker", n, "w1") for t in range(1, dur + 1)] + \
+            [("A", t, "s1", "ps", ps, "p1") for t in range(1, dur + 1)]
+    assert check_hetero(wl, sched(rows(s))).feasible
+    if s > 1:
+        assert check_hetero(wl, sched(rows(s - 1))).constraints_violated() == \
+            {"c2i_ps_bandwidth"}

@@ -149,11 +149,23 @@ class HeteroData:
         """The fewest PSs of type p that cover ``remote`` Gbit/s (2i) as the checker counts it
         (``remote`` <= k B_p (1 + 1e-9) + 1e-9), at least 1 (2e); ``remote`` and ``p`` may be
         arrays.  With bandwidths on a binary grid (:func:`mlopt.tolerance.integral`) this is
-        ceil(remote / B_p): remote and k B_p lie on the grid, so the slack admits nothing more."""
+        ceil(remote / B_p): remote and k B_p lie on the grid, so the slack admits nothing more.
+        The quotient can be an ulp off the checker's product either way (2 workers of
+        0.45000000095000003 Gbit/s over PSs of 0.3: the quotient says 3, the checker's
+        0.9000000019000001 > 3 x 0.3 (1 + 1e-9) + 1e-9 needs 4), so the checker's own test
+        (:func:`mlopt.tolerance.accepted_capacity` of k B_p) settles the last PS."""
         if np.ndim(remote) == 0 and np.ndim(p) == 0:  # the placement loops: plain floats
-            return max(1, math.ceil((float(remote) - CAP_ATOL) / (float(self.B[p])
-                                                                  * (1 + CAP_RTOL))))
-        k = np.ceil((np.asarray(remote, dtype=float) - CAP_ATOL) / (self.B[p] * (1 + CAP_RTOL)))
+            remote, B = float(remote), float(self.B[p])
+            k = math.ceil((remote - CAP_ATOL) / (B * (1 + CAP_RTOL)))
+            if k > 1 and remote <= accepted_capacity((k - 1) * B):
+                k -= 1
+            elif remote > accepted_capacity(k * B):
+                k += 1
+            return max(1, k)
+        remote, B = np.asarray(remote, dtype=float), self.B[p]
+        k = np.ceil((remote - CAP_ATOL) / (B * (1 + CAP_RTOL)))
+        k = np.where((k > 1) & (remote <= accepted_capacity((k - 1) * B)), k - 1, k)
+        k = np.where(remote > accepted_capacity(k * B), k + 1, k)
         return np.maximum(1, k).astype(np.int64)
 
     def rate(self, j: int, m: int, p: int, q: int, n: int) -> float:
