@@ -263,3 +263,45 @@ def test_ps_counts_are_the_checkers_fewest(k, n, B, ulps):
     if s > 1:
         assert check_hetero(wl, sched(rows(s - 1))).constraints_violated() == \
             {"c2i_ps_bandwidth"}
+
+
+def big_memory(d):
+    """Servers of 100,002 GB; a w1 worker needs 50,000 (1 + 1e-9) GB: the hand optimum's s1
+    (2 w1 + 1 p1) loads 100,002.0001 <= 100,002 (1 + 1e-9) + 1e-9 (the checker's slack).  The
+    excess over C, 1e-4, is beyond HiGHS's feasibility tolerance (2e-9 on a 2-GPU row is not:
+    ``heavy_w1`` passes with exact rows), so an exact wct_milp / placement_ti row fails this."""
+    for s in d["servers"]:
+        s["capacity"]["memory_gb"] = 100_002
+    d["extra"]["hetero"]["worker_types"][0]["demand"]["memory_gb"] = 50_000 * (1 + 1e-9)
+
+
+def big_bandwidth() -> Workload:
+    """``ps_bandwidth_instance`` at 1000 Gbit/s workers and PSs of 1000 (1 - 1e-9): two PSs
+    cover 1999.999998 (1 + 1e-9) + 1e-9 >= 2000 (the checker's slack), 2e-6 short of the
+    exact row (beyond HiGHS's tolerance): wct_milp's (2i) row needs its slack here."""
+    d = ps_bandwidth_instance().to_dict()
+    h = d["extra"]["hetero"]
+    h["worker_types"][0]["demand"]["bandwidth_gbps"] = 1000.0
+    h["ps_types"][0]["demand"]["bandwidth_gbps"] = 1000.0 * (1 - 1e-9)
+    for srv in d["servers"]:
+        srv["capacity"]["bandwidth_gbps"] = 10_000
+    d["jobs"][0]["worker_demand"] = dict(h["worker_types"][0]["demand"])
+    d["jobs"][0]["ps_demand"] = dict(h["ps_types"][0]["demand"])
+    return Workload.from_dict(d)
+
+
+def test_the_model_rows_admit_slack_beyond_highs_tolerance():
+    """The capacity rows (2h) and wct_milp's (2i) are the checker's accepted loads, not only
+    in the closed-form placement tests: on large capacities the slack is beyond what HiGHS's
+    tolerance would forgive an exact row."""
+    wl = hand(mutate=big_memory)
+    assert check_hetero(wl, sched(OPT_ROWS)).objective == OPT
+    two_ps = [("A", t, "s2", "worker", 2, "w1") for t in (1, 2, 3)] + \
+        [("A", t, "s1", "ps", 2, "p1") for t in (1, 2, 3)]
+    bw = big_bandwidth()
+    assert check_hetero(bw, sched(two_ps)).objective == 4.0
+    for model in MODELS:
+        for w, best in ((wl, OPT), (bw, 4.0)):
+            res = pipeline.solve_offline(w, family="hetero", model=model, time_limit=60)
+            assert res.solve.status == Status.OPTIMAL and res.check.feasible, model
+            assert res.objective == best, model
