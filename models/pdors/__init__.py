@@ -57,9 +57,10 @@ def build_dmlrs_milp(workload: Workload, **options) -> pyo.ConcreteModel:
     feasible, so the optimum credits every internal slot.  Completion is linearized as in the
     OASiS ILP: e picks the last slot with workers.  Objective: max sum_i sum_t u_i(t - a_i) e.
 
-    Tightening: e[i,t] exists only for t >= a_i + ceil(n_i^int (1 - 1e-9) / F_i) - 1 (no slot
-    does more than F_i / n_i^int of the job; :func:`~mlopt.families.pdors.fields.fastest_slots`);
-    a job with no such slot <= T has x_i = 0.
+    Tightening: e[i,t] exists only for t >= a_i + k_i - 1, k_i the fewest slots the checker
+    accepts (about ceil(n_i^int (1 - 1e-9) / F_i): no slot does more than F_i / n_i^int of the
+    job; :func:`~mlopt.families.pdors.fields.fastest_slots`); a job with no such slot <= T has
+    x_i = 0.
 
     The checker's slack (DECISION in :mod:`mlopt.tolerance`): the model allows what
     :mod:`mlopt.families.pdors.checker` accepts, so its optimum is never below a checked
@@ -77,7 +78,7 @@ def build_dmlrs_milp(workload: Workload, **options) -> pyo.ConcreteModel:
     hs = list(arr.server_ids)
     limit = capacity_limits(arr)  # H x R, the load the checker accepts
     work_needed = work_limits(arr)  # I, the work the checker accepts
-    fastest = fastest_slots(arr)
+    fastest = fastest_slots(arr, T)
     wfit = copies(limit, arr.alpha)  # I x H
     sfit = copies(limit, arr.beta)
     m = pyo.ConcreteModel(name="pdors_dmlrs_milp")

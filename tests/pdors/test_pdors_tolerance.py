@@ -181,3 +181,45 @@ def test_a_schedule_within_the_slack_is_never_above_the_exact_optimum(seed):
     assert res.solve.status == Status.OPTIMAL and res.check.feasible
     assert res.objective >= off.objective * (1 - 1e-9)
     assert job_sum_bound(near)["bound"] >= off.objective * (1 - 1e-9)
+
+
+def test_the_first_completion_cut_is_the_checkers_count():
+    """n = 2.000000003 worker-slots, F = 2, T = 1: two workers in slot 1 do 2 / 2.000000003 =
+    0.9999999985 < 1 - 1e-9 of the job (the checker rejects it), so the job cannot finish by
+    T.  The cut ceil(n (1 - 1e-9) / F - 1e-9) = 1 slot left the work row 2 >= 2.000000001 to
+    HiGHS, whose feasibility tolerance (1e-7) passed it: "optimal" 10 with a schedule the
+    checker rejects.  The checker's own count (2 slots) leaves the job out: 0."""
+    wl = one_job(cpu_per_worker=1.0, machines=1, samples=2, sample_seconds=1.0000000015,
+                 batch=2, ps_ratio=2, horizon=1)
+    two = Schedule.from_rows(["j1"], [("j1", 1, "m1", "worker", 2), ("j1", 1, "m1", "ps", 1)],
+                             {})
+    assert check_pdors(wl, two).constraints_violated() == {"c3_work"}
+    res = pipeline.solve_offline(wl, family="pdors", time_limit=30)
+    assert res.solve.status == Status.OPTIMAL and res.check.feasible and res.objective == 0.0
+    assert job_sum_bound(wl)["bound"] == 0.0
+
+
+@settings(max_examples=120, deadline=None)
+@given(t=st.integers(1, 4), F=st.integers(1, 2), samples=st.integers(1, 9),
+       ulps=st.integers(-8, 8))
+def test_fastest_slots_is_the_checkers_fewest(t, F, samples, ulps):
+    """Work at the boundary t F / n = 1 - 1e-9 up to a few ulps of sample_seconds:
+    ``fastest_slots`` is the fewest slots the checker accepts -- F co-located workers in that
+    many slots pass (3), one slot fewer fails."""
+    import math
+
+    from mlopt.families.pdors.fields import fastest_slots
+
+    ss = t * F / (samples * (1 - 1e-9))
+    ss += ulps * math.ulp(ss)
+    wl = one_job(cpu_per_worker=1.0, machines=1, samples=samples, sample_seconds=ss, batch=F,
+                 ps_ratio=F, horizon=6)
+    k = int(fastest_slots(pdors_arrays(wl), 6)[0])
+
+    def run(slots):
+        rows = [("j1", s, "m1", role, F if role == "worker" else 1)
+                for s in range(1, slots + 1) for role in ("worker", "ps")]
+        return check_pdors(wl, Schedule.from_rows(["j1"], rows, {}))
+    assert run(k).feasible
+    if k > 1:
+        assert run(k - 1).constraints_violated() == {"c3_work"}

@@ -231,12 +231,26 @@ def work_limits(arr: PdorsArrays) -> np.ndarray:
     return out
 
 
-def fastest_slots(arr: PdorsArrays) -> np.ndarray:
+def fastest_slots(arr: PdorsArrays, horizon: int) -> np.ndarray:
     """I: the fewest slots any schedule the checker accepts needs for each job: at most F_i
     workers at the faster, internal speed do F_i / n^int of it per slot, and the checker
-    accepts 1 - 1e-9 of the job as all of it, so ceil(n^int (1 - 1e-9) / F_i) (forgiving
-    float noise: erring low only loosens every bound and cut built on it)."""
-    return np.maximum(1, np.ceil(tolerance.accepted_work(arr.n_int) / arr.batch - EPS)).astype(int)
+    accepts 1 - 1e-9 of the job as all of it.  Where the job could finish by ``horizon`` this
+    is the checker's own count: the first t at which its float sum done += F_i / n^int passes
+    1 - 1e-9 (a slot with fewer workers, or at external speed, adds no more).  The estimate
+    ceil(n^int (1 - 1e-9) / F_i - 1e-9) can be one slot short of it (n^int = 2.000000003,
+    F_i = 2: 1 slot, but 2 / 2.000000003 < 1 - 1e-9): the model's first-completion cut then
+    let HiGHS's feasibility tolerance (1e-7) pass 2 worker-slots for 2.000000003 and extract a
+    schedule the checker rejects.  Beyond the horizon the estimate stands (never above the
+    count, so every bound and cut built on it stays valid)."""
+    est = np.maximum(1, np.ceil(tolerance.accepted_work(arr.n_int) / arr.batch - EPS)).astype(int)
+    for i in np.flatnonzero(arr.arrival + est - 1 <= horizon):
+        step = arr.batch[i] / arr.n_int[i]  # the checker's nw / n^int, one full slot
+        done, t = 0.0, 0
+        while done < 1 - tolerance.WORK_RTOL:
+            done += step
+            t += 1
+        est[i] = t
+    return est
 
 
 def ceil_eps(x) -> np.ndarray | int:

@@ -75,7 +75,7 @@ class PdorsPrices:
 def schedulable(workload: Workload, arr: PdorsArrays) -> np.ndarray:
     """Return a mask of the jobs that can finish within the horizon at full speed (as the
     checker counts work: :func:`.fields.fastest_slots`)."""
-    return arr.arrival + fastest_slots(arr) - 1 <= workload.horizon
+    return arr.arrival + fastest_slots(arr, workload.horizon) - 1 <= workload.horizon
 
 
 def pdors_prices(workload: Workload, arr: PdorsArrays, *, price_mode: str = "oracle",

@@ -59,6 +59,6 @@ def job_sum_bound(workload, **_) -> dict:
     validate_pdors(workload)  # its assumptions: b_int >= b_ext (n_int is the fastest speed)
     arr = pdors_arrays(workload)
     ok = schedulable(workload, arr)
-    best = fastest_slots(arr) - 1
+    best = fastest_slots(arr, workload.horizon) - 1
     total = float(sum(workload.jobs[i].utility(best[i]) for i in np.flatnonzero(ok)))
     return {"bound": total, "status": "optimal", "jobs_counted": int(ok.sum())}
