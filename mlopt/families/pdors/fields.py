@@ -244,12 +244,11 @@ def fastest_slots(arr: PdorsArrays, horizon: int) -> np.ndarray:
     count, so every bound and cut built on it stays valid)."""
     est = np.maximum(1, np.ceil(tolerance.accepted_work(arr.n_int) / arr.batch - EPS)).astype(int)
     for i in np.flatnonzero(arr.arrival + est - 1 <= horizon):
-        step = arr.batch[i] / arr.n_int[i]  # the checker's nw / n^int, one full slot
-        done, t = 0.0, 0
-        while done < 1 - tolerance.WORK_RTOL:
-            done += step
-            t += 1
-        est[i] = t
+        # the checker's running sum of nw / n^int, one full slot each (accumulate adds in
+        # order, as the checker does); est + 1 slots pass (est is at most one short)
+        done = np.add.accumulate(np.full(int(est[i]) + 1, arr.batch[i] / arr.n_int[i]))
+        hit = np.flatnonzero(done >= 1 - tolerance.WORK_RTOL)
+        est[i] = hit[0] + 1 if len(hit) else len(done)  # (never above the count)
     return est
 
 
