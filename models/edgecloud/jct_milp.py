@@ -9,6 +9,7 @@ import pyomo.environ as pyo
 
 from mlopt.errors import InputError
 from mlopt.schedule import Schedule
+from mlopt.tolerance import capacity_rhs
 from mlopt.workload import Workload
 
 from mlopt.families.edgecloud.fields import EdgeCloud
@@ -164,7 +165,12 @@ def _storage(m, ec, JW, by_jw, srv, H, D, p0) -> None:
     (the extraction splits them that way), so the chunks of j on w finished before slot t are
     floor(sum_{tau < t} y_jw(tau) / p0_j); integer f_jw(t) <= that count (the storage row makes
     the solver push f up to it).  Server s stores u_j (n_jw - f_jw(t)) for every t in
-    [r_j, H_j] ((7c): from the upload's start to the chunk's completion)."""
+    [r_j, H_j] ((7c): from the upload's start to the chunk's completion).  The right-hand side
+    is what the checker accepts (DECISION in :mod:`mlopt.tolerance`: U_s (1 + 1e-9) + 1e-9),
+    U_s itself where U_s and the u_j stored there are integers or on one binary grid
+    (equivalent: :func:`mlopt.tolerance.capacity_rhs`).  An exact U_s let the model call 10
+    optimal where the checker accepts 4 (two chunks of 1000.000001 GB on a 2000 GB server,
+    ``tests/edgecloud/test_edgecloud_tolerance.py``)."""
     F = []
     for (j, w) in JW:
         if srv[w] not in ec.storage:
@@ -182,7 +188,8 @@ def _storage(m, ec, JW, by_jw, srv, H, D, p0) -> None:
             continue
         t_lo = min(ec.jobs[j].arrival for j, _ in terms)
         t_hi = max(H[j] for j, _ in terms)
-        rows += [(s_id, t, cap, terms) for t in range(t_lo, t_hi + 1)]
+        rhs = capacity_rhs(cap, [ec.jobs[j].chunk_gb for j, _ in terms])
+        rows += [(s_id, t, rhs, terms) for t in range(t_lo, t_hi + 1)]
     Fset = set(F)
 
     def stored(m, j, w, t):

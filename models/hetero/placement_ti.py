@@ -85,7 +85,7 @@ def build_placement_ti(workload: Workload) -> pyo.ConcreteModel:
                                     for (j, l, t) in idx), sense=pyo.minimize)
     m_.once = pyo.Constraint(J, rule=lambda m, j: sum(by_job[j]) == 1)
     m_.capacity = pyo.Constraint(list(rows), rule=lambda m, h, r, tau: sum(
-        c * m.x[idx[i]] for c, i in rows[h, r, tau]) <= float(data.cap[h, r]))
+        c * m.x[idx[i]] for c, i in rows[h, r, tau]) <= float(data.limit[h, r]))  # checker's
     m_._hetero = {"model": "placement_ti", "placements": pls, "jobs": J, "sym": sym,
                   "classes": server_classes(data)}
     return m_

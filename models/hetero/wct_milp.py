@@ -27,6 +27,13 @@ binaries z_jkt (job j runs configuration k from slot t):
 (2f) and (2g) hold by construction of the configurations.  S = max_m max(1, ceil(D_j b_m / B_p))
 bounds PS counts: more PSs than any (2i) can need only consume resources.
 
+CHECKER SLACK (DECISION in :mod:`mlopt.tolerance`): the model allows what the checker accepts,
+so its optimum is never above a checked schedule: durations count the work the checker
+accepts (:meth:`HeteroData.duration`), (2h) / (15b) use ``data.limit`` (C (1 + 1e-9) + 1e-9)
+and (2i) the cover B s (1 + 1e-9) + 1e-9; integer data keep C and B s (equivalent there).
+Before, a job of 3.0000000015 slots of work ran 4 slots in the model and 3 under the checker
+(``tests/hetero/test_hetero_tolerance.py``).
+
 HORIZON (exact, not a guess).  Starts after T are allowed (as for online algorithms).  UB is the
 weighted completion time of a sequential schedule (each job alone at its fastest configuration
 that fits the empty cluster, in arrival order).  A schedule at least as good as UB has, for every
@@ -51,6 +58,7 @@ from mlopt.errors import InputError
 from mlopt.families.hetero.configs import Config, fits_alone, job_configs
 from mlopt.families.hetero.fields import HeteroData, hetero_data
 from mlopt.schedule import COLUMNS, SCHEDULE_SCHEMA_VERSION, Schedule
+from mlopt.tolerance import CAP_ATOL, CAP_RTOL, integral
 from mlopt.workload import Workload
 
 INTEGRALITY_TOL = 1e-6
@@ -202,10 +210,17 @@ def build_wct_milp(workload: Workload, *, deadline: int | None = None,
         m_.c2i_mark = pyo.Constraint(JHP, rule=lambda m, j, h, p: m.s[j, h, p] <= sb[j, p]
                                      * m.sigma[j, h])
         bmax = float(data.b.max())
+        # the checker's slack on (2i) (cover (1 + 1e-9) + 1e-9) unless the bandwidths and the
+        # largest cover and remote load are on one grid (then equivalent: tolerance.integral)
+        most = max(float(data.B[p] * sb[j, p]) for j in J for p in range(P)) if J and P else 0.0
+        exact_bw = integral(*data.b, *data.B, most, float(data.b.max()) * float(
+            data.chunks[J].max() if J else 0))
+        cover_scale = 1.0 if exact_bw else 1.0 + CAP_RTOL
+        cover_slack = 0.0 if exact_bw else CAP_ATOL
         m_.c2i_bandwidth = pyo.Constraint(
             [(j, h) for j in J for h in range(H)], rule=lambda m, j, h:
             sum(data.b[mm] * m.y[j, g, mm] for g in range(H) if g != h for mm in range(M))
-            <= sum(data.B[p] * m.s[j, h, p] for p in range(P))
+            <= sum(data.B[p] * cover_scale * m.s[j, h, p] for p in range(P)) + cover_slack
             + bmax * int(data.chunks[j]) * (1 - m.sigma[j, h]))
 
     def run(j, t):
@@ -230,7 +245,7 @@ def build_wct_milp(workload: Workload, *, deadline: int | None = None,
                             if data.z[p, r] > 0)
         if isinstance(lhs, (int, float)):
             return pyo.Constraint.Skip
-        return lhs <= float(data.cap[h, r])
+        return lhs <= float(data.limit[h, r])  # the checker's accepted load
     # (2h) / (15b) capacity of every server, resource and slot
     m_.c2h_capacity = pyo.Constraint([(h, r, t) for h in range(H) for r in range(R)
                                       for t in slots], rule=cap_rule)

@@ -18,7 +18,7 @@ from collections import defaultdict
 import numpy as np
 import pyomo.environ as pyo
 
-from mlopt import limits
+from mlopt import limits, tolerance
 from mlopt.errors import InputError
 from mlopt.models import INTEGRALITY_TOL, integral_value  # noqa: F401 (INTEGRALITY_TOL: docs)
 from mlopt.schedule import Schedule
@@ -41,18 +41,13 @@ def accepted_capacity(capacity: float) -> float:
     that called 10 optimal above it.  With integer data nothing changes (an integer load within
     1e-9 relative + 1e-9 of an integer capacity below 1e8 is within it), so the rows keep the
     exact capacity there (``_capacity_rhs``)."""
-    from mlopt.families.oasis.checker import CAP_ATOL, CAP_RTOL
-
-    return capacity * (1 + CAP_RTOL) + CAP_ATOL
+    return tolerance.accepted_capacity(capacity)
 
 
 def _capacity_rhs(capacity: float, demands) -> float:
     """A capacity row's right-hand side: exact for integer data (equivalent), else the
-    checker's accepted load (:func:`accepted_capacity`)."""
-    if float(capacity).is_integer() and abs(capacity) < 1e8 and all(
-            float(d).is_integer() for d in demands):
-        return capacity
-    return accepted_capacity(capacity)
+    checker's accepted load (:func:`accepted_capacity`; :func:`mlopt.tolerance.capacity_rhs`)."""
+    return tolerance.capacity_rhs(capacity, demands)
 
 
 def _max_copies(capacity: dict[str, float], demand: dict[str, float], resources) -> int | None:

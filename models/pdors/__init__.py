@@ -9,13 +9,12 @@ speed (:mod:`mlopt.families.pdors.fields`).  A builder never solves.
 """
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pyomo.environ as pyo
 
 from mlopt.errors import InputError
-from mlopt.families.pdors.fields import EPS, copies, pdors_arrays
+from mlopt.families.pdors.fields import (capacity_limits, copies, fastest_slots, pdors_arrays,
+                                         work_limits)
 from mlopt.schedule import Schedule
 from mlopt.workload import Workload
 
@@ -58,22 +57,36 @@ def build_dmlrs_milp(workload: Workload, **options) -> pyo.ConcreteModel:
     feasible, so the optimum credits every internal slot.  Completion is linearized as in the
     OASiS ILP: e picks the last slot with workers.  Objective: max sum_i sum_t u_i(t - a_i) e.
 
-    Tightening: e[i,t] exists only for t >= a_i + ceil(n_i^int / F_i) - 1 (no slot does more
-    than F_i / n_i^int of the job); a job with no such slot <= T has x_i = 0.
+    Tightening: e[i,t] exists only for t >= a_i + k_i - 1, k_i the fewest slots the checker
+    accepts (about ceil(n_i^int (1 - 1e-9) / F_i): no slot does more than F_i / n_i^int of the
+    job; :func:`~mlopt.families.pdors.fields.fastest_slots`); a job with no such slot <= T has
+    x_i = 0.
+
+    The checker's slack (DECISION in :mod:`mlopt.tolerance`): the model allows what
+    :mod:`mlopt.families.pdors.checker` accepts, so its optimum is never below a checked
+    schedule.  (5) and the variable bounds use the accepted load C (1 + 1e-9) + 1e-9 and (3)
+    the accepted work n_i^ext (1 - 1e-9), the first-completion cut too; integer data keep the
+    exact C and n^ext (equivalent there: :func:`~mlopt.families.pdors.fields.capacity_limits`,
+    :func:`~mlopt.families.pdors.fields.work_limits`).  An exact row let the model call 0
+    optimal where the checker accepts a schedule worth 10 (two workers of 1 + 1e-9 CPU on a
+    2-CPU machine; ``tests/pdors/test_pdors_tolerance.py``).
     """
     _no_options("dmlrs_milp", options)
     arr = pdors_arrays(workload)
     T, R = workload.horizon, arr.resources
     jobs = [j.id for j in workload.jobs]
     hs = list(arr.server_ids)
-    wfit = copies(arr.cap, arr.alpha)  # I x H
-    sfit = copies(arr.cap, arr.beta)
+    limit = capacity_limits(arr)  # H x R, the load the checker accepts
+    work_needed = work_limits(arr)  # I, the work the checker accepts
+    fastest = fastest_slots(arr, T)
+    wfit = copies(limit, arr.alpha)  # I x H
+    sfit = copies(limit, arr.beta)
     m = pyo.ConcreteModel(name="pdors_dmlrs_milp")
     W, S, E = [], [], []
     wub, sub = {}, {}
     for i, jid in enumerate(jobs):
         a, F = int(arr.arrival[i]), int(arr.batch[i])
-        first = a + max(1, math.ceil(arr.n_int[i] / F - EPS)) - 1
+        first = a + int(fastest[i]) - 1
         E += [(jid, t) for t in range(first, T + 1)]
         for hi, h in enumerate(hs):
             for t in range(a, T + 1):
@@ -137,7 +150,7 @@ def build_dmlrs_milp(workload: Workload, **options) -> pyo.ConcreteModel:
             if arr.beta[ji[j], r] > 0:
                 cap_terms.setdefault((h, t, res), []).append((float(arr.beta[ji[j], r]),
                                                               m.s[j, h, t]))
-    cap = {(h, res): float(arr.cap[hi, r]) for hi, h in enumerate(hs) for r, res in enumerate(R)}
+    cap = {(h, res): float(limit[hi, r]) for hi, h in enumerate(hs) for r, res in enumerate(R)}
     keys = sorted(cap_terms, key=lambda k: (hs.index(k[0]), k[1], R.index(k[2])))
     m.c5_capacity = pyo.Constraint(keys, rule=lambda _, h, t, res: sum(
         c * v for c, v in cap_terms[h, t, res]) <= cap[h, res])
@@ -169,7 +182,7 @@ def build_dmlrs_milp(workload: Workload, **options) -> pyo.ConcreteModel:
         if not terms:
             return m.x[j] == 0
         return sum(terms) + bonus * sum(m.om[k] for k in W if k[0] == j) >= \
-            float(arr.n_ext[i]) * m.x[j]
+            float(work_needed[i]) * m.x[j]
     m.c3_work = pyo.Constraint(m.J, rule=work)
 
     util = {(j, t): float(workload.jobs[ji[j]].utility(t - int(arr.arrival[ji[j]])))

@@ -20,7 +20,9 @@ and the objective sum_j (c_j - r_j).  Violations, named after the paper's equati
 * ``c2e_one_ps``: a slot where the job trains without exactly one PS, or has a PS while idle;
 * ``c2f_ps_capacity``: an edge PS slot serving two jobs in one slot;
 * ``c7b_storage`` (storage extension): the chunks stored on an edge server exceed its
-  storage_gb in some slot (a chunk is stored from r_j through its completion slot c_jd).
+  storage_gb in some slot (a chunk is stored from r_j through its completion slot c_jd), beyond
+  the float slack 1e-9 relative + 1e-9 absolute (:mod:`mlopt.tolerance`, shared with the
+  exact models).
 
 DECISIONS.  zeta_j = 1 iff every worker and PS row of the job is in the cloud ((2g)/(2h), read
 as OR).  A chunk may train more slots than it needs (the (2b) inequality); c_j is the last
@@ -40,6 +42,7 @@ import pandas as pd
 from mlopt import limits
 from mlopt.check import CheckResult, Violation
 from mlopt.schedule import Schedule
+from mlopt.tolerance import accepted_capacity
 from mlopt.workload import Workload
 
 from mlopt.families.edgecloud.fields import EdgeCloud, check_speed
@@ -193,7 +196,7 @@ def check_edgecloud(workload: Workload, schedule: Schedule, *,
             level = 0.0
             for t in sorted(d):
                 level += d[t]
-                if level > ec.storage[srv] * (1 + 1e-9) + 1e-9:
+                if level > accepted_capacity(ec.storage[srv]):
                     V.append(Violation("c7b_storage", f"{level:g} GB stored > {ec.storage[srv]:g}",
                                        slot=int(t), server=srv))
                     break

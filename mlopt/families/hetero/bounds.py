@@ -7,8 +7,10 @@ beyond the exact MILP's reach.
   duration over configurations that fit the empty cluster.
 * B2_r (volume / Smith bound): a job needs at least A_j^r = min over fitting configurations of
   d_k * (N_k e_m^r + [PS] z_p^r) units of resource r x slots (the PS term counts one PS, the
-  least (2e) allows), and the cluster offers C^r = sum_h C_h^r per slot.  Slots start at 1 and
-  job j occupies slots < c_j, so the jobs done by c_j used at most C^r (c_j - 1):
+  least (2e) allows), and the cluster offers C^r = sum_h C_h^r per slot (the load the checker
+  accepts, ``HeteroData.limit``; durations as the checker counts work,
+  ``HeteroData.duration``).  Slots start at 1 and job j occupies slots < c_j, so the jobs done
+  by c_j used at most C^r (c_j - 1):
   sum_{k: c_k <= c_j} A_k^r <= C^r (c_j - 1).  Minimizing sum_j w_j c_j subject to these
   inequalities is a one-machine problem with processing times p_j = A_j^r / C^r whose optimum is
   Smith's order (w_j / p_j descending); its value is below OPT because every feasible schedule
@@ -41,7 +43,7 @@ def lower_bound(workload: Workload, **_ignored) -> dict:
             use = c.n * data.e[c.m] + (data.z[c.p] if c.p >= 0 else 0.0)
             area[j] = np.minimum(area[j], c.d * use)
     b1 = float(np.sum(data.weight * (data.arrival + dmin)))
-    total = data.cap.sum(axis=0)
+    total = data.limit.sum(axis=0)  # the load the checker accepts (mlopt.tolerance)
     b2 = {}
     for r in range(R):
         if total[r] <= 0 or not np.any(area[:, r] > 0):

@@ -30,8 +30,9 @@ Violations, named after the paper's equations:
 Decisions: the horizon T bounds arrivals, not starts: online algorithms start jobs after T when
 needed (seed 003 simulates until every job is done), so slots > T are allowed.  q_j is derived
 from the placement (all workers and PSs on one server -> q_j = 1, the faster rate); a schedule
-that would also be feasible with q_j = 0 is feasible.  Tolerances: work 1e-9 relative, capacities
-1e-9 relative + 1e-9 absolute.
+that would also be feasible with q_j = 0 is feasible.  Tolerances (:mod:`mlopt.tolerance`, shared
+with the exact models and the bounds): work 1e-9 relative, capacities and (2i) 1e-9 relative +
+1e-9 absolute.
 """
 from __future__ import annotations
 
@@ -41,9 +42,10 @@ import pandas as pd
 from mlopt.check import CheckResult, Violation
 from mlopt.families.hetero.fields import hetero_data
 from mlopt.schedule import Schedule
+from mlopt.tolerance import CAP_RTOL, WORK_RTOL, accepted_capacity
 from mlopt.workload import Workload
 
-TOL = 1e-9
+TOL = CAP_RTOL  # the name placement_clique reads
 CONSTRAINTS = (
     "unknown_job", "unknown_server", "unknown_role", "unknown_type", "slot_out_of_range",
     "integer_counts", "duplicate_row", "c2a_scheduled_once", "c2a_admitted", "no_preemption",
@@ -153,7 +155,7 @@ def check_hetero(workload: Workload, schedule: Schedule) -> CheckResult:
             rate = d.rate_ra(j, m, N, q)
         elif m is not None and pss:
             rate = d.rate_ps(j, m, pidx[min(ptypes)], q)
-        if rate is not None and not (rate > 0 and dur * N * rate >= d.work[j] * (1 - TOL)):
+        if rate is not None and not (rate > 0 and dur * N * rate >= d.work[j] * (1 - WORK_RTOL)):
             out.append(Violation("c2f_work_done", f"d N rho = {dur} x {N} x {rate:.6g} = "
                                  f"{dur * N * rate:.6g} < E D K = {d.work[j]:g}", job=jid))
         if not ra and pss and m is not None:
@@ -161,7 +163,7 @@ def check_hetero(workload: Workload, schedule: Schedule) -> CheckResult:
             for srv in {s for s, _, _ in pss}:
                 remote = sum(c for s, _, c in workers if s != srv) * b
                 cover = sum(c * d.B[pidx[t]] for s, t, c in pss if s == srv)
-                if remote > cover * (1 + TOL) + TOL:
+                if remote > accepted_capacity(cover):
                     out.append(Violation("c2i_ps_bandwidth", f"PSs on {srv} cover {cover:g} Gbps "
                                          f"< {remote:g} Gbps of remote workers", job=jid,
                                          server=srv))
@@ -176,7 +178,7 @@ def check_hetero(workload: Workload, schedule: Schedule) -> CheckResult:
         per_job.append((jid, True, completion, d.weight[j] * completion))
     label = "c15b_capacity" if ra else "c2h_capacity"
     for t in sorted(loads):
-        over = loads[t] > d.cap * (1 + TOL) + TOL
+        over = loads[t] > accepted_capacity(d.cap)
         for h, r in zip(*np.nonzero(over)):
             out.append(Violation(label, f"{d.resources[r]} used {loads[t][h, r]:g} > capacity "
                                  f"{d.cap[h, r]:g}", slot=t, server=d.server_ids[h]))

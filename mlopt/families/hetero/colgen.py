@@ -116,7 +116,7 @@ def job_columns(data: HeteroData, fits: KeyTest, j: int, classes: np.ndarray | N
     if data.architecture == "ps":
         g = np.minimum(n - 1, np.array([per_server_workers(data, mm).max()
                                         for mm in range(len(data.e))])[m])
-        s = np.where(q == 1, 1, np.maximum(1, np.ceil((n - g) * data.b[m] / data.B[p] - 1e-9)))
+        s = np.where(q == 1, 1, data.fewest_ps((n - g) * data.b[m], p))
         u = u + s[:, None] * data.z[p]
     keys = a[:, :4]
     if classes is not None:
@@ -370,12 +370,12 @@ def run_colgen(workload: Workload, *, time_limit: float | None = 60.0, threads: 
         raise InputError("must be true or false", field="priced_packing", value=priced_packing)
     fits = KeyTest(data, lambda c: fits_alone(data, c))
     groups = server_classes(data)
-    shapes = np.array([data.cap[g[0]] for g in groups]) if class_rows else None
+    shapes = np.array([data.limit[g[0]] for g in groups]) if class_rows else None
     triples = [job_columns(data, fits, j, shapes, with_keys=True, type_rows=type_rows)
                for j in range(J)]
     cols = [(d, u) for d, u, _ in triples]
     T = default_slots(data, cols) if slots is None else slots
-    cap = usable_capacity(data) if usable_rows else data.cap
+    cap = usable_capacity(data) if usable_rows else data.limit  # the checker's accepted load
     C = cap.sum(axis=0)
     if class_rows:  # per class: its servers' summed capacity
         C = np.concatenate([C, *(cap[g].sum(axis=0) for g in groups)])

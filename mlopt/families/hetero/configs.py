@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mlopt.families.hetero.fields import _CEIL_EPS, MAX_DURATION, HeteroData
+from mlopt.families.hetero.fields import HeteroData, checked_slots
 
 
 @dataclass(frozen=True)
@@ -57,9 +57,7 @@ def job_config_arrays(data: HeteroData, j: int, *, worker_types: Collection[int]
                 else:  # (14): depends on Phi = N
                     f = (nn - 1) / nn
                     rate = 1.0 / (v + data.u_ra[j] * f + (0.0 if q else comm * f))
-                with np.errstate(divide="ignore", over="ignore"):
-                    d = np.minimum(np.maximum(1, np.ceil(work / (nn * rate) - _CEIL_EPS)),
-                                   MAX_DURATION).astype(np.int64)
+                d = checked_slots(work, nn, np.broadcast_to(rate, nn.shape))
                 # the first N reaching each d is the smallest (n ascending)
                 ds, idx = np.unique(d, return_index=True)
                 rows = np.empty((len(ds), 5), dtype=np.int64)
@@ -72,16 +70,17 @@ def job_config_arrays(data: HeteroData, j: int, *, worker_types: Collection[int]
 
 def cluster_workers(data: HeteroData) -> int:
     """The most workers of any one type the empty cluster holds: sum_h min_r floor(C_h^r /
-    e_m^r), maximized over m.  No configuration with more workers fits anywhere (fits_alone
-    needs them on the servers), so the enumeration stops there: with D_j far above the cluster
-    (D_j = 10^5 on a 2-server cluster) it stays as small as the cluster."""
+    e_m^r) with C the load the checker accepts (``data.limit``), maximized over m.  No
+    configuration with more workers fits anywhere (fits_alone needs them on the servers), so
+    the enumeration stops there: with D_j far above the cluster (D_j = 10^5 on a 2-server
+    cluster) it stays as small as the cluster."""
     hit = _WORKERS.get(id(data))
     if hit is not None and hit[0] is data:
         return hit[1]
     best = 0
     for e in data.e:
         pos = e > 0
-        per = np.floor(data.cap[:, pos] / e[pos] + 1e-9).min(axis=1) if pos.any() else \
+        per = np.floor(data.limit[:, pos] / e[pos] + 1e-9).min(axis=1) if pos.any() else \
             np.full(len(data.cap), np.inf)
         best = max(best, int(min(float(per.sum()), 2.0 ** 62)))
     if len(_WORKERS) > 64:
@@ -129,8 +128,9 @@ class KeyTest:
 
 
 def fits_alone(data: HeteroData, c: Config) -> bool:
-    """Can configuration c be placed on the empty cluster at all (capacities only)?"""
-    cap = data.cap
+    """Can configuration c be placed on the empty cluster at all (capacities only, the loads
+    the checker accepts: ``data.limit``, and its PS count ``data.fewest_ps``)?"""
+    cap = data.limit
     e = data.e[c.m]
     with np.errstate(divide="ignore", invalid="ignore"):
         per = np.where(e > 0, np.floor(cap / np.where(e > 0, e, 1) + 1e-9), np.inf).min(axis=1)
@@ -143,11 +143,11 @@ def fits_alone(data: HeteroData, c: Config) -> bool:
         return bool(((c.n * e + z) <= cap + 1e-9).all(axis=1).any())
     # q = 0: PSs on some server n with g < N workers, the rest elsewhere (checked exactly by
     # the placement search; here a quick necessary-and-sufficient test over (n, g))
-    b, B = data.b[c.m], data.B[c.p]
+    b = data.b[c.m]
     per_c = np.minimum(per, c.n)
     total = per_c.sum()
     g = np.arange(c.n)
-    s = np.maximum(1, np.ceil((c.n - g) * b / B - 1e-9))  # PSs needed with g workers at n
+    s = data.fewest_ps((c.n - g) * b, c.p)  # PSs needed with g workers at n
     need = g[:, None] * e + s[:, None] * z  # N x R
     fit = (need[None, :, :] <= cap[:, None, :] + 1e-9).all(axis=2)  # H x N
     rest = (total - per_c)[:, None] >= (c.n - g)[None, :]

@@ -45,17 +45,17 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
 from mlopt.errors import InputError
 from mlopt.limits import MAX_VALUE
+from mlopt.tolerance import CAP_ATOL, CAP_RTOL, accepted_capacity, accepted_work, integral
 from mlopt.workload import BANDWIDTH, Workload
 
 KEY = "hetero"
 ARCHITECTURES = ("ps", "ra")
-# ceil of a float ratio that is an integer up to rounding (3.0000000004 -> 3) must not add a slot
-_CEIL_EPS = 1e-9
 # durations are clipped here (about 1.1e12 slots): anything beyond mlopt.limits.MAX_HORIZON is
 # never schedulable, and the clip keeps integer arithmetic on durations exact and overflow-free
 # (a near-zero rate would otherwise give inf or a wrapped int64)
@@ -119,15 +119,84 @@ class HeteroData:
         return 1.0 / (self.v[j, m] + self.u_ra[j] * f + (0.0 if q else self.comm[j, m] * f))
 
     def duration(self, j: int, n: int, rate: float) -> int:
-        """Slots d with d N rho >= E D K (2f), the smallest such integer."""
+        """Slots d with d N rho >= E D K (2f) as the checker counts it, the smallest such
+        integer: the checker accepts d N rho >= E D K (1 - 1e-9) (:data:`mlopt.tolerance.
+        WORK_RTOL`), so d = ceil(E D K / (N rho) (1 - 1e-9)) (which also forgives float noise,
+        3.0000000004 -> 3), the last slot settled by the checker's own product
+        (:func:`checked_slots`).  DECISION (:mod:`mlopt.tolerance`): every model and bound built on
+        durations allows what the checker accepts; ceil(x - 1e-9) gave 4 slots for
+        x = 3.0000000015, where the checker accepts 3."""
         if not rate > 0:
             return MAX_DURATION
-        return int(min(MAX_DURATION, max(1, math.ceil(min(self.work[j] / (n * rate), 2.0 ** 60)
-                                                      - _CEIL_EPS))))
+        return int(checked_slots(self.work[j], n, rate))
+
+    @cached_property
+    def limit(self) -> np.ndarray:
+        """H x R: the most load the checker accepts on each server and resource, for the exact
+        models and the bounds (DECISION in :mod:`mlopt.tolerance`): C (1 + 1e-9) + 1e-9, or C
+        itself where C and every worker and PS type's demand of the resource are integers or
+        on one binary grid (equivalent there: :func:`mlopt.tolerance.integral`)."""
+        out = accepted_capacity(self.cap)
+        for r in range(len(self.resources)):
+            dem = (*self.e[:, r], *self.z[:, r])
+            for h in range(len(self.cap)):
+                if integral(self.cap[h, r], *dem):
+                    out[h, r] = self.cap[h, r]
+        out.flags.writeable = False
+        return out
+
+    def fewest_ps(self, remote, p: int):
+        """The fewest PSs of type p that cover ``remote`` Gbit/s (2i) as the checker counts it
+        (``remote`` <= k B_p (1 + 1e-9) + 1e-9), at least 1 (2e); ``remote`` and ``p`` may be
+        arrays.  With bandwidths on a binary grid (:func:`mlopt.tolerance.integral`) this is
+        ceil(remote / B_p): remote and k B_p lie on the grid, so the slack admits nothing more.
+        The quotient can be an ulp off the checker's product either way (2 workers of
+        0.45000000095000003 Gbit/s over PSs of 0.3: the quotient says 3, the checker's
+        0.9000000019000001 > 3 x 0.3 (1 + 1e-9) + 1e-9 needs 4), so the checker's own test
+        (:func:`mlopt.tolerance.accepted_capacity` of k B_p) settles the last PS."""
+        if np.ndim(remote) == 0 and np.ndim(p) == 0:  # the placement loops: plain floats
+            remote, B = float(remote), float(self.B[p])
+            k = math.ceil((remote - CAP_ATOL) / (B * (1 + CAP_RTOL)))
+            if k > 1 and remote <= accepted_capacity((k - 1) * B):
+                k -= 1
+            elif remote > accepted_capacity(k * B):
+                k += 1
+            return max(1, k)
+        remote, B = np.asarray(remote, dtype=float), self.B[p]
+        k = np.ceil((remote - CAP_ATOL) / (B * (1 + CAP_RTOL)))
+        k = np.where((k > 1) & (remote <= accepted_capacity((k - 1) * B)), k - 1, k)
+        k = np.where(remote > accepted_capacity(k * B), k + 1, k)
+        return np.maximum(1, k).astype(np.int64)
 
     def rate(self, j: int, m: int, p: int, q: int, n: int) -> float:
         """Return the mini-batch rate of job j for the architecture (PS or ring-allreduce)."""
         return self.rate_ps(j, m, p, q) if self.architecture == "ps" else self.rate_ra(j, m, n, q)
+
+
+def checked_slots(work, n, rate):
+    """The fewest slots d >= 1 (at most MAX_DURATION) with d N rho >= E D K (1 - 1e-9) as the
+    checker evaluates it (``dur * N * rate >= work * (1 - WORK_RTOL)``, IEEE); ``n`` and
+    ``rate`` (> 0) may be arrays of one length (then an int64 array).  ceil(E D K / (N rho)
+    (1 - 1e-9)) rounds differently from the checker's product by an ulp either way, so the
+    checker's own test settles the last slot: 4 mini-batches of 1.000000001 slots gave 4 slots,
+    which the checker rejects (4 x 1 x 0.999999999 < 4 (1 - 1e-9) in floats).  The ratio is
+    within a few ulps of the product's threshold (far below one slot for d <= 2^40), so one
+    step either way suffices."""
+    need = accepted_work(work)
+    if np.ndim(n) == 0 and np.ndim(rate) == 0:  # the placement loops: plain floats
+        n, rate = int(n), float(rate)  # Python ints as the checker's (no int64 wrap)
+        d = max(1, math.ceil(accepted_work(min(work / (n * rate), 2.0 ** 60))))
+        if d > 1 and (d - 1) * n * rate >= need:
+            d -= 1
+        elif d * n * rate < need:
+            d += 1
+        return min(MAX_DURATION, d)
+    n = np.asarray(n, dtype=np.int64)
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+        d = np.maximum(1.0, np.ceil(accepted_work(np.minimum(work / (n * rate), 2.0 ** 60))))
+        d = np.where((d > 1) & ((d - 1) * n * rate >= need), d - 1, d)
+        d = np.where(d * n * rate < need, d + 1, d)
+    return np.minimum(d, MAX_DURATION).astype(np.int64)
 
 
 def _vector(obj, resources, where):

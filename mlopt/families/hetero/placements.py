@@ -13,8 +13,9 @@ any schedule keeps the schedule feasible and never delays the job):
 * one PS server: (2i) asks *every* server holding PSs of j to cover the bandwidth of j's workers
   on other servers by itself, so dropping the PSs of all but one PS server h* keeps (2i) on h*,
   frees resources, and can only turn q from 0 into 1 (the faster rate);
-* the fewest PSs on h*: s = max(1, ceil(b_m (N - y_h*) / B_p)) ((2e) and (2i)); more PSs only use
-  resources (the rate does not depend on their number);
+* the fewest PSs on h*: s = max(1, ceil(b_m (N - y_h*) / B_p)) ((2e) and (2i), with the
+  checker's slack: :meth:`HeteroData.fewest_ps`); more PSs only use resources (the rate does not
+  depend on their number);
 * then, per job, every placement whose (per-server use, duration) is dominated by another's is
   dropped (:func:`drop_dominated`; equal pairs keep the first).
 Identical servers are *not* merged: per-server capacity rows are needed for exactness (two jobs
@@ -23,7 +24,6 @@ symmetry is broken instead (:func:`canonical`).
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from itertools import product
 
@@ -32,6 +32,7 @@ import numpy as np
 from mlopt.errors import InputError
 from mlopt.families.hetero.configs import cluster_workers
 from mlopt.families.hetero.fields import HeteroData
+from mlopt.tolerance import accepted_capacity
 
 #: placements enumerated per job before dominance (the exact model is for small clusters)
 MAX_PLACEMENTS = 200_000
@@ -60,10 +61,11 @@ class Placements:
 
 
 def per_server_workers(data: HeteroData, m: int) -> np.ndarray:
-    """Per server, the most type-m workers it holds alone."""
+    """Per server, the most type-m workers it holds alone (within the load the checker
+    accepts, ``data.limit``)."""
     e = data.e[m]
     pos = e > 0
-    return np.floor(data.cap[:, pos] / e[pos] + _FIT_TOL).min(axis=1).astype(np.int64)
+    return np.floor(data.limit[:, pos] / e[pos] + _FIT_TOL).min(axis=1).astype(np.int64)
 
 
 def _splits(n: int, limits: np.ndarray):
@@ -121,7 +123,7 @@ def job_placements(data: HeteroData, j: int) -> Placements:
                     continue
                 for p, h in product(range(len(data.z)), range(H)):
                     remote = (n - int(y[h])) * data.b[m]
-                    k = max(1, math.ceil(remote / data.B[p] - 1e-9))
+                    k = data.fewest_ps(remote, p)
                     s = np.zeros(H, dtype=np.int64)
                     s[h] = k
                     q = 1 if (len(hosts) == 1 and hosts[0] == h) else 0
@@ -135,7 +137,7 @@ def job_placements(data: HeteroData, j: int) -> Placements:
     ms = np.array([r[0] for r in rows])
     pp = np.array([max(r[1], 0) for r in rows])
     use = ys[:, :, None] * data.e[ms][:, None, :] + ss[:, :, None] * zz[pp][:, None, :]
-    fits = (use <= data.cap[None] * (1 + _FIT_TOL) + _FIT_TOL).all(axis=(1, 2))
+    fits = (use <= accepted_capacity(data.cap)[None]).all(axis=(1, 2))  # the checker's test
     cols = [np.array([r[i] for r in rows], dtype=np.int64) for i in range(5)]
     out = Placements(*cols, ys, ss, use).take(fits)
     return drop_dominated(out)

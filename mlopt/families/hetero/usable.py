@@ -77,14 +77,14 @@ def knapsack_max(cap: np.ndarray, use: np.ndarray, value: np.ndarray) -> float:
 def usable_capacity(data: HeteroData) -> np.ndarray:
     """K (H x R): per server and resource, the certified usable capacity (module docstring)."""
     it = items(data)
-    out = data.cap.astype(float).copy()
+    out = data.limit.astype(float).copy()  # the load the checker accepts (mlopt.tolerance)
     shapes: dict[tuple, np.ndarray] = {}
     for h, row in enumerate(data.cap.tolist()):
         key = tuple(row)
         if key not in shapes:
             cap = np.asarray(row, dtype=float)
             k = np.array([knapsack_max(cap, it, it[:, r]) for r in range(len(row))])
-            shapes[key] = np.minimum(cap, k * (1 + _TOL) + _TOL)
+            shapes[key] = np.minimum(out[h], k * (1 + _TOL) + _TOL)
         out[h] = shapes[key]
     return out
 

@@ -42,10 +42,8 @@ import pandas as pd
 from mlopt.schedule import Schedule
 from mlopt.workload import Workload
 from mlopt.check import CheckResult, Violation
+from mlopt.tolerance import CAP_ATOL, CAP_RTOL, WORK_RTOL  # one definition for all checkers
 
-WORK_RTOL = 1e-9
-CAP_RTOL = 1e-9
-CAP_ATOL = 1e-9
 ROLES = ("worker", "ps")
 
 CONSTRAINTS = (

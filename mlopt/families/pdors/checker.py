@@ -11,6 +11,11 @@ Never trusts the producer.  From the workload and the allocation table alone it 
 * (3) with Fact 1 recomputed from the placements: in each slot the job runs at internal speed
   iff all its workers and PSs sit on one single machine (|W|=|P|=1, W=P), else external; the
   slot does sum_h w / n_i^m of the job, which must reach 1 (relative tolerance 1e-9);
+* tolerances (:mod:`mlopt.tolerance`, which the exact model and the bounds share): capacities
+  1e-9 relative + 1e-9 absolute, work 1e-9 relative; a count within 1e-9 of an integer is
+  that integer (float noise), and the loads and work are computed from the integer: DECISION,
+  a count of 1.9999999991 workers used to add less than 2 workers' load, a slack no integer
+  model can follow;
 * (6) t~_i = the last slot with workers; the objective is sum of u_i(t~_i - a_i) over admitted
   jobs, recomputed here.
 """
@@ -22,9 +27,10 @@ import pandas as pd
 from mlopt.check import CheckResult, Violation
 from mlopt.families.pdors.fields import pdors_arrays
 from mlopt.schedule import Schedule
+from mlopt.tolerance import WORK_RTOL, accepted_capacity
 from mlopt.workload import Workload
 
-TOL = 1e-9
+TOL = 1e-9  # integer counts and the ratio rows (integers)
 
 
 def _speed_mode(g: pd.DataFrame) -> str:
@@ -67,6 +73,8 @@ def check_pdors(workload: Workload, schedule: Schedule) -> CheckResult:
         add("horizon", f"slot {r.slot} outside 1..{T}", job=r.job, slot=r.slot)
     ok &= ~bad
     d = df[ok].copy()
+    c = d["count"].astype(float).to_numpy()
+    d["count"] = np.where(np.abs(c - np.round(c)) <= TOL, np.round(c), c)  # float noise only
     d["a"] = np.array([arr.arrival[jidx[j]] for j in d["job"]], dtype=int)
     for r in d[d["slot"] < d["a"]].itertuples():
         add("c7_before_arrival", f"allocation in slot {r.slot} before arrival {r.a}", job=r.job,
@@ -84,7 +92,7 @@ def check_pdors(workload: Workload, schedule: Schedule) -> CheckResult:
         tot = use.groupby(["server", "slot"]).sum()
         for (srv, t), row in tot.iterrows():
             cap = arr.cap[sidx[srv]]
-            over = row.to_numpy(float) > cap * (1 + TOL) + TOL
+            over = row.to_numpy(float) > accepted_capacity(cap)
             for k in np.flatnonzero(over):
                 add("c5_capacity", f"{arr.resources[k]} used {row.iloc[k]:g} > capacity "
                     f"{cap[k]:g}", slot=t, server=srv)
@@ -114,7 +122,7 @@ def check_pdors(workload: Workload, schedule: Schedule) -> CheckResult:
                     done += nw / (arr.n_int[i] if mode == "int" else arr.n_ext[i])
                     completion = int(t) if completion is None else max(completion, int(t))
         if admitted:
-            if done < 1 - 1e-9:
+            if done < 1 - WORK_RTOL:
                 add("c3_work", f"trained {done:.9g} of the job's samples (< 1)", job.id)
             else:
                 value = float(job.utility(completion - job.arrival))

@@ -36,6 +36,11 @@ j: demands are, and both cases minimise over "at least D workers").  So the DP's
 Theta_lb(t~, G) <= the real schedule's cost and lambda_i >= its payoff.  Float safety: D' is
 computed with a -1e-9 slack (errors can only lower it) and the LP costs are lowered by
 1e-9 (1 + |c|).  The bound is then also capped by :func:`.theory.job_sum_bound` (both valid).
+Checker slack (DECISION in :mod:`mlopt.tolerance`): a checked schedule may load C_h^r up to
+C (1 + 1e-9) + 1e-9, so the relaxed pricing and the term sum p C use that load
+(:func:`.fields.capacity_limits`; exact C on integer data), and a schedule doing 1 - 1e-9 of a
+job is mapped to units summing to G all the same (sum_t ceil(G v_t) >= G (1 - 1e-9) > G - 1 for
+G < 1e9).
 
 The gap D - (master LP value) has two sources: the restricted columns (grid restriction, and
 LP duals of a degenerate master) and the relaxed pricing (a finer ``grid`` tightens it).
@@ -80,7 +85,7 @@ import numpy as np
 from mlopt.errors import InputError
 from mlopt.families.pdors.columns import Column, ColumnPool
 from mlopt.families.pdors.dp import best_schedule
-from mlopt.families.pdors.fields import pdors_arrays, validate_pdors
+from mlopt.families.pdors.fields import capacity_limits, pdors_arrays, validate_pdors
 from mlopt.families.pdors.oracle import ExternalLP, SlotOracle, SlotPlan, new_highs
 from mlopt.families.pdors.prices import schedulable
 from mlopt.families.pdors.theory import job_sum_bound
@@ -142,7 +147,7 @@ class _Pricer:
     """Both pricings of one job on the empty cluster."""
 
     def __init__(self, workload: Workload, arr, i: int, grid: int, column_grid: int,
-                 fine_grid: int | None = None):
+                 fine_grid: int | None = None, limit: np.ndarray | None = None):
         H = len(arr.server_ids)
         kw = dict(alpha=arr.alpha[i], beta=arr.beta[i], F=int(arr.batch[i]),
                   gamma=int(arr.gamma[i]), n_int=arr.n_int[i], n_ext=arr.n_ext[i], H=H,
@@ -156,11 +161,13 @@ class _Pricer:
         self.grid, self.column_grid = grid, column_grid
         self.i, self.a = i, int(arr.arrival[i])
         self.job = workload.jobs[i]
-        self.cap = arr.cap
+        self.cap = arr.cap  # real columns: exact capacities
+        # the relaxed pricing: the load the checker accepts (a relaxation of checked schedules)
+        self.limit = capacity_limits(arr) if limit is None else limit
         self.T = workload.horizon
 
     def bound(self, price: np.ndarray) -> float:
-        theta = {t: self.relaxed.slot(price[t - 1], self.cap)[0]
+        theta = {t: self.relaxed.slot(price[t - 1], self.limit)[0]
                  for t in range(self.a, self.T + 1)}
         return best_schedule(theta, self.a, self.T, self.grid, self.job.utility).payoff
 
@@ -177,7 +184,7 @@ class _Pricer:
         """The relaxed payoff on the finer grid (also >= every real schedule's payoff)."""
         if self.fine is None:
             return math.inf
-        theta = {t: self.fine.slot(price[t - 1], self.cap)[0]
+        theta = {t: self.fine.slot(price[t - 1], self.limit)[0]
                  for t in range(self.a, self.T + 1)}
         return best_schedule(theta, self.a, self.T, self.fine.grid, self.job.utility).payoff
 
@@ -299,9 +306,10 @@ def colgen_bound(workload: Workload, *, time_limit: float = 60.0, grid: int = 10
     start = time.perf_counter()
     arr = pdors_arrays(workload)
     T, (H, R) = workload.horizon, arr.cap.shape
-    capsum = np.broadcast_to(arr.cap, (T, H, R))
+    limit = capacity_limits(arr)  # the load the checker accepts: D(p)'s sum p C
+    capsum = np.broadcast_to(limit, (T, H, R))
     ok = schedulable(workload, arr)
-    pricers = [_Pricer(workload, arr, i, grid, column_grid, fine_grid)
+    pricers = [_Pricer(workload, arr, i, grid, column_grid, fine_grid, limit)
                for i in np.flatnonzero(ok)]
     master = _Master(arr, T, threads)
     js = job_sum_bound(workload)["bound"]

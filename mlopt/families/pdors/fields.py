@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mlopt import limits
+from mlopt import limits, tolerance
 from mlopt.errors import InputError
 from mlopt.workload import BANDWIDTH, Workload
 
@@ -200,6 +200,56 @@ def pdors_arrays(workload: Workload) -> PdorsArrays:
         n_int=np.array([worker_slots(workload, j, "int") for j in jobs], dtype=float),
         n_ext=np.array([worker_slots(workload, j, "ext") for j in jobs], dtype=float),
     )
+
+
+def capacity_limits(arr: PdorsArrays) -> np.ndarray:
+    """H x R: the most load :mod:`.checker` accepts on each machine and resource, for the
+    exact model and the bounds (DECISION in :mod:`mlopt.tolerance`: they allow what the checker
+    allows).  Exact C_h^r where C_h^r and every job's alpha^r and beta^r are integers (or on
+    one binary grid: then equivalent, :func:`mlopt.tolerance.integral`), else
+    C (1 + 1e-9) + 1e-9."""
+    out = tolerance.accepted_capacity(arr.cap)
+    for r in range(len(arr.resources)):
+        dem = (*arr.alpha[:, r], *arr.beta[:, r])
+        for h in range(len(arr.server_ids)):
+            if tolerance.integral(arr.cap[h, r], *dem):
+                out[h, r] = arr.cap[h, r]
+    return out
+
+
+def work_limits(arr: PdorsArrays) -> np.ndarray:
+    """I: the least worker-slots at external speed (internal ones counted n^ext / n^int times)
+    that :mod:`.checker` accepts as the whole job: it accepts sum_t w_t / n^m(t) >= 1 - 1e-9,
+    i.e. n^ext (1 - 1e-9) (DECISION in :mod:`mlopt.tolerance`).  Exactly n^ext where n^int and
+    n^ext are integers with n^int n^ext < 1e8: the fraction done is then a multiple of
+    1 / (n^int n^ext), so 1 - 1e-9 of it (with float noise far below 1e-8) is all of it."""
+    out = tolerance.accepted_work(arr.n_ext)
+    for i in range(len(out)):
+        if float(arr.n_int[i]).is_integer() and float(arr.n_ext[i]).is_integer() and \
+                arr.n_int[i] * arr.n_ext[i] < tolerance.EXACT_LIMIT:
+            out[i] = arr.n_ext[i]
+    return out
+
+
+def fastest_slots(arr: PdorsArrays, horizon: int) -> np.ndarray:
+    """I: the fewest slots any schedule the checker accepts needs for each job: at most F_i
+    workers at the faster, internal speed do F_i / n^int of it per slot, and the checker
+    accepts 1 - 1e-9 of the job as all of it.  Where the job could finish by ``horizon`` this
+    is the checker's own count: the first t at which its float sum done += F_i / n^int passes
+    1 - 1e-9 (a slot with fewer workers, or at external speed, adds no more).  The estimate
+    ceil(n^int (1 - 1e-9) / F_i - 1e-9) can be one slot short of it (n^int = 2.000000003,
+    F_i = 2: 1 slot, but 2 / 2.000000003 < 1 - 1e-9): the model's first-completion cut then
+    let HiGHS's feasibility tolerance (1e-7) pass 2 worker-slots for 2.000000003 and extract a
+    schedule the checker rejects.  Beyond the horizon the estimate stands (never above the
+    count, so every bound and cut built on it stays valid)."""
+    est = np.maximum(1, np.ceil(tolerance.accepted_work(arr.n_int) / arr.batch - EPS)).astype(int)
+    for i in np.flatnonzero(arr.arrival + est - 1 <= horizon):
+        # the checker's running sum of nw / n^int, one full slot each (accumulate adds in
+        # order, as the checker does); est + 1 slots pass (est is at most one short)
+        done = np.add.accumulate(np.full(int(est[i]) + 1, arr.batch[i] / arr.n_int[i]))
+        hit = np.flatnonzero(done >= 1 - tolerance.WORK_RTOL)
+        est[i] = hit[0] + 1 if len(hit) else len(done)  # (never above the count)
+    return est
 
 
 def ceil_eps(x) -> np.ndarray | int:

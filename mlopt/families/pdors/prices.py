@@ -29,7 +29,7 @@ import numpy as np
 
 from mlopt.errors import InputError
 from mlopt.exp_prices import cap_log_lower, check_price_scale, exp_price, log_ratio, log_utility
-from mlopt.families.pdors.fields import EPS, PdorsArrays
+from mlopt.families.pdors.fields import EPS, PdorsArrays, fastest_slots
 from mlopt.workload import Workload
 
 PRICE_MODES = ("oracle", "estimate")
@@ -73,9 +73,9 @@ class PdorsPrices:
 
 
 def schedulable(workload: Workload, arr: PdorsArrays) -> np.ndarray:
-    """Return a mask of the jobs that can finish within the horizon at full speed."""
-    best = np.maximum(1, np.ceil(arr.n_int / arr.batch - EPS)).astype(int)
-    return arr.arrival + best - 1 <= workload.horizon
+    """Return a mask of the jobs that can finish within the horizon at full speed (as the
+    checker counts work: :func:`.fields.fastest_slots`)."""
+    return arr.arrival + fastest_slots(arr, workload.horizon) - 1 <= workload.horizon
 
 
 def pdors_prices(workload: Workload, arr: PdorsArrays, *, price_mode: str = "oracle",

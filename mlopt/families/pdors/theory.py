@@ -48,16 +48,17 @@ def pdors_diagnostics(workload, schedule, *, options, opt_upper) -> dict:
 
 
 def job_sum_bound(workload, **_) -> dict:
-    """A certified upper bound on OPT: sum over jobs of u_i(ceil(n_i^int / F_i) - 1), each job's
-    utility at its shortest possible duration (no slot does more than F_i / n_i^int of the job,
-    since at most F_i workers run at the faster, internal speed), 0 for a job that cannot finish
+    """A certified upper bound on OPT: sum over jobs of u_i(ceil(n_i^int (1 - 1e-9) / F_i) - 1),
+    each job's utility at its shortest possible duration (no slot does more than F_i / n_i^int
+    of the job, since at most F_i workers run at the faster, internal speed, and the checker
+    accepts 1 - 1e-9 of the job: :func:`.fields.fastest_slots`), 0 for a job that cannot finish
     by T.  Valid because u_i is non-increasing; cheap, and loose under contention."""
-    from mlopt.families.pdors.fields import validate_pdors
+    from mlopt.families.pdors.fields import fastest_slots, validate_pdors
     from mlopt.families.pdors.prices import schedulable
 
     validate_pdors(workload)  # its assumptions: b_int >= b_ext (n_int is the fastest speed)
     arr = pdors_arrays(workload)
     ok = schedulable(workload, arr)
-    best = np.maximum(1, np.ceil(arr.n_int / arr.batch - 1e-9)) - 1
+    best = fastest_slots(arr, workload.horizon) - 1
     total = float(sum(workload.jobs[i].utility(best[i]) for i in np.flatnonzero(ok)))
     return {"bound": total, "status": "optimal", "jobs_counted": int(ok.sum())}
