@@ -1433,3 +1433,31 @@ CLAIMS += [
     Table(FRONTIER, "| budget s | low | low from | high | high from | width % |",
           scratch_bracket_rows, what="frontier: harmony-open-0 from scratch (7)"),
 ]
+
+
+# --- frontier.md, 2026-11-29 (8): from scratch with reruns, patience and a late share_ip -----
+# benchmarks/harmony/data/open0_scratch_v2_<budget>_<run>.json: `mlopt instances bracket
+# harmony-open --only harmony-open-0 --time-limit <budget> --json` outputs, one per run
+SCRATCH_V2 = ["600_r1", "600_r2", "600_r3", "600_r4", "60_r1"]
+
+
+def scratch_v2_rows():
+    out = []
+    for run in SCRATCH_V2:
+        path = DATA / f"open0_scratch_v2_{run}.json"
+        if not path.exists():
+            continue
+        d = json.loads(path.read_text())[0]
+        assert d["instance"] == "harmony-open-0" and d["status"] == "bound"
+        low_src, high_src = d["solver"].split("(", 1)[1].rstrip(")").split(" / ")
+        exact = [s for s in d["sources"] if s["kind"] == "exact"]
+        out.append([run.split("_")[1], run.split("_")[0], float(d["bound"]), low_src,
+                    float(d["objective"]), high_src, 100 * float(d["gap"]),
+                    exact[0]["status"] if exact else "none"])
+    return out
+
+
+CLAIMS += [
+    Table(FRONTIER, "| run | budget s | low | low from | high | high from | width % | exact model |",
+          scratch_v2_rows, what="frontier: harmony-open-0 from scratch, reruns and patience (8)"),
+]
