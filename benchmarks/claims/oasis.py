@@ -1028,3 +1028,27 @@ CLAIMS += [
              + [round7b_bracket_sentence()[4], round7b_bracket_sentence()[5]],
              what="frontier round 7 (bounds): oasis-open-2 recorded"),
 ]
+
+
+# --- frontier.md, ninth round: oasis-open-2 from scratch in one 600 s instances bracket ------
+# benchmarks/oasis/data/open2_scratch_600_r<k>.json: `mlopt instances bracket oasis-open --only
+# oasis-open-2 --time-limit 600 --json` outputs (r2 with --update-solu)
+def open2_scratch_rows():
+    out = []
+    for k in (1, 2, 3):
+        path = ROOT / "benchmarks" / "oasis" / "data" / f"open2_scratch_600_r{k}.json"
+        if not path.exists():
+            continue
+        d = json.loads(path.read_text())[0]
+        assert d["instance"] == "oasis-open-2" and d["status"] == "bound"
+        low_src, high_src = d["solver"].split("(", 1)[1].rstrip(")").split(" / ")
+        exact = [s for s in d["sources"] if s["kind"] == "exact"]
+        out.append([f"r{k}", float(d["objective"]), low_src, float(d["bound"]), high_src,
+                    100 * float(d["gap"]), exact[0]["status"] if exact else "none"])
+    return out
+
+
+CLAIMS += [
+    Table(FRONTIER, "| run | low | low from | high | high from | width % | exact model |",
+          open2_scratch_rows, what="frontier round 9: oasis-open-2 from scratch in 600 s"),
+]
