@@ -355,7 +355,8 @@ def bracket(workload, *, family: str | None = None, time_limit: float = 60.0,
     # column generation) last, so they get whatever the others leave instead of half of it.
     # A bound stronger from a better schedule (Bound.start_option) waits for the searches
     # (DECISION on late bounds, module docstring)
-    late = [n for n in bound_names if fam.bounds_[n].start_option and n not in closers]
+    late = [n for n in bound_names if fam.bounds_[n].start_option
+            and not fam.bounds_[n].proves_from_start]  # a closer runs first, or in turn
     bound_order = sorted((n for n in bound_names if n not in late),
                          key=lambda n: (n not in closers, _anytime(fam, n)))
     algorithm_queue = [_Step("primal", n) for n in names]
@@ -440,7 +441,7 @@ def bracket(workload, *, family: str | None = None, time_limit: float = 60.0,
             if item is not None and item[1].done():
                 item[0].finish(st, item[1])
                 if item[0].rerun and st.primal == item[0].best_before and \
-                        item[0].runtime < 0.9 * _inner(item[0].share):
+                        item[0].runtime < 0.9 * item[0].cap:
                     settled[item[0].name] = st.primal  # stopped before its cap, no gain
                 running[slot] = None
         if exact_in():
@@ -668,6 +669,9 @@ class _Step:
         self.kind, self.name, self.rerun = kind, name, rerun
         self.t0 = 0.0
         self.share = self.runtime = 0.0  # its hard limit, and how long it ran
+        # the time it was given: its budget option's value (clipped to the option's range,
+        # so it may be shorter than the inner limit of ``share``), at most that inner limit
+        self.cap = 0.0
         self.seed = 0  # a rerun's own seed (its round), so two runs do not repeat each other
         self.best_before = None  # the best value when a rerun started
         self.note = ""  # added to the source's note (what a rerun started from)
@@ -685,8 +689,9 @@ class _Step:
             self.note = "" if start is None else f"started from {best_from}'s schedule"
             if self.seed:
                 self.note = "; ".join(x for x in (self.note, f"seed {self.seed}") if x)
-            return Boxed(share, _algorithm_work(fam, workload, self.name,
-                                                _budget_options(fam, self.name, share), start,
+            options = _budget_options(fam, self.name, share)
+            self.cap = min([_inner(share), *options.values()])
+            return Boxed(share, _algorithm_work(fam, workload, self.name, options, start,
                                                 seed=self.seed))
         if share <= 0.5:
             return Boxed(0.0, lambda: None, why="no time left in the budget")
@@ -874,6 +879,14 @@ def _start_exact(fam, workload, solver: str, threads: int, share: float,
                                  mip_gap=0.0, threads=threads)
             else:
                 res = solve(model, solver, time_limit=limit, mip_gap=0.0, threads=threads)
+        if report is not None and res.bound is not None and math.isfinite(res.bound):
+            # the solver's last word, before extraction, checking and verification: HiGHS
+            # sends a bound found in presolve or at the root only at a later node, if any,
+            # and the bracket reads silence as no bound yet (patience)
+            try:
+                report(res.objective, res.bound)
+            except Exception:  # noqa: BLE001  (a display never breaks the solve)
+                pass
         out = {"build_s": build_s, "solved": True, "status": res.status.value,
                "solve_s": res.runtime_s, "bound": res.bound, "schedule": None, "value": None,
                "check": None, "verified_by": None, "warm": warm_note}

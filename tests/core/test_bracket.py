@@ -479,3 +479,25 @@ def test_an_exact_model_whose_build_alone_takes_an_eighth_of_the_budget_is_skipp
     res = bracket(w, time_limit=10, verify=False, bounds=[])
     exact = [s for s in res.sources if s.kind == "exact"]
     assert exact and exact[0].status == "skipped" and "0.125" in exact[0].note
+
+
+def test_an_exact_model_solved_before_patience_keeps_its_result_while_verified(monkeypatch):
+    """HiGHS solves pdors tiny at the root and sends only its incumbent (a bound would come at
+    a later node): the solve's own last bound is reported when it returns, so a second
+    solver's check running past EXACT_PATIENCE of the budget is not read as a silent model
+    (it was stopped there: 'no bound after 50%', its optimum lost)."""
+    import types
+
+    import mlopt.bracket as b
+    import mlopt.solve
+
+    def slow_verify(model, first, solver=None, *, time_limit=None, threads=1, **_):
+        time.sleep(0.7 * 8)  # past the patience point (4 s) of an 8 s bracket
+        return types.SimpleNamespace(verified=False, verified_by=None, reason="slow check")
+    monkeypatch.setattr(mlopt.solve, "verify", slow_verify)
+    w = get_family("pdors").generate("tiny", seed=0)
+    res = bracket(w, time_limit=8, bounds=[], algorithms=["pdors"])
+    exact = [s for s in res.sources if s.kind == "exact"]
+    assert len(exact) == 1 and exact[0].status == "ok", res.to_dict()
+    assert "no bound after" not in exact[0].note and exact[0].bound is not None
+    assert "not verified: slow check" in exact[0].note

@@ -210,3 +210,25 @@ def test_bracket_does_not_wait_for_a_slow_estimate(monkeypatch):
     assert time.perf_counter() - t0 < 8 + 3
     exact = [s for s in res.sources if s.kind == "exact"]
     assert exact and exact[0].status != "skipped"
+
+
+def test_a_warm_started_scip_solve_reports_as_a_cold_one():
+    """``progress.reports`` says SCIP on one thread reports, and the bracket reads a silent
+    exact model as one without a bound yet (patience): its warm-started solve (the bracket's
+    exact model, warm from the online algorithms) reported nothing, so a ``--solver scip``
+    bracket stopped its exact model at half of the budget whatever SCIP had found."""
+    from mlopt.solvers.base import BACKENDS
+    from mlopt.warmstart import best_start, encode_schedule, solve_warm
+
+    if not BACKENDS["scip"].available():
+        pytest.skip("scip is not installed")
+    fam = get_family("pdors")
+    w = fam.generate("tiny", seed=0)
+    start = best_start(w, "pdors")
+    model = fam.model()(w)
+    pairs = []
+    with reporting(lambda i, b: pairs.append((i, b))):
+        res = solve_warm(model, encode_schedule("pdors", model, w, start.schedule), "scip",
+                         time_limit=30, mip_gap=0.0, threads=1)
+    assert res.status.value == "optimal"
+    _check_pairs(pairs, res.objective, sense=fam.sense)

@@ -167,3 +167,53 @@ def test_a_bound_taking_the_best_schedule_waits_for_the_searches(toy, algorithms
     else:
         assert src[0].started_s < 2.0 and "no start" in src[0].note
     assert Algorithm  # imported for the variant's records
+
+
+def test_a_search_that_used_its_clipped_cap_has_not_settled(toy):
+    """A rerun's cap is its budget option's value clipped to the option's range: here fill's
+    time_limit at most 2 s, below the 4 s inner limit of a 5 s rerun share.  A search that
+    used all of it did not stop on its own, so it runs again while time is left (compared
+    with 0.9 x 4 s it was marked settled after its first rerun, and a 12 s bracket ended at
+    about 4 s: first run about 2 s, both cores' reruns about 2 s)."""
+    from mlopt.bracket import bracket
+    from mlopt.params import Param
+
+    algs = dict(toy.algorithms_)
+    algs["fill"] = dataclasses.replace(
+        algs["fill"], run=_slow_fill,
+        options={"time_limit": Param.float(1.0, low=0.1, high=2.0)})
+    _variant(toy, "toy_clip", algorithms_=algs)
+    try:
+        w = get_family("toy_clip").generate("tiny", seed=0)
+        b = bracket(w, family="toy_clip", time_limit=12, exact=False, bounds=[],
+                    algorithms=["greedy", "fill"])
+    finally:
+        unregister_family("toy_clip")
+    fills = [s for s in b.sources if s.name == "fill"]
+    # reruns start about every 2.1 s on both cores while more than RERUN_MIN_S (5 s) of the
+    # 11.5 s left is left: at about 2, 4 and 6 s, two each, after the first run
+    assert len(fills) >= 5, [s.to_dict() for s in b.sources]
+    assert b.elapsed_s > 6, b.elapsed_s
+
+
+def test_a_bound_that_proves_from_a_start_is_not_late_without_one(toy):
+    """``Bound.proves_from_start`` (OASiS's class_relaxation) is not a late bound (DECISION on
+    late bounds: start_option *and not* proves_from_start): with no start schedule it runs in
+    turn with the other bounds, at once on the second core, not after LATE_AT of the budget
+    (it waited until 0.6 x 16 - RERUN_MIN_S = 4.6 s, a slow search holding the other core)."""
+    from mlopt.bracket import bracket
+    from mlopt.families.base import Bound
+
+    algs = dict(toy.algorithms_)
+    algs["fill"] = dataclasses.replace(algs["fill"], run=_slow_fill)
+    closer = Bound("every_job", _every_job, start_option="start", proves_from_start=True)
+    _variant(toy, "toy_closer", algorithms_=algs, bounds_=[closer])
+    try:
+        w = get_family("toy_closer").generate("tiny", seed=0)
+        b = bracket(w, family="toy_closer", time_limit=16, exact=False,
+                    algorithms=["greedy", "fill"], bounds=["every_job"])
+    finally:
+        unregister_family("toy_closer")
+    src = [s for s in b.sources if s.name == "every_job"]
+    assert len(src) == 1 and src[0].status == "ok", [s.to_dict() for s in b.sources]
+    assert src[0].started_s < 2.0, src[0].to_dict()
