@@ -159,11 +159,17 @@ def test_a_bound_taking_the_best_schedule_waits_for_the_searches(toy, algorithms
     src = [s for s in b.sources if s.name == "every_job"]
     assert len(src) == 1 and src[0].status == "ok", [s.to_dict() for s in b.sources]
     if algorithms:
-        assert src[0].started_s >= LATE_AT * 16 - RERUN_MIN_S - 0.5, src[0].to_dict()
+        assert (LATE_AT, RERUN_MIN_S) == (0.6, 5.0)
+        # the first free core after 0.6 x 16 - 5 = 4.6 s (literals: a bound read from LATE_AT
+        # itself passed with LATE_AT = 0)
+        assert src[0].started_s >= 0.6 * 16 - 5.0 - 0.5, src[0].to_dict()
         assert "given a start" in src[0].note and "schedule" in src[0].note
         fills = [s for s in b.sources if s.name == "fill"]
         assert len(fills) >= 3  # the first run, then reruns on both cores
         assert max(s.started_s for s in fills) > src[0].started_s  # the other core goes on
+        # every run within RERUN_SHARE of the budget (a quarter of 16 s, at least RERUN_MIN_S:
+        # 5 s), also after the late bound started (a rerun given all the time left passed)
+        assert all(s.runtime_s <= 5.5 for s in fills), [s.to_dict() for s in fills]
     else:
         assert src[0].started_s < 2.0 and "no start" in src[0].note
     assert Algorithm  # imported for the variant's records
@@ -217,3 +223,33 @@ def test_a_bound_that_proves_from_a_start_is_not_late_without_one(toy):
     src = [s for s in b.sources if s.name == "every_job"]
     assert len(src) == 1 and src[0].status == "ok", [s.to_dict() for s in b.sources]
     assert src[0].started_s < 2.0, src[0].to_dict()
+
+
+def test_each_rerun_runs_with_the_seed_its_note_names(toy, tmp_path):
+    """A rerun's seed reaches the algorithm, not only its note (with every run given seed 0
+    and the note still naming its round, the tests on notes passed)."""
+    from mlopt.bracket import bracket
+
+    log = tmp_path / "seeds"
+
+    def recording_fill(workload, *, seed=0, time_limit=5.0, start=None):
+        from toyfamily.fill import run
+
+        with open(log, "a") as out:  # each run is a child process: a file collects them
+            out.write(f"{seed}\n")
+        return run(workload, seed=seed, time_limit=time_limit, start=start)
+
+    algs = dict(toy.algorithms_)
+    algs["fill"] = dataclasses.replace(algs["fill"], run=recording_fill)
+    _variant(toy, "toy_seed", algorithms_=algs)
+    try:
+        w = get_family("toy_seed").generate("tiny", seed=0)
+        b = bracket(w, family="toy_seed", time_limit=12, exact=False, bounds=[],
+                    algorithms=["greedy", "fill"])
+    finally:
+        unregister_family("toy_seed")
+    fills = [s for s in b.sources if s.name == "fill"]
+    assert len(fills) >= 2, [s.to_dict() for s in b.sources]
+    named = [int(s.note.rsplit("seed ", 1)[-1]) for s in fills[1:]]
+    assert sorted(int(x) for x in log.read_text().split()) == sorted([0] + named)
+    assert len(set(named)) == len(named) and 0 not in named
