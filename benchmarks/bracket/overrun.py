@@ -5,6 +5,15 @@ before and after (a row run at a load above 2 is a lower limit on the overrun's 
 
     python benchmarks/bracket/overrun.py --preset tiny > benchmarks/bracket/data/overrun-tiny-<date>.csv
     python benchmarks/bracket/overrun.py --preset small > benchmarks/bracket/data/overrun-small-<date>.csv
+
+(edgecloud has no ``small`` preset: the 2026-11-29 small file stops after hetero.)  Larger
+instances, one family each (the rows of overrun-larger-<date>.csv, in this order):
+
+    python benchmarks/bracket/overrun.py --families harmony --preset uniform --budgets 5 10 20
+    python benchmarks/bracket/overrun.py --families hetero --preset bench --budgets 10 20
+    python benchmarks/bracket/overrun.py --families pdors --preset paper-fig6 --budgets 10 20
+    python benchmarks/bracket/overrun.py --families oasis --preset paper-fig5 --budgets 10 20
+    python benchmarks/bracket/overrun.py --families edgecloud --preset paper-sim --budgets 10 20
 """
 from __future__ import annotations
 
