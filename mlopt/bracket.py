@@ -88,7 +88,9 @@ DECISION (late bounds): a bound that is stronger from a better schedule (``Bound
 and not ``proves_from_start``: Harmony's ``share_ip``, whose runs are those within a reduced-
 cost slack of the schedule's value) starts once ``LATE_AT`` of the budget has passed -- or
 earlier when nothing else would run -- on the first free core, with all the time left and the
-best schedule found by then; the searches before it on that core are cut to end by then.
+best schedule found by then; the searches before it on that core are cut to end by then, and
+so are the bounds in turn when they share one core with it (beside the exact model, or on one
+core: the last of them took all the time left).
 Started first, it would take a baseline's schedule (at harmony-open-0 ``share_ip`` with a
 22 s local search's schedule stayed below ``share`` after 150 s; from a good schedule it lifts
 it).
@@ -391,7 +393,10 @@ def bracket(workload, *, family: str | None = None, time_limit: float = 60.0,
                        max(RERUN_MIN_S, until_late()))
         if step.name in closers or step in late_steps:  # it can close the interval, or it
             return left()                                 # came late: all the time left
-        return left() / (len(bound_queue) + 1)
+        # on the only core (beside the exact model, or one core), a bound in turn ends by a
+        # late bound's time as the searches do: the last one took all the time left (left / 1)
+        cut = math.inf if two_slots() else max(RERUN_MIN_S, until_late())
+        return min(left() / (len(bound_queue) + 1), cut)
 
     # the anytime algorithms run again (from the best schedule, a fresh seed each run) while
     # time is left: ``rounds`` counts their runs; ``settled[name]`` is the best value when the

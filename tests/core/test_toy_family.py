@@ -253,3 +253,37 @@ def test_each_rerun_runs_with_the_seed_its_note_names(toy, tmp_path):
     named = [int(s.note.rsplit("seed ", 1)[-1]) for s in fills[1:]]
     assert sorted(int(x) for x in log.read_text().split()) == sorted([0] + named)
     assert len(set(named)) == len(named) and 0 not in named
+
+
+def _busy_bound(workload, *, time_limit=5.0):
+    """An anytime bound that uses all the time it is given (as column generation may)."""
+    import time
+
+    time.sleep(time_limit)
+    return {"bound": float(sum(j.utility.max_value() for j in workload.jobs)),
+            "status": "busy"}
+
+
+def test_a_late_bound_runs_on_one_core_after_an_anytime_bound(toy, monkeypatch):
+    """One core (as beside a running exact model): the last bound in turn took all the time
+    left (left / 1), so the late bound found nothing left ("no time left in the budget").
+    Bounds in turn before a late bound end by LATE_AT too, as the searches do: the late bound
+    runs with the 0.4 x 16 = 6.4 s after it."""
+    import mlopt.bracket as mb
+    from mlopt.families.base import Bound
+
+    monkeypatch.setattr(mb, "_cores", lambda: 1)
+    busy = Bound("busy", _busy_bound)
+    late = Bound("every_job", _every_job, start_option="start")
+    _variant(toy, "toy_busy", bounds_=[busy, late])
+    try:
+        w = get_family("toy_busy").generate("tiny", seed=0)
+        b = mb.bracket(w, family="toy_busy", time_limit=16, exact=False,
+                       algorithms=["greedy", "fill"], bounds=["busy", "every_job"])
+    finally:
+        unregister_family("toy_busy")
+    src = {s.name: s for s in b.sources}
+    assert src["busy"].status == "ok", [s.to_dict() for s in b.sources]
+    assert src["every_job"].status == "ok", [s.to_dict() for s in b.sources]
+    assert "given a start" in src["every_job"].note
+    assert src["every_job"].started_s <= 0.6 * 16 + 0.5
