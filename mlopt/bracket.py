@@ -11,7 +11,7 @@ Sources (each inside what is left of one wall-clock budget):
    default options, each schedule passed through the family's checker; algorithms that do not
    apply to the workload (an InputError) are listed and skipped.  An anytime algorithm (one
    declaring ``Algorithm.budget_option``: local search, price-and-branch) gets its share of
-   the budget as that option, and once every source has run with time left and the interval
+   the budget as that option, and once every source has started with time left and the interval
    still open, the anytime algorithms run again in turn, on every free core, until the
    budget ends (an improvement search, ``Algorithm.start_option``, from the best schedule
    found so far; DECISION on reruns below);
@@ -61,8 +61,9 @@ its 782.93 schedule (benchmarks/oasis/frontier.md, eighth round): beside the exa
 with no bound); the loop needs several 100-400 s rounds and then the second solver.  Without a
 start nothing changes: the loop has no schedule to sit above.
 
-DECISION (reruns; issue 21, harmony-open-0 in 600 s): once every source has run, a free core
-runs an anytime algorithm again -- the anytime algorithms in turn, each run from the best
+DECISION (reruns; issue 21, harmony-open-0 in 600 s): once every source has started, a free
+core runs an anytime algorithm again (it does not wait for the other core's runs: a rerun may
+start, from the best schedule then, while the same algorithm's first run goes on) -- the anytime algorithms in turn, each run from the best
 schedule so far, with a fresh seed (its round number, so two runs on the two cores do not
 repeat each other), for at most ``RERUN_SHARE`` of the budget (so an improvement found on one
 core reaches the other's next run) -- until the budget ends.  An algorithm that stopped on
