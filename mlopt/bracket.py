@@ -11,7 +11,7 @@ Sources (each inside what is left of one wall-clock budget):
    default options, each schedule passed through the family's checker; algorithms that do not
    apply to the workload (an InputError) are listed and skipped.  An anytime algorithm (one
    declaring ``Algorithm.budget_option``: local search, price-and-branch) gets its share of
-   the budget as that option, and once every source has run with time left and the interval
+   the budget as that option, and once every source has started with time left and the interval
    still open, the anytime algorithms run again in turn, on every free core, until the
    budget ends (an improvement search, ``Algorithm.start_option``, from the best schedule
    found so far; DECISION on reruns below);
@@ -61,8 +61,9 @@ its 782.93 schedule (benchmarks/oasis/frontier.md, eighth round): beside the exa
 with no bound); the loop needs several 100-400 s rounds and then the second solver.  Without a
 start nothing changes: the loop has no schedule to sit above.
 
-DECISION (reruns; issue 21, harmony-open-0 in 600 s): once every source has run, a free core
-runs an anytime algorithm again -- the anytime algorithms in turn, each run from the best
+DECISION (reruns; issue 21, harmony-open-0 in 600 s): once every source has started, a free
+core runs an anytime algorithm again (it does not wait for the other core's runs: a rerun may
+start, from the best schedule then, while the same algorithm's first run goes on) -- the anytime algorithms in turn, each run from the best
 schedule so far, with a fresh seed (its round number, so two runs on the two cores do not
 repeat each other), for at most ``RERUN_SHARE`` of the budget (so an improvement found on one
 core reaches the other's next run) -- until the budget ends.  An algorithm that stopped on
@@ -88,7 +89,9 @@ DECISION (late bounds): a bound that is stronger from a better schedule (``Bound
 and not ``proves_from_start``: Harmony's ``share_ip``, whose runs are those within a reduced-
 cost slack of the schedule's value) starts once ``LATE_AT`` of the budget has passed -- or
 earlier when nothing else would run -- on the first free core, with all the time left and the
-best schedule found by then; the searches before it on that core are cut to end by then.
+best schedule found by then; the searches before it on that core are cut to end by then, and
+so are the bounds in turn when they share one core with it (beside the exact model, or on one
+core: the last of them took all the time left).
 Started first, it would take a baseline's schedule (at harmony-open-0 ``share_ip`` with a
 22 s local search's schedule stayed below ``share`` after 150 s; from a good schedule it lifts
 it).
@@ -355,7 +358,8 @@ def bracket(workload, *, family: str | None = None, time_limit: float = 60.0,
     # column generation) last, so they get whatever the others leave instead of half of it.
     # A bound stronger from a better schedule (Bound.start_option) waits for the searches
     # (DECISION on late bounds, module docstring)
-    late = [n for n in bound_names if fam.bounds_[n].start_option and n not in closers]
+    late = [n for n in bound_names if fam.bounds_[n].start_option
+            and not fam.bounds_[n].proves_from_start]  # a closer runs first, or in turn
     bound_order = sorted((n for n in bound_names if n not in late),
                          key=lambda n: (n not in closers, _anytime(fam, n)))
     algorithm_queue = [_Step("primal", n) for n in names]
@@ -390,7 +394,10 @@ def bracket(workload, *, family: str | None = None, time_limit: float = 60.0,
                        max(RERUN_MIN_S, until_late()))
         if step.name in closers or step in late_steps:  # it can close the interval, or it
             return left()                                 # came late: all the time left
-        return left() / (len(bound_queue) + 1)
+        # on the only core (beside the exact model, or one core), a bound in turn ends by a
+        # late bound's time as the searches do: the last one took all the time left (left / 1)
+        cut = math.inf if two_slots() else max(RERUN_MIN_S, until_late())
+        return min(left() / (len(bound_queue) + 1), cut)
 
     # the anytime algorithms run again (from the best schedule, a fresh seed each run) while
     # time is left: ``rounds`` counts their runs; ``settled[name]`` is the best value when the
@@ -440,7 +447,7 @@ def bracket(workload, *, family: str | None = None, time_limit: float = 60.0,
             if item is not None and item[1].done():
                 item[0].finish(st, item[1])
                 if item[0].rerun and st.primal == item[0].best_before and \
-                        item[0].runtime < 0.9 * _inner(item[0].share):
+                        item[0].runtime < 0.9 * item[0].cap:
                     settled[item[0].name] = st.primal  # stopped before its cap, no gain
                 running[slot] = None
         if exact_in():
@@ -668,6 +675,9 @@ class _Step:
         self.kind, self.name, self.rerun = kind, name, rerun
         self.t0 = 0.0
         self.share = self.runtime = 0.0  # its hard limit, and how long it ran
+        # the time it was given: its budget option's value (clipped to the option's range,
+        # so it may be shorter than the inner limit of ``share``), at most that inner limit
+        self.cap = 0.0
         self.seed = 0  # a rerun's own seed (its round), so two runs do not repeat each other
         self.best_before = None  # the best value when a rerun started
         self.note = ""  # added to the source's note (what a rerun started from)
@@ -685,8 +695,9 @@ class _Step:
             self.note = "" if start is None else f"started from {best_from}'s schedule"
             if self.seed:
                 self.note = "; ".join(x for x in (self.note, f"seed {self.seed}") if x)
-            return Boxed(share, _algorithm_work(fam, workload, self.name,
-                                                _budget_options(fam, self.name, share), start,
+            options = _budget_options(fam, self.name, share)
+            self.cap = min([_inner(share), *options.values()])
+            return Boxed(share, _algorithm_work(fam, workload, self.name, options, start,
                                                 seed=self.seed))
         if share <= 0.5:
             return Boxed(0.0, lambda: None, why="no time left in the budget")
@@ -874,6 +885,14 @@ def _start_exact(fam, workload, solver: str, threads: int, share: float,
                                  mip_gap=0.0, threads=threads)
             else:
                 res = solve(model, solver, time_limit=limit, mip_gap=0.0, threads=threads)
+        if report is not None and res.bound is not None and math.isfinite(res.bound):
+            # the solver's last word, before extraction, checking and verification: HiGHS
+            # sends a bound found in presolve or at the root only at a later node, if any,
+            # and the bracket reads silence as no bound yet (patience)
+            try:
+                report(res.objective, res.bound)
+            except Exception:  # noqa: BLE001  (a display never breaks the solve)
+                pass
         out = {"build_s": build_s, "solved": True, "status": res.status.value,
                "solve_s": res.runtime_s, "bound": res.bound, "schedule": None, "value": None,
                "check": None, "verified_by": None, "warm": warm_note}

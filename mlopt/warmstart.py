@@ -287,6 +287,12 @@ def _scip(form, x, given, full_ok, time_limit, mip_gap, threads, options, note):
                 scip.setSolVal(sol, cols[j], float(xr[j]))
             scip.addSol(sol)
             note["scip_partial"] = True
+    from mlopt.solvers.progress import attach_scip, current
+
+    # as the cold path does: progress.reports says SCIP on one thread reports, and the
+    # bracket reads a silent exact model as one with no bound yet (patience)
+    if current() is not None:
+        attach_scip(scip, current())
     from mlopt.solvers.log import log_stream, scip_log
 
     with scip_log(scip, log_stream()):  # --log-solver

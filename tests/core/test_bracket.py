@@ -259,8 +259,12 @@ def test_time_left_goes_to_the_anytime_algorithms_until_they_settle():
     w = get_family("harmony").generate("tiny", seed=0)
     res = bracket(w, time_limit=20, exact=False, verify=False, bounds=[],
                   algorithms=["harmony", "local_search"])
-    runs = [s for s in res.sources if s.name == "local_search"]
+    # in order of start: a rerun starts on the free core while the first run goes on on the
+    # other, and may end first (sources are listed as they end)
+    runs = sorted((s for s in res.sources if s.name == "local_search"),
+                  key=lambda s: s.started_s)
     assert len(runs) >= 2 and all(s.status == "ok" for s in runs), res.to_dict()
+    assert "seed " not in runs[0].note
     assert all(s.started_s > runs[0].started_s for s in runs[1:])
     seeds = [s.note.rsplit("seed ", 1)[-1] for s in runs[1:]]
     assert all("seed " in s.note for s in runs[1:]) and len(set(seeds)) == len(seeds)
@@ -479,3 +483,25 @@ def test_an_exact_model_whose_build_alone_takes_an_eighth_of_the_budget_is_skipp
     res = bracket(w, time_limit=10, verify=False, bounds=[])
     exact = [s for s in res.sources if s.kind == "exact"]
     assert exact and exact[0].status == "skipped" and "0.125" in exact[0].note
+
+
+def test_an_exact_model_solved_before_patience_keeps_its_result_while_verified(monkeypatch):
+    """HiGHS solves pdors tiny at the root and sends only its incumbent (a bound would come at
+    a later node): the solve's own last bound is reported when it returns, so a second
+    solver's check running past EXACT_PATIENCE of the budget is not read as a silent model
+    (it was stopped there: 'no bound after 50%', its optimum lost)."""
+    import types
+
+    import mlopt.bracket as b
+    import mlopt.solve
+
+    def slow_verify(model, first, solver=None, *, time_limit=None, threads=1, **_):
+        time.sleep(0.7 * 8)  # past the patience point (4 s) of an 8 s bracket
+        return types.SimpleNamespace(verified=False, verified_by=None, reason="slow check")
+    monkeypatch.setattr(mlopt.solve, "verify", slow_verify)
+    w = get_family("pdors").generate("tiny", seed=0)
+    res = bracket(w, time_limit=8, bounds=[], algorithms=["pdors"])
+    exact = [s for s in res.sources if s.kind == "exact"]
+    assert len(exact) == 1 and exact[0].status == "ok", res.to_dict()
+    assert "no bound after" not in exact[0].note and exact[0].bound is not None
+    assert "not verified: slow check" in exact[0].note

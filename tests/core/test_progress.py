@@ -210,3 +210,53 @@ def test_bracket_does_not_wait_for_a_slow_estimate(monkeypatch):
     assert time.perf_counter() - t0 < 8 + 3
     exact = [s for s in res.sources if s.kind == "exact"]
     assert exact and exact[0].status != "skipped"
+
+
+def test_a_warm_started_scip_solve_reports_as_a_cold_one():
+    """``progress.reports`` says SCIP on one thread reports, and the bracket reads a silent
+    exact model as one without a bound yet (patience): its warm-started solve (the bracket's
+    exact model, warm from the online algorithms) reported nothing, so a ``--solver scip``
+    bracket stopped its exact model at half of the budget whatever SCIP had found."""
+    from mlopt.solvers.base import BACKENDS
+    from mlopt.warmstart import best_start, encode_schedule, solve_warm
+
+    if not BACKENDS["scip"].available():
+        pytest.skip("scip is not installed")
+    fam = get_family("pdors")
+    w = fam.generate("tiny", seed=0)
+    start = best_start(w, "pdors")
+    model = fam.model()(w)
+    pairs = []
+    with reporting(lambda i, b: pairs.append((i, b))):
+        res = solve_warm(model, encode_schedule("pdors", model, w, start.schedule), "scip",
+                         time_limit=30, mip_gap=0.0, threads=1)
+    assert res.status.value == "optimal"
+    _check_pairs(pairs, res.objective, sense=fam.sense)
+
+
+def test_only_solvers_that_report_are_read_as_silent():
+    """Patience reads silence only from HiGHS and single-thread SCIP (their callbacks are
+    wired); CP-SAT, Gurobi and SCIP's concurrent mode report nothing, whatever they find."""
+    from mlopt.solvers.progress import reports
+
+    assert reports("highs") and reports("highs", 2) and reports("scip", 1)
+    assert not reports("scip", 2) and not reports("cpsat") and not reports("gurobi")
+
+
+def test_bracket_does_not_stop_an_exact_model_whose_solver_never_reports(monkeypatch):
+    """A silent exact model on SCIP with two threads (its concurrent mode has no callbacks) runs
+    to its share of the budget: its silence says nothing, so patience does not stop it."""
+    import mlopt.bracket as b
+
+    monkeypatch.setattr(b, "_too_large", lambda fam, w, budget: None)
+
+    def silent(fam, workload, solver, threads, share, verify, report=None, given=None):
+        return b.Boxed(share, lambda: (time.sleep(share - 0.5),
+                                       {"build_s": share - 0.5, "solved": False})[1])
+    monkeypatch.setattr(b, "_start_exact", silent)
+    w = get_family("pdors").generate("tiny", seed=0)
+    res = bracket(w, time_limit=8, verify=False, solver="scip", threads=2, bounds=[],
+                  algorithms=["pdors"])
+    exact = [s for s in res.sources if s.kind == "exact"]
+    assert len(exact) == 1 and "no bound after" not in exact[0].note, res.to_dict()
+    assert exact[0].runtime_s >= 0.5 * 8 + 2.0  # well past the patience point (4 s)

@@ -110,7 +110,8 @@ def test_bracket_reruns_an_improvement_from_the_best_schedule(toy):
     w = toy.generate("tiny", seed=0)
     b = bracket(w, family="toy", time_limit=12, exact=False, bounds=[],
                 algorithms=["greedy", "fill"])
-    fills = [s for s in b.sources if s.name == "fill"]
+    # in order of start (a rerun may start beside the first run and end before it)
+    fills = sorted((s for s in b.sources if s.name == "fill"), key=lambda s: s.started_s)
     assert len(fills) >= 2, [s.to_dict() for s in b.sources]
     assert "started from" not in fills[0].note
     assert all(f.note.startswith("started from ") for f in fills[1:])
@@ -159,11 +160,131 @@ def test_a_bound_taking_the_best_schedule_waits_for_the_searches(toy, algorithms
     src = [s for s in b.sources if s.name == "every_job"]
     assert len(src) == 1 and src[0].status == "ok", [s.to_dict() for s in b.sources]
     if algorithms:
-        assert src[0].started_s >= LATE_AT * 16 - RERUN_MIN_S - 0.5, src[0].to_dict()
+        assert (LATE_AT, RERUN_MIN_S) == (0.6, 5.0)
+        # the first free core after 0.6 x 16 - 5 = 4.6 s (literals: a bound read from LATE_AT
+        # itself passed with LATE_AT = 0)
+        assert src[0].started_s >= 0.6 * 16 - 5.0 - 0.5, src[0].to_dict()
         assert "given a start" in src[0].note and "schedule" in src[0].note
         fills = [s for s in b.sources if s.name == "fill"]
         assert len(fills) >= 3  # the first run, then reruns on both cores
         assert max(s.started_s for s in fills) > src[0].started_s  # the other core goes on
+        # every run within RERUN_SHARE of the budget (a quarter of 16 s, at least RERUN_MIN_S:
+        # 5 s), also after the late bound started (a rerun given all the time left passed)
+        assert all(s.runtime_s <= 5.5 for s in fills), [s.to_dict() for s in fills]
     else:
         assert src[0].started_s < 2.0 and "no start" in src[0].note
     assert Algorithm  # imported for the variant's records
+
+
+def test_a_search_that_used_its_clipped_cap_has_not_settled(toy):
+    """A rerun's cap is its budget option's value clipped to the option's range: here fill's
+    time_limit at most 2 s, below the 4 s inner limit of a 5 s rerun share.  A search that
+    used all of it did not stop on its own, so it runs again while time is left (compared
+    with 0.9 x 4 s it was marked settled after its first rerun, and a 12 s bracket ended at
+    about 4 s: first run about 2 s, both cores' reruns about 2 s)."""
+    from mlopt.bracket import bracket
+    from mlopt.params import Param
+
+    algs = dict(toy.algorithms_)
+    algs["fill"] = dataclasses.replace(
+        algs["fill"], run=_slow_fill,
+        options={"time_limit": Param.float(1.0, low=0.1, high=2.0)})
+    _variant(toy, "toy_clip", algorithms_=algs)
+    try:
+        w = get_family("toy_clip").generate("tiny", seed=0)
+        b = bracket(w, family="toy_clip", time_limit=12, exact=False, bounds=[],
+                    algorithms=["greedy", "fill"])
+    finally:
+        unregister_family("toy_clip")
+    fills = [s for s in b.sources if s.name == "fill"]
+    # reruns start about every 2.1 s on both cores while more than RERUN_MIN_S (5 s) of the
+    # 11.5 s left is left: at about 2, 4 and 6 s, two each, after the first run
+    assert len(fills) >= 5, [s.to_dict() for s in b.sources]
+    assert b.elapsed_s > 6, b.elapsed_s
+
+
+def test_a_bound_that_proves_from_a_start_is_not_late_without_one(toy):
+    """``Bound.proves_from_start`` (OASiS's class_relaxation) is not a late bound (DECISION on
+    late bounds: start_option *and not* proves_from_start): with no start schedule it runs in
+    turn with the other bounds, at once on the second core, not after LATE_AT of the budget
+    (it waited until 0.6 x 16 - RERUN_MIN_S = 4.6 s, a slow search holding the other core)."""
+    from mlopt.bracket import bracket
+    from mlopt.families.base import Bound
+
+    algs = dict(toy.algorithms_)
+    algs["fill"] = dataclasses.replace(algs["fill"], run=_slow_fill)
+    closer = Bound("every_job", _every_job, start_option="start", proves_from_start=True)
+    _variant(toy, "toy_closer", algorithms_=algs, bounds_=[closer])
+    try:
+        w = get_family("toy_closer").generate("tiny", seed=0)
+        b = bracket(w, family="toy_closer", time_limit=16, exact=False,
+                    algorithms=["greedy", "fill"], bounds=["every_job"])
+    finally:
+        unregister_family("toy_closer")
+    src = [s for s in b.sources if s.name == "every_job"]
+    assert len(src) == 1 and src[0].status == "ok", [s.to_dict() for s in b.sources]
+    assert src[0].started_s < 2.0, src[0].to_dict()
+
+
+def test_each_rerun_runs_with_the_seed_its_note_names(toy, tmp_path):
+    """A rerun's seed reaches the algorithm, not only its note (with every run given seed 0
+    and the note still naming its round, the tests on notes passed)."""
+    from mlopt.bracket import bracket
+
+    log = tmp_path / "seeds"
+
+    def recording_fill(workload, *, seed=0, time_limit=5.0, start=None):
+        from toyfamily.fill import run
+
+        with open(log, "a") as out:  # each run is a child process: a file collects them
+            out.write(f"{seed}\n")
+        return run(workload, seed=seed, time_limit=time_limit, start=start)
+
+    algs = dict(toy.algorithms_)
+    algs["fill"] = dataclasses.replace(algs["fill"], run=recording_fill)
+    _variant(toy, "toy_seed", algorithms_=algs)
+    try:
+        w = get_family("toy_seed").generate("tiny", seed=0)
+        b = bracket(w, family="toy_seed", time_limit=12, exact=False, bounds=[],
+                    algorithms=["greedy", "fill"])
+    finally:
+        unregister_family("toy_seed")
+    fills = sorted((s for s in b.sources if s.name == "fill"), key=lambda s: s.started_s)
+    assert len(fills) >= 2, [s.to_dict() for s in b.sources]
+    named = [int(s.note.rsplit("seed ", 1)[-1]) for s in fills[1:]]
+    assert sorted(int(x) for x in log.read_text().split()) == sorted([0] + named)
+    assert len(set(named)) == len(named) and 0 not in named
+
+
+def _busy_bound(workload, *, time_limit=5.0):
+    """An anytime bound that uses all the time it is given (as column generation may)."""
+    import time
+
+    time.sleep(time_limit)
+    return {"bound": float(sum(j.utility.max_value() for j in workload.jobs)),
+            "status": "busy"}
+
+
+def test_a_late_bound_runs_on_one_core_after_an_anytime_bound(toy, monkeypatch):
+    """One core (as beside a running exact model): the last bound in turn took all the time
+    left (left / 1), so the late bound found nothing left ("no time left in the budget").
+    Bounds in turn before a late bound end by LATE_AT too, as the searches do: the late bound
+    runs with the 0.4 x 16 = 6.4 s after it."""
+    import mlopt.bracket as mb
+    from mlopt.families.base import Bound
+
+    monkeypatch.setattr(mb, "_cores", lambda: 1)
+    busy = Bound("busy", _busy_bound)
+    late = Bound("every_job", _every_job, start_option="start")
+    _variant(toy, "toy_busy", bounds_=[busy, late])
+    try:
+        w = get_family("toy_busy").generate("tiny", seed=0)
+        b = mb.bracket(w, family="toy_busy", time_limit=16, exact=False,
+                       algorithms=["greedy", "fill"], bounds=["busy", "every_job"])
+    finally:
+        unregister_family("toy_busy")
+    src = {s.name: s for s in b.sources}
+    assert src["busy"].status == "ok", [s.to_dict() for s in b.sources]
+    assert src["every_job"].status == "ok", [s.to_dict() for s in b.sources]
+    assert "given a start" in src["every_job"].note
+    assert src["every_job"].started_s <= 0.6 * 16 + 0.5
