@@ -85,16 +85,20 @@ compile (0.75 of the build at harmony-open-0), presolve and root LP, no first bo
 of the budget (at harmony-open-0, estimate 95 s: skipped in a 600 s bracket, started in a
 1200 s one, then held to the same patience).
 
-DECISION (late bounds): a bound that is stronger from a better schedule (``Bound.start_option``
-and not ``proves_from_start``: Harmony's ``share_ip``, whose runs are those within a reduced-
-cost slack of the schedule's value) starts once ``LATE_AT`` of the budget has passed -- or
+DECISION (late bounds): a bound that is stronger from a better schedule (``Bound.start_option``,
+unless it takes the exact model's core as a closer above: Harmony's ``share_ip``, whose runs
+are those within a reduced-cost slack of the schedule's value; OASiS's ``class_relaxation``
+when the bracket has no start, whose cutoff row sits above the schedule it is given) starts
+once ``LATE_AT`` of the budget has passed -- or
 earlier when nothing else would run -- on the first free core, with all the time left and the
 best schedule found by then; the searches before it on that core are cut to end by then, and
 so are the bounds in turn when they share one core with it (beside the exact model, or on one
 core: the last of them took all the time left).
 Started first, it would take a baseline's schedule (at harmony-open-0 ``share_ip`` with a
 22 s local search's schedule stayed below ``share`` after 150 s; from a good schedule it lifts
-it).
+it).  At oasis-open-2 from scratch, ``class_relaxation`` started late with ``lns``'s schedule
+gave 2964.95 in 600 s (benchmarks/oasis/frontier.md, ninth round), where in turn with the other
+bounds it had stopped at its 120 s share without a bound (seventh round).
 
 A closed interval is ``optimal`` only with a proof (:func:`_proof`): its rules accept a
 theorem's bound met by a checked schedule, the exact optimum confirmed by a second solver, and
@@ -358,8 +362,7 @@ def bracket(workload, *, family: str | None = None, time_limit: float = 60.0,
     # column generation) last, so they get whatever the others leave instead of half of it.
     # A bound stronger from a better schedule (Bound.start_option) waits for the searches
     # (DECISION on late bounds, module docstring)
-    late = [n for n in bound_names if fam.bounds_[n].start_option
-            and not fam.bounds_[n].proves_from_start]  # a closer runs first, or in turn
+    late = [n for n in bound_names if fam.bounds_[n].start_option and n not in closers]
     bound_order = sorted((n for n in bound_names if n not in late),
                          key=lambda n: (n not in closers, _anytime(fam, n)))
     algorithm_queue = [_Step("primal", n) for n in names]

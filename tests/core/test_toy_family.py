@@ -203,11 +203,13 @@ def test_a_search_that_used_its_clipped_cap_has_not_settled(toy):
     assert b.elapsed_s > 6, b.elapsed_s
 
 
-def test_a_bound_that_proves_from_a_start_is_not_late_without_one(toy):
-    """``Bound.proves_from_start`` (OASiS's class_relaxation) is not a late bound (DECISION on
-    late bounds: start_option *and not* proves_from_start): with no start schedule it runs in
-    turn with the other bounds, at once on the second core, not after LATE_AT of the budget
-    (it waited until 0.6 x 16 - RERUN_MIN_S = 4.6 s, a slow search holding the other core)."""
+@pytest.mark.parametrize("given", [False, True])
+def test_a_bound_that_proves_from_a_start_is_late_only_without_one(toy, given):
+    """``Bound.proves_from_start`` (OASiS's class_relaxation): with a start schedule it is a
+    closer and runs at once, on the exact model's core; without one it is a late bound like
+    any ``start_option`` bound (DECISION on late bounds: at oasis-open-2 from scratch, started
+    late with the searches' best schedule, it gave the recorded high end), so it waits while
+    a slow search holds the other core."""
     from mlopt.bracket import bracket
     from mlopt.families.base import Bound
 
@@ -216,14 +218,19 @@ def test_a_bound_that_proves_from_a_start_is_not_late_without_one(toy):
     closer = Bound("every_job", _every_job, start_option="start", proves_from_start=True)
     _variant(toy, "toy_closer", algorithms_=algs, bounds_=[closer])
     try:
-        w = get_family("toy_closer").generate("tiny", seed=0)
+        fam = get_family("toy_closer")
+        w = fam.generate("tiny", seed=0)
+        start = fam.run("greedy", w) if given else None
         b = bracket(w, family="toy_closer", time_limit=16, exact=False,
-                    algorithms=["greedy", "fill"], bounds=["every_job"])
+                    algorithms=["greedy", "fill"], bounds=["every_job"], start_schedule=start)
     finally:
         unregister_family("toy_closer")
     src = [s for s in b.sources if s.name == "every_job"]
     assert len(src) == 1 and src[0].status == "ok", [s.to_dict() for s in b.sources]
-    assert src[0].started_s < 2.0, src[0].to_dict()
+    if given:
+        assert src[0].started_s < 2.0, src[0].to_dict()
+    else:  # 0.6 x 16 - RERUN_MIN_S (5 s) = 4.6 s at the earliest
+        assert src[0].started_s >= 4.0, src[0].to_dict()
 
 
 def test_each_rerun_runs_with_the_seed_its_note_names(toy, tmp_path):
