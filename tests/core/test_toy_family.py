@@ -23,6 +23,22 @@ def _variant(toy, name, **changes):
     return fam
 
 
+def _bracket_variant(toy, name, changes, start=None, **options):
+    """``mlopt.bracket.bracket`` (looked up at call time: tests patch the module) without the
+    exact model on the tiny seed-0 instance of the toy variant ``name`` with ``changes``;
+    ``start(fam, workload)`` gives a start schedule.  The variant is unregistered after."""
+    import mlopt.bracket as mb
+
+    _variant(toy, name, **changes)
+    try:
+        fam = get_family(name)
+        w = fam.generate("tiny", seed=0)
+        return mb.bracket(w, family=name, exact=False,
+                          start_schedule=None if start is None else start(fam, w), **options)
+    finally:
+        unregister_family(name)
+
+
 def test_the_toy_family_passes_every_check(toy):
     checks = check_family("toy")
     assert len(checks) >= 8
@@ -143,20 +159,14 @@ def test_a_bound_taking_the_best_schedule_waits_for_the_searches(toy, algorithms
     """A bound with ``start_option`` starts once LATE_AT of the budget has passed, with the
     best schedule by then, while a search that uses its whole cap keeps the other core; with
     no algorithm to wait for, it starts at once."""
-    from mlopt.bracket import LATE_AT, RERUN_MIN_S, bracket
-    from mlopt.families.base import Algorithm, Bound
+    from mlopt.bracket import LATE_AT, RERUN_MIN_S
+    from mlopt.families.base import Bound
 
     algs = dict(toy.algorithms_)
     algs["fill"] = dataclasses.replace(algs["fill"], run=_slow_fill)
     late = Bound("every_job", _every_job, start_option="start")
-    _variant(toy, "toy_late", algorithms_=algs, bounds_=[late])
-    try:
-        fam = get_family("toy_late")
-        w = fam.generate("tiny", seed=0)
-        b = bracket(w, family="toy_late", time_limit=16, exact=False,
-                    algorithms=algorithms, bounds=["every_job"])
-    finally:
-        unregister_family("toy_late")
+    b = _bracket_variant(toy, "toy_late", {"algorithms_": algs, "bounds_": [late]},
+                         time_limit=16, algorithms=algorithms, bounds=["every_job"])
     src = [s for s in b.sources if s.name == "every_job"]
     assert len(src) == 1 and src[0].status == "ok", [s.to_dict() for s in b.sources]
     if algorithms:
@@ -173,7 +183,6 @@ def test_a_bound_taking_the_best_schedule_waits_for_the_searches(toy, algorithms
         assert all(s.runtime_s <= 5.5 for s in fills), [s.to_dict() for s in fills]
     else:
         assert src[0].started_s < 2.0 and "no start" in src[0].note
-    assert Algorithm  # imported for the variant's records
 
 
 def test_a_search_that_used_its_clipped_cap_has_not_settled(toy):
@@ -182,20 +191,14 @@ def test_a_search_that_used_its_clipped_cap_has_not_settled(toy):
     used all of it did not stop on its own, so it runs again while time is left (compared
     with 0.9 x 4 s it was marked settled after its first rerun, and a 12 s bracket ended at
     about 4 s: first run about 2 s, both cores' reruns about 2 s)."""
-    from mlopt.bracket import bracket
     from mlopt.params import Param
 
     algs = dict(toy.algorithms_)
     algs["fill"] = dataclasses.replace(
         algs["fill"], run=_slow_fill,
         options={"time_limit": Param.float(1.0, low=0.1, high=2.0)})
-    _variant(toy, "toy_clip", algorithms_=algs)
-    try:
-        w = get_family("toy_clip").generate("tiny", seed=0)
-        b = bracket(w, family="toy_clip", time_limit=12, exact=False, bounds=[],
-                    algorithms=["greedy", "fill"])
-    finally:
-        unregister_family("toy_clip")
+    b = _bracket_variant(toy, "toy_clip", {"algorithms_": algs}, time_limit=12, bounds=[],
+                         algorithms=["greedy", "fill"])
     fills = [s for s in b.sources if s.name == "fill"]
     # reruns start about every 2.1 s on both cores while more than RERUN_MIN_S (5 s) of the
     # 11.5 s left is left: at about 2, 4 and 6 s, two each, after the first run
@@ -210,21 +213,14 @@ def test_a_bound_that_proves_from_a_start_is_late_only_without_one(toy, given):
     any ``start_option`` bound (DECISION on late bounds: at oasis-open-2 from scratch, started
     late with the searches' best schedule, it gave the recorded high end), so it waits while
     a slow search holds the other core."""
-    from mlopt.bracket import bracket
     from mlopt.families.base import Bound
 
     algs = dict(toy.algorithms_)
     algs["fill"] = dataclasses.replace(algs["fill"], run=_slow_fill)
     closer = Bound("every_job", _every_job, start_option="start", proves_from_start=True)
-    _variant(toy, "toy_closer", algorithms_=algs, bounds_=[closer])
-    try:
-        fam = get_family("toy_closer")
-        w = fam.generate("tiny", seed=0)
-        start = fam.run("greedy", w) if given else None
-        b = bracket(w, family="toy_closer", time_limit=16, exact=False,
-                    algorithms=["greedy", "fill"], bounds=["every_job"], start_schedule=start)
-    finally:
-        unregister_family("toy_closer")
+    b = _bracket_variant(toy, "toy_closer", {"algorithms_": algs, "bounds_": [closer]},
+                         start=(lambda fam, w: fam.run("greedy", w)) if given else None,
+                         time_limit=16, algorithms=["greedy", "fill"], bounds=["every_job"])
     src = [s for s in b.sources if s.name == "every_job"]
     assert len(src) == 1 and src[0].status == "ok", [s.to_dict() for s in b.sources]
     if given:
@@ -236,8 +232,6 @@ def test_a_bound_that_proves_from_a_start_is_late_only_without_one(toy, given):
 def test_each_rerun_runs_with_the_seed_its_note_names(toy, tmp_path):
     """A rerun's seed reaches the algorithm, not only its note (with every run given seed 0
     and the note still naming its round, the tests on notes passed)."""
-    from mlopt.bracket import bracket
-
     log = tmp_path / "seeds"
 
     def recording_fill(workload, *, seed=0, time_limit=5.0, start=None):
@@ -249,13 +243,8 @@ def test_each_rerun_runs_with_the_seed_its_note_names(toy, tmp_path):
 
     algs = dict(toy.algorithms_)
     algs["fill"] = dataclasses.replace(algs["fill"], run=recording_fill)
-    _variant(toy, "toy_seed", algorithms_=algs)
-    try:
-        w = get_family("toy_seed").generate("tiny", seed=0)
-        b = bracket(w, family="toy_seed", time_limit=12, exact=False, bounds=[],
-                    algorithms=["greedy", "fill"])
-    finally:
-        unregister_family("toy_seed")
+    b = _bracket_variant(toy, "toy_seed", {"algorithms_": algs}, time_limit=12, bounds=[],
+                         algorithms=["greedy", "fill"])
     fills = sorted((s for s in b.sources if s.name == "fill"), key=lambda s: s.started_s)
     assert len(fills) >= 2, [s.to_dict() for s in b.sources]
     named = [int(s.note.rsplit("seed ", 1)[-1]) for s in fills[1:]]
@@ -283,13 +272,8 @@ def test_a_late_bound_runs_on_one_core_after_an_anytime_bound(toy, monkeypatch):
     monkeypatch.setattr(mb, "_cores", lambda: 1)
     busy = Bound("busy", _busy_bound)
     late = Bound("every_job", _every_job, start_option="start")
-    _variant(toy, "toy_busy", bounds_=[busy, late])
-    try:
-        w = get_family("toy_busy").generate("tiny", seed=0)
-        b = mb.bracket(w, family="toy_busy", time_limit=16, exact=False,
-                       algorithms=["greedy", "fill"], bounds=["busy", "every_job"])
-    finally:
-        unregister_family("toy_busy")
+    b = _bracket_variant(toy, "toy_busy", {"bounds_": [busy, late]}, time_limit=16,
+                         algorithms=["greedy", "fill"], bounds=["busy", "every_job"])
     src = {s.name: s for s in b.sources}
     assert src["busy"].status == "ok", [s.to_dict() for s in b.sources]
     assert src["every_job"].status == "ok", [s.to_dict() for s in b.sources]
