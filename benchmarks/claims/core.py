@@ -34,6 +34,15 @@ def solu(family: str) -> dict[str, tuple]:
     return {name: (r["objective"], r["status"], r["bound"])
             for name, r in read_solu(ROOT / "instances" / "solu.csv").items()
             if r["family"] == family}
+def bracket_ends(solver: str) -> tuple[str, str]:
+    """The two sources named in an ``instances bracket`` row's solver field, ``"mlopt bracket
+    600s (LOW / HIGH)"``: (the low end's source, the high end's)."""
+    inner = solver.split("(", 1)[1]
+    assert inner.endswith(")"), solver
+    low, high = inner[:-1].split(" / ")  # one ")" only: a source may end in one ("... (highs)")
+    return low, high
+
+
 def load_script(relpath: str, name: str):
     """A benchmark script (``benchmarks/<dir>/<file>.py``, not a package module) loaded by
     path, so a claim recomputes a table with the script's own code."""

@@ -10,7 +10,7 @@ import json
 import numpy as np
 import pandas as pd
 
-from .core import ROOT, Sentence, Table, f2, load_script, solu
+from .core import ROOT, Sentence, Table, bracket_ends, f2, load_script, solu
 
 README = "benchmarks/harmony/README.md"
 RES = ROOT / "benchmarks" / "harmony" / "results"
@@ -1423,7 +1423,7 @@ def scratch_bracket_rows():
     for t in (60, 600):
         d = json.loads((DATA / f"open0_scratch_bracket_{t}.json").read_text())[0]
         assert d["instance"] == "harmony-open-0" and d["status"] == "bound"
-        low_src, high_src = d["solver"].split("(", 1)[1].rstrip(")").split(" / ")
+        low_src, high_src = bracket_ends(d["solver"])
         out.append([str(t), float(d["bound"]), low_src, float(d["objective"]), high_src,
                     100 * float(d["gap"])])
     return out
@@ -1449,7 +1449,7 @@ def scratch_v2_rows():
             continue
         d = json.loads(path.read_text())[0]
         assert d["instance"] == "harmony-open-0" and d["status"] == "bound"
-        low_src, high_src = d["solver"].split("(", 1)[1].rstrip(")").split(" / ")
+        low_src, high_src = bracket_ends(d["solver"])
         exact = [s for s in d["sources"] if s["kind"] == "exact"]
         out.append([run.split("_")[1], run.split("_")[0], float(d["bound"]), low_src,
                     float(d["objective"]), high_src, 100 * float(d["gap"]),

@@ -11,7 +11,7 @@ from functools import cache
 
 import pandas as pd
 
-from .core import ROOT, Sentence, Table, f2, half_up, solu
+from .core import ROOT, Sentence, Table, bracket_ends, f2, half_up, solu
 
 README = "benchmarks/oasis/README.md"
 RES = ROOT / "benchmarks" / "oasis" / "results"
@@ -811,7 +811,7 @@ def frontier6_bracket_rows():
     for r in _frontier6():
         if r["run"] != "bracket":
             continue
-        lo_src, hi_src = r["source"].split("(", 1)[1].rstrip(")").split(" / ")
+        lo_src, hi_src = bracket_ends(r["source"])
         rows.append([r["started_utc"][:5], r["instance"], f"{r['objective']:.2f} ({lo_src})",
                      f"{r['bound']:.2f} ({hi_src})", 100 * r["gap_high"],
                      r["load_1min_at_start"], r["load_1min_at_end"]])
@@ -856,7 +856,7 @@ def _from_start() -> list[dict]:
 def from_start_rows():
     rows = []
     for r in _from_start():
-        lo_src, hi_src = r["solver"].split("(", 1)[1][:-1].split(" / ")  # "run (low / high)"
+        lo_src, hi_src = bracket_ends(r["solver"])
         rows.append([r["instance"], r["started_utc"], f"{r['objective']:.2f} ({lo_src})",
                      f"{r['bound']:.2f} ({hi_src})",
                      f"{100 * (r['bound'] - r['objective']) / r['bound']:.2f}"])
@@ -930,7 +930,7 @@ def frontier7_bracket_rows():
     for r in _frontier7():
         if r["run"] != "bracket":
             continue
-        src = r["solver"].split("(", 1)[1][:-1].split(" / ")  # "run (low / high)"
+        src = bracket_ends(r["solver"])
         rows.append([r["instance"], r["started_utc"][11:16], f"{r['objective']:.2f} ({src[0]})",
                      f"{r['bound']:.2f} ({src[1]})", r["load_1min_at_start"],
                      r["load_1min_at_end"], "yes" if r["solu_changed"] else "no"])
@@ -1041,7 +1041,7 @@ def open2_scratch_rows():
             continue
         d = json.loads(path.read_text())[0]
         assert d["instance"] == "oasis-open-2" and d["status"] == "bound"
-        low_src, high_src = d["solver"].split("(", 1)[1].rstrip(")").split(" / ")
+        low_src, high_src = bracket_ends(d["solver"])
         exact = [s for s in d["sources"] if s["kind"] == "exact"]
         out.append([f"r{k}", float(d["objective"]), low_src, float(d["bound"]), high_src,
                     100 * float(d["gap"]), exact[0]["status"] if exact else "none"])
