@@ -395,7 +395,7 @@ def bracket(workload, *, family: str | None = None, time_limit: float = 60.0,
             # what is left: at paper scale on a loaded machine a quarter cut it off
             return min(left() * (0.5 if step.name in first else 0.25), window,
                        max(RERUN_MIN_S, until_late()))
-        if step.name in closers or step in late_steps:  # it can close the interval, or it
+        if step.name in closers or step.name in late:  # it can close the interval, or it
             return left()                                 # came late: all the time left
         # on the only core (beside the exact model, or one core), a bound in turn ends by a
         # late bound's time as the searches do: the last one took all the time left (left / 1)
@@ -408,7 +408,6 @@ def bracket(workload, *, family: str | None = None, time_limit: float = 60.0,
     # once another source has moved the best schedule (DECISION, module docstring)
     refused: set[str] = set()
     settled: dict[str, float | None] = {}
-    late_steps: list[_Step] = []
     rounds = 0
 
     def rerun_step() -> _Step | None:
@@ -418,7 +417,7 @@ def bracket(workload, *, family: str | None = None, time_limit: float = 60.0,
         refused.update(x.name for x in st.sources if x.kind == "primal"
                        and x.status == "skipped")  # an InputError: it would refuse again
         again = [n for n in names if fam.algorithm_record(n).budget_option is not None
-                 and n not in refused and settled.get(n, "none") != st.primal]
+                 and n not in refused and not (n in settled and settled[n] == st.primal)]
         if not again:
             return None
         name = again[rounds % len(again)]
@@ -435,13 +434,10 @@ def bracket(workload, *, family: str | None = None, time_limit: float = 60.0,
                       else (bound_queue, algorithm_queue)):
             if queue:
                 return queue.pop(0)
-        if late_queue and time.perf_counter() >= late_at - RERUN_MIN_S:
-            late_steps.append(late_queue.pop(0))
-            return late_steps[-1]
-        step = rerun_step()
+        due = late_queue and time.perf_counter() >= late_at - RERUN_MIN_S
+        step = None if due else rerun_step()
         if step is None and late_queue:
-            late_steps.append(late_queue.pop(0))
-            return late_steps[-1]
+            return late_queue.pop(0)
         return step
 
     running: list = [None, None]  # (step, Boxed) per core
@@ -677,7 +673,7 @@ class _Step:
     def __init__(self, kind: str, name: str, rerun: bool = False):
         self.kind, self.name, self.rerun = kind, name, rerun
         self.t0 = 0.0
-        self.share = self.runtime = 0.0  # its hard limit, and how long it ran
+        self.runtime = 0.0  # how long it ran
         # the time it was given: its budget option's value (clipped to the option's range,
         # so it may be shorter than the inner limit of ``share``), at most that inner limit
         self.cap = 0.0
@@ -691,7 +687,7 @@ class _Step:
         improvement algorithm run again (``Algorithm.start_option``) starts from it, so its
         second run continues from the best interval end instead of repeating its first run.
         ``from_best`` (a bracket given a start schedule): its first run starts from it too."""
-        self.t0, self.share = time.perf_counter(), share
+        self.t0 = time.perf_counter()
         if self.kind == "primal":
             start = best if (self.rerun or from_best) and \
                 fam.algorithm_record(self.name).start_option else None
