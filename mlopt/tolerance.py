@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 CAP_RTOL = 1e-9
 CAP_ATOL = 1e-9
 WORK_RTOL = 1e-9
@@ -57,3 +59,13 @@ def capacity_rhs(capacity: float, demands) -> float:
     row are integers or on one binary grid (:func:`integral`: equivalent for integer counts),
     else the accepted load (:func:`accepted_capacity`)."""
     return capacity if integral(capacity, *demands) else accepted_capacity(capacity)
+
+
+def capacity_rhs_table(cap, demands_by_resource) -> np.ndarray:
+    """H x R: :func:`capacity_rhs` of each ``cap[h, r]`` with the demands that load resource r
+    (``demands_by_resource[r]``): the limits of a family's capacity rows, per server."""
+    out = np.array(cap, dtype=float)
+    for r, dem in enumerate(demands_by_resource):
+        for h in range(out.shape[0]):
+            out[h, r] = capacity_rhs(out[h, r], dem)
+    return out

@@ -51,7 +51,8 @@ import numpy as np
 
 from mlopt.errors import InputError
 from mlopt.limits import MAX_VALUE
-from mlopt.tolerance import CAP_ATOL, CAP_RTOL, accepted_capacity, accepted_work, integral
+from mlopt.tolerance import (CAP_ATOL, CAP_RTOL, accepted_capacity, accepted_work,
+                             capacity_rhs_table)
 from mlopt.workload import BANDWIDTH, Workload
 
 KEY = "hetero"
@@ -136,12 +137,8 @@ class HeteroData:
         models and the bounds (DECISION in :mod:`mlopt.tolerance`): C (1 + 1e-9) + 1e-9, or C
         itself where C and every worker and PS type's demand of the resource are integers or
         on one binary grid (equivalent there: :func:`mlopt.tolerance.integral`)."""
-        out = accepted_capacity(self.cap)
-        for r in range(len(self.resources)):
-            dem = (*self.e[:, r], *self.z[:, r])
-            for h in range(len(self.cap)):
-                if integral(self.cap[h, r], *dem):
-                    out[h, r] = self.cap[h, r]
+        out = capacity_rhs_table(self.cap, [(*self.e[:, r], *self.z[:, r])
+                                            for r in range(len(self.resources))])
         out.flags.writeable = False
         return out
 

@@ -208,13 +208,8 @@ def capacity_limits(arr: PdorsArrays) -> np.ndarray:
     allows).  Exact C_h^r where C_h^r and every job's alpha^r and beta^r are integers (or on
     one binary grid: then equivalent, :func:`mlopt.tolerance.integral`), else
     C (1 + 1e-9) + 1e-9."""
-    out = tolerance.accepted_capacity(arr.cap)
-    for r in range(len(arr.resources)):
-        dem = (*arr.alpha[:, r], *arr.beta[:, r])
-        for h in range(len(arr.server_ids)):
-            if tolerance.integral(arr.cap[h, r], *dem):
-                out[h, r] = arr.cap[h, r]
-    return out
+    return tolerance.capacity_rhs_table(arr.cap, [(*arr.alpha[:, r], *arr.beta[:, r])
+                                                 for r in range(len(arr.resources))])
 
 
 def work_limits(arr: PdorsArrays) -> np.ndarray:
