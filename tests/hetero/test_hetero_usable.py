@@ -52,6 +52,19 @@ def test_hand_knapsack():
     assert knapsack_max(np.zeros(2), use, use[:, 0]) == pytest.approx(0.0, abs=1e-6)
 
 
+def test_knapsack_tiny_price_not_lost():
+    # cap (0, 1); items (0, 1) and (0, 2); prices (5.96e-8, 1.0): item 2 never fits, item 1
+    # fits once, worth 5.96e-8.  HiGHS's dual bound alone said 0 (a reduced cost of 6e-8 is
+    # below its dual tolerance): the bound must stay >= 5.96e-8
+    use = np.array([[0.0, 1.0], [0.0, 2.0]])
+    got = knapsack_max(np.array([0.0, 1.0]), use, np.array([5.96e-8, 1.0]))
+    assert 5.96e-8 <= got <= 5.96e-8 + 1e-8
+    # a small price that is not tiny goes to the MIP, and is not lost either: 3 x 1e-5 fits
+    got = knapsack_max(np.array([0.0, 3.0]), use, np.array([1e-5, 1.0]))
+    # cap 3: 1 x item 2 (2) + 1 x item 1 (1) = 1 + 1e-5 is the max (3 x item 1 = 3e-5)
+    assert 1.0 + 1e-5 <= got <= 1.0 + 1e-5 + 1e-6
+
+
 @settings(max_examples=25, deadline=None)
 @given(cap=st.lists(st.integers(0, 9), min_size=2, max_size=2),
        use=st.lists(st.lists(st.integers(0, 5), min_size=2, max_size=2), min_size=1,
