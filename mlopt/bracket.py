@@ -39,7 +39,7 @@ exact model alone in the same budget.  Beside it, on the other core: the algorit
 family's ``warm_start_algorithms`` first, each stopped at half of the time left, the others at
 a quarter, all of them within half of the budget when the family has bounds), then the family's bounds sharing what is left; each
 step first looks whether the exact model has finished, and a closed interval with a proof ends
-the run early.  When no exact model runs (it does not fit the budget or the memory, refuses
+the run early (a proof without the exact model, a theorem's bound met, stops it too).  When no exact model runs (it does not fit the budget or the memory, refuses
 the workload, has finished, or ``exact=False``) and two cores are free, the algorithms and the
 bounds run side by side, one core taking the algorithms first and the other the bounds first,
 for the whole budget, instead of in turn on one core while the other sits idle (each source's
@@ -465,6 +465,10 @@ def bracket(workload, *, family: str | None = None, time_limit: float = 60.0,
         if item is not None:
             item[1].cancel("the interval closed")
             item[0].finish(st, item[1])
+    if exact_handle is not None and not exact_handle.done() and st.closed() \
+            and _proof(st, None, solver) is not None:
+        # proven without it (a theorem's bound met, a confirmed bound): nothing it could add
+        exact_handle.cancel("stopped: the interval closed with a proof without it")
     while exact_handle is not None and not exact_handle.done():
         exact_in()  # waits for the exact model, with the same patience
         time.sleep(0.05)

@@ -3,6 +3,7 @@ conformance suite, and the suite fails where a family breaks its contract."""
 from __future__ import annotations
 
 import dataclasses
+import time
 
 import pytest
 
@@ -279,3 +280,38 @@ def test_a_late_bound_runs_on_one_core_after_an_anytime_bound(toy, monkeypatch):
     assert src["every_job"].status == "ok", [s.to_dict() for s in b.sources]
     assert "given a start" in src["every_job"].note
     assert src["every_job"].started_s <= 0.6 * 16 + 0.5
+
+
+def _greedy_value(workload):
+    """A 'theorem' for the test: greedy's own checked value (so it closes the interval)."""
+    fam = get_family("toy_closes")
+    return {"bound": float(fam.check(workload, fam.run("greedy", workload)).objective)}
+
+
+def test_a_theorem_that_closes_the_interval_stops_the_running_exact_model(toy, monkeypatch):
+    """An interval closed by a theorem's bound met by a checked schedule is proven without the
+    exact model: a running one (here one that reported a bound, so patience keeps it, and then
+    sleeps for its whole share) is stopped at once instead of waited for."""
+    import mlopt.bracket as mb
+    from mlopt.families.base import Bound
+
+    monkeypatch.setattr(mb, "_too_large", lambda fam, w, budget: None)
+
+    def sleeper(fam, workload, solver, threads, share, verify, report=None, given=None):
+        def work():
+            report(None, 1e9)  # a loose bound at once: the patience rule keeps it
+            time.sleep(share)
+            return {"build_s": 0.0, "solved": False}
+        return mb.Boxed(share, work)
+    monkeypatch.setattr(mb, "_start_exact", sleeper)
+    _variant(toy, "toy_closes", bounds_=[Bound("greedy_value", _greedy_value)])
+    try:
+        w = get_family("toy_closes").generate("tiny", seed=0)
+        b = mb.bracket(w, family="toy_closes", time_limit=30, algorithms=["greedy"],
+                       bounds=["greedy_value"], verify=False)
+    finally:
+        unregister_family("toy_closes")
+    assert b.status == "optimal" and "greedy_value" in b.proof, b.to_dict()
+    exact = [s for s in b.sources if s.kind == "exact"]
+    assert len(exact) == 1 and "closed with a proof" in exact[0].note, b.to_dict()
+    assert b.elapsed_s < 10  # not the 30 s the exact model would have slept
