@@ -105,6 +105,33 @@ def test_registered_with_a_start_option():
     assert FAM.check(w, out).objective <= FAM.check(w, start).objective
 
 
+@pytest.mark.parametrize("carried,expect", [(7, 7), (None, 4), (True, 4), (0, 4)])
+def test_a_start_from_lns_continues_at_its_window_size(monkeypatch, carried, expect):
+    """A bracket's rerun hands lns the schedule an earlier lns run returned: the search starts
+    at the window size that run ended at (meta["lns"]["window_end"]), not at ``window`` again;
+    a start without a usable size (none, a bool, 0) starts at ``window`` (4)."""
+    import mlopt.families.harmony.lns as lns
+
+    seen = {}
+
+    def spy(workload, schedule, time_limit, **kw):
+        seen["window"] = kw["window"]
+        return schedule, {}
+    monkeypatch.setattr(lns, "lns_search", spy)
+    w = FAM.preset("tiny")(seed=0)
+    start = _late(w)
+    if carried is not None:
+        start.meta["lns"] = {"window_end": carried}
+    lns.run_lns(w, time_limit=5.0, window=4, start_schedule=start)
+    assert seen["window"] == expect
+
+
+def test_an_improved_schedule_records_its_window_size():
+    w = FAM.preset("tiny")(seed=0)
+    out = FAM.run("lns", w, seed=0, options={"time_limit": 5.0}, start=_late(w))
+    assert out.meta["lns"]["window_end"] >= 1  # the late start is always improved here
+
+
 @pytest.mark.parametrize("opts,field", [({"window": 0}, "window"),
                                         ({"window_time": -1.0}, "window_time"),
                                         ({"time_limit": 0.0}, "time_limit"),

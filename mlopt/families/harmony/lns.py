@@ -396,7 +396,9 @@ def run_lns(workload, *, seed: int = 0, start: str = "local_search", time_limit:
     """The search as a registered algorithm (``mlopt bracket`` sets ``time_limit`` to its
     share).  ``start``: the algorithm whose schedule is improved (``local_search`` runs with
     ``START_SHARE`` of the budget); ``start_schedule``: a checked schedule instead (the
-    family's ``start_option``).  Never worse than the start."""
+    family's ``start_option``; one returned by lns carries the window size its run ended at,
+    ``meta["lns"]["window_end"]``, and the search starts there instead of at ``window``).
+    Never worse than the start."""
     from mlopt.families import get_family
 
     if start == "lns":
@@ -411,6 +413,11 @@ def run_lns(workload, *, seed: int = 0, start: str = "local_search", time_limit:
     fam = get_family("harmony")
     if start_schedule is not None:
         first = start_schedule
+        # DECISION: a start that an earlier lns run returned (a bracket's rerun) continues at
+        # the window size that run adapted to, rather than ramping up from ``window`` again
+        carried = (first.meta.get("lns") or {}).get("window_end")
+        if isinstance(carried, int) and not isinstance(carried, bool) and carried >= 1:
+            window = carried
     elif start == "local_search":
         first = fam.run("local_search", workload, seed=seed,
                         options={"time_limit": START_SHARE * float(time_limit)})
@@ -423,5 +430,6 @@ def run_lns(workload, *, seed: int = 0, start: str = "local_search", time_limit:
                            window_time=window_time)
     if best is first:
         return first
-    best.meta["lns"] = {k: log[k] for k in ("start", "end", "windows", "improved", "optimal")}
+    best.meta["lns"] = {k: log[k] for k in ("start", "end", "windows", "improved", "optimal",
+                                            "window_end")}
     return best
