@@ -1019,18 +1019,23 @@ def _bound_work(fam, workload, name: str, solver: str, threads: int,
 
 
 def _confirmation(details: dict) -> dict:
-    """A bound method's second-solver answer (class_relaxation's ``confirm``): ``verified_by``
-    and ``confirmed_at`` (the level) when it confirmed, ``asked`` (what it said) whenever it was
-    asked; {} when it was not."""
+    """A bound method's second-solver answer (class_relaxation's and share_ip's ``confirm``):
+    ``verified_by`` when it confirmed, with ``confirmed_at`` when the answer names a ``level``
+    (class_relaxation's: near a schedule, so it may close an interval; share_ip's confirms
+    its own bound: ``cutoff_sum``), ``asked`` (what it said) whenever it was asked; {} when it
+    was not."""
     answer = details.get("confirm") or {}
     out = {}
     if answer:
-        out["asked"] = (f"second solver {answer.get('solver')} at {answer.get('level')!r}: "
+        at = answer.get("level", answer.get("cutoff_sum"))
+        out["asked"] = (f"second solver {answer.get('solver')} at {at!r}: "
                         f"{answer.get('status')}, bound {answer.get('bound')!r}, "
                         f"{answer.get('runtime_s')} s")
     by, level = details.get("verified_by"), answer.get("level")
-    if by and isinstance(level, (int, float)) and math.isfinite(level):
-        out.update(verified_by=str(by), confirmed_at=float(level))
+    if by:  # confirmed; a ``level`` near a schedule also lets it close an interval (_proof)
+        out["verified_by"] = str(by)
+        if isinstance(level, (int, float)) and math.isfinite(level):
+            out["confirmed_at"] = float(level)
     return out
 
 

@@ -196,3 +196,45 @@ def test_start_schedule_as_a_file(tmp_path):
     assert out["upper_source"] == "start_schedule"
     assert out["upper_sum"] == round(FAM.check(w, sched).objective * 5)
     assert out["status"] in ("ip_optimal", "ip_stopped") and out["bound"] <= 2.4 + 1e-9
+
+
+def test_a_second_solver_confirms_the_lift_and_refuses_a_wrong_one():
+    # harmony-small-3: the IP lifts share (2.2) to 2.4, sum 12; SCIP finds no point of sum
+    # <= 11.5 (confirmed: the IP's optimum is 12 on its word too), while a claimed 13 is
+    # refused (the optimum's own point has sum 12 <= 12.5)
+    w = small(3)
+    out = si.share_ip_bound(w, upper=2.4, confirm="scip")
+    assert out["bound"] == pytest.approx(2.4) and out["source"] == "share_ip"
+    assert out["confirm"]["confirmed"] and out["confirm"]["status"] == "infeasible"
+    assert out["confirm"]["cutoff_sum"] == 11.5 and out["verified_by"].startswith("scip")
+    model, _ = si.build_share_ip(w)
+    wrong = si.confirm_below(model, 13, "scip", time_limit=60)
+    assert not wrong["confirmed"] and wrong["status"] in ("optimal", "feasible")
+    assert not hasattr(model, "confirm_cut")  # the cutoff row is taken out again
+    # not asked: None, the first solver again, or nothing lifted (share's own bound stands)
+    for confirm in (None, "highs"):
+        out = si.share_ip_bound(w, upper=2.4, confirm=confirm)
+        assert "confirm" not in out and "verified_by" not in out
+    out = si.share_ip_bound(w, upper=1.0, confirm="scip")  # U below OPT: share's bound
+    assert out["bound"] == out["share"] and "confirm" not in out
+
+
+def test_a_confirmation_reaches_the_bracket_source_without_a_level():
+    # share_ip's answer names no ``level`` (it confirms its own bound, not a level near a
+    # schedule): the source gets verified_by and no confirmed_at, so it closes nothing alone
+    from mlopt.bracket import _confirmation
+
+    got = _confirmation({"verified_by": "scip 10", "confirm": {
+        "solver": "scip 10", "status": "infeasible", "cutoff_sum": 189.5, "bound": None,
+        "runtime_s": 50.0, "confirmed": True}})
+    assert got["verified_by"] == "scip 10" and "confirmed_at" not in got
+    assert "at 189.5: infeasible" in got["asked"]
+    assert _confirmation({"confirm": {"solver": "scip", "status": "time_limit",
+                                      "cutoff_sum": 189.5}}).keys() == {"asked"}
+
+
+@pytest.mark.parametrize("confirm,field", [(3, "confirm"), ("nosuch", None)])
+def test_bad_confirm_refused(confirm, field):
+    with pytest.raises(InputError) as err:
+        si.share_ip_bound(two_resnets(), confirm=confirm)
+    assert field is None or err.value.field == field

@@ -152,7 +152,9 @@ FAMILY = Family(
              # (start_schedule: benchmarks/harmony/data/share_ip_vs_share.jsonl); with its own
              # 22 s local_search U it stayed below share (150 s).  So a default source of
              # bracket as a late bound (start_option: it starts after LATE_AT of the budget
-             # with the best schedule by then; mlopt.bracket, DECISION on late bounds)
+             # with the best schedule by then; mlopt.bracket, DECISION on late bounds).  A
+             # lift above share is then asked of SCIP in the time left (``confirm``: the
+             # source's verified_by names it; harmony-open-0: SCIP agrees on 190/65)
              Bound("share_ip", f"{P}.share_ip:share_ip_bound", solver=True,
                    start_option="start_schedule",
                    doc="share's runs and modes as a MILP with a partner per shared job and "

@@ -366,12 +366,56 @@ def _upper_sum(workload: Workload, upper, start_schedule, budget: float) -> tupl
     return min(cands)
 
 
+def confirm_below(model, ip_sum: int, solver: str, *, time_limit: float | None,
+                  threads: int = 1, options: dict | None = None) -> dict:
+    """The second solver's word on the IP's bound: ``model`` with its sum of JCTs at most
+    ``ip_sum - 1/2`` (a cutoff row) must be infeasible.  Sums of JCTs are integers at every
+    integer point, so "infeasible" says the IP's optimum is at least ``ip_sum`` on that
+    solver's word too.  Returns the solve's status, bound and seconds and ``confirmed`` (True
+    only on "infeasible"); a failing solver confirms nothing."""
+    import pyomo.environ as pyo
+
+    from mlopt.errors import InputError
+    from mlopt.solve import solve
+
+    level = ip_sum - 0.5
+    model.confirm_cut = pyo.Constraint(expr=model.obj.expr <= level)
+    t0 = time.perf_counter()
+    try:
+        res = solve(model, solver, time_limit=time_limit, mip_gap=0.0, threads=threads,
+                    options=dict(options or {}))
+    except InputError:  # a bad option: the caller's error, named
+        raise
+    except Exception as err:  # noqa: BLE001  (a failing second solver confirms nothing)
+        return {"solver": solver, "status": "error", "cutoff_sum": level, "bound": None,
+                "runtime_s": round(time.perf_counter() - t0, 1), "confirmed": False,
+                "message": f"{type(err).__name__}: {err}"}
+    finally:
+        model.del_component(model.confirm_cut)
+    # ``cutoff_sum``, not ``level``: a bracket reads a ``level`` as a level near a schedule
+    # (OASiS's class_relaxation), which this is not (share_ip_bound's DECISION)
+    return {"solver": f"{res.solver} {res.solver_version}".strip(), "status": res.status.value,
+            "cutoff_sum": level, "bound": res.bound,
+            "runtime_s": round(time.perf_counter() - t0, 1),
+            "confirmed": res.status.value == "infeasible"}
+
+
 def share_ip_bound(workload: Workload, *, time_limit: float | None = 60.0,
                    threads: int | None = 1, solver: str = "highs", upper: float | None = None,
                    start_schedule=None, solver_options: dict | None = None,
                    pairs: bool | None = None, form: str | None = None,
+                   confirm: str | None = "auto", confirm_options: dict | None = None,
                    **_ignored) -> dict:
-    """Lower bound on the optimal average JCT (module docstring: the THEOREM)."""
+    """Lower bound on the optimal average JCT (module docstring: the THEOREM).
+
+    ``confirm``: when the IP lifts the bound above ``share``'s, a second solver's word on it
+    in the time the first solve left (:func:`confirm_below`): ``"auto"`` (default) SCIP when
+    installed and not ``solver`` (:func:`mlopt.solve.default_verifier`), a solver name, or
+    None (not asked).  ``verified_by`` in the result names the solver that confirmed,
+    ``confirm`` its answer.  DECISION: the bound is the first solver's either way (a second
+    solver that does not answer in time leaves it one solver's word, as before); the
+    confirmation does not make a bracket ``optimal`` by itself (no ``level`` near a
+    schedule: it confirms the bound, not a closed interval)."""
     from mlopt.errors import InputError
     from mlopt.families.harmony.share_fixing import share_slack_columns
     from mlopt.solve import Status, solve
@@ -379,6 +423,19 @@ def share_ip_bound(workload: Workload, *, time_limit: float | None = 60.0,
     if upper is not None and not (isinstance(upper, (int, float)) and math.isfinite(upper)
                                   and upper > 0):
         raise InputError("must be a positive finite average JCT", field="upper", value=upper)
+    if confirm is not None and not isinstance(confirm, str):
+        raise InputError("must be a solver name, 'auto' or null", field="confirm",
+                         value=confirm)
+    if confirm == "auto":
+        from mlopt.solve import default_verifier
+
+        confirm = default_verifier(solver)
+    if confirm is not None:
+        from mlopt.solvers import get_backend
+
+        get_backend(confirm)  # an unknown name is an InputError before anything is built
+        if confirm.lower() == solver.lower():  # the same solver again is not a second word
+            confirm = None
     t0 = time.perf_counter()
     budget = 60.0 if time_limit is None else float(time_limit)
     sh = share_bound(workload, threads=threads, time_limit=SHARE_SHARE * budget / 2)
@@ -421,4 +478,15 @@ def share_ip_bound(workload: Workload, *, time_limit: float | None = 60.0,
             out.update(bound=ip_sum / J, source="share_ip")
         # the IP's status, never OPT's: the bound is OPT only where it meets a schedule
         out["status"] = "ip_optimal" if res.status == Status.OPTIMAL else "ip_stopped"
+        if confirm is not None and out["source"] == "share_ip":
+            rest = budget - (time.perf_counter() - t0)
+            if rest >= 1.0:
+                answer = confirm_below(model, ip_sum, confirm, time_limit=rest,
+                                       threads=threads or 1, options=confirm_options)
+            else:
+                answer = {"solver": confirm, "status": "not_run", "confirmed": False,
+                          "message": "no time left in the budget"}
+            out["confirm"] = answer
+            if answer["confirmed"]:
+                out["verified_by"] = answer["solver"]
     return {**out, "solve_s": time.perf_counter() - t0}
