@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from . import edgecloud, harmony, hetero, oasis, pdors
-from .core import ROOT, Sentence, load_script
+from .core import ROOT, Sentence, Table, load_script
 
 README = "README.md"
 
@@ -146,6 +146,33 @@ def solvers():
             _highs_over_scip("pdors-small"), f"{h['time_limit'].max():.0f}"]
 
 
+# --- the offline frontier (instances/solu.csv, the -open sets) ---------------------------------
+
+def frontier_rows():
+    """Per instance of every ``<family>-open`` set: its scale (preset, parameters), the best
+    known interval of ``instances/solu.csv`` (low, high: a max family's low end is the
+    schedule) and its width (high - low) / max(|low|, |high|), as ``Bracket.gap``."""
+    import csv
+    import tomllib
+
+    from mlopt.families import get_family
+
+    solu = {r["instance"]: r for r in csv.DictReader(open(ROOT / "instances" / "solu.csv"))}
+    out = []
+    for manifest in sorted((ROOT / "instances").glob("*-open/manifest.toml")):
+        spec = tomllib.loads(manifest.read_text())
+        sense = get_family(spec["set"]["family"]).sense
+        for inst in spec["instance"]:
+            row = solu[inst["name"]]
+            obj, bound = float(row["objective"]), float(row["bound"])
+            low, high = (obj, bound) if sense == "max" else (bound, obj)
+            params = ", ".join(f"{k} {v}" for k, v in inst.get("params", {}).items())
+            scale = inst["preset"] + (f" ({params})" if params else "")
+            out.append([inst["name"], scale, low, high,
+                        100 * (high - low) / max(abs(low), abs(high)), high / low])
+    return out
+
+
 CLAIMS = [
     Sentence(README, "A_online is {} above the optimum on the Fig. 12-13 instances where it is "
              "proven", lambda: edgecloud.proven()[:1], what="edgecloud summary"),
@@ -188,4 +215,6 @@ CLAIMS = [
     Sentence(README, "(median per-instance time ratio {}) and Harmony ({}), SCIP on the "
              "sub-second PD-ORS ones ({}); on hetero `small` neither proves seed 0 within {} s",
              solvers, what="solver benchmark summary"),
+    Table(README, "| instance | scale (preset, parameters) | low | high | width % | high / low |",
+          frontier_rows, key=1, what="frontier: best known intervals (solu.csv)"),
 ]
