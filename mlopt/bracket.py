@@ -1022,13 +1022,13 @@ def _confirmation(details: dict) -> dict:
     """A bound method's second-solver answer (class_relaxation's and share_ip's ``confirm``):
     ``verified_by`` when it confirmed, with ``confirmed_at`` when the answer names a ``level``
     (class_relaxation's: near a schedule, so it may close an interval; share_ip's confirms
-    its own bound: ``cutoff_sum``), ``asked`` (what it said) whenever it was asked; {} when it
+    its own bound and names none), ``asked`` (what it said) whenever it was asked; {} when it
     was not."""
     answer = details.get("confirm") or {}
     out = {}
     if answer:
-        at = answer.get("level", answer.get("cutoff_sum"))
-        out["asked"] = (f"second solver {answer.get('solver')} at {at!r}: "
+        at = f" at {answer['level']!r}" if "level" in answer else ""
+        out["asked"] = (f"second solver {answer.get('solver')}{at}: "
                         f"{answer.get('status')}, bound {answer.get('bound')!r}, "
                         f"{answer.get('runtime_s')} s")
     by, level = details.get("verified_by"), answer.get("level")

@@ -199,18 +199,18 @@ def test_start_schedule_as_a_file(tmp_path):
 
 
 def test_a_second_solver_confirms_the_lift_and_refuses_a_wrong_one():
-    # harmony-small-3: the IP lifts share (2.2) to 2.4, sum 12; SCIP finds no point of sum
-    # <= 11.5 (confirmed: the IP's optimum is 12 on its word too), while a claimed 13 is
-    # refused (the optimum's own point has sum 12 <= 12.5)
+    # harmony-small-3: the IP lifts share (2.2) to 2.4, sum 12; SCIP's own optimum of the
+    # same IP is 12 (confirmed), while a claimed 13 is refused (SCIP's bound rounds to 12)
     w = small(3)
     out = si.share_ip_bound(w, upper=2.4, confirm="scip")
     assert out["bound"] == pytest.approx(2.4) and out["source"] == "share_ip"
-    assert out["confirm"]["confirmed"] and out["confirm"]["status"] == "infeasible"
-    assert out["confirm"]["cutoff_sum"] == 11.5 and out["verified_by"].startswith("scip")
+    assert out["confirm"]["confirmed"] and out["confirm"]["sum"] == 12
+    assert out["verified_by"].startswith("scip")
     model, _ = si.build_share_ip(w)
-    wrong = si.confirm_below(model, 13, "scip", time_limit=60)
-    assert not wrong["confirmed"] and wrong["status"] in ("optimal", "feasible")
-    assert not hasattr(model, "confirm_cut")  # the cutoff row is taken out again
+    wrong = si.confirm_bound(model, 13, 15, "scip", time_limit=60)
+    assert not wrong["confirmed"] and wrong["sum"] == 12
+    # capped at U as the first solver's sum: a U of 11 below the IP's 12 confirms 11 only
+    assert si.confirm_bound(model, 12, 11, "scip", time_limit=60)["sum"] == 11
     # not asked: None, the first solver again, or nothing lifted (share's own bound stands)
     for confirm in (None, "highs"):
         out = si.share_ip_bound(w, upper=2.4, confirm=confirm)
@@ -219,18 +219,32 @@ def test_a_second_solver_confirms_the_lift_and_refuses_a_wrong_one():
     assert out["bound"] == out["share"] and "confirm" not in out
 
 
+@pytest.mark.parametrize("status,objective,bound,confirmed", [
+    (Status.OPTIMAL, 12.0, 12.0, True), (Status.FEASIBLE, 13.0, 11.3, True),
+    (Status.FEASIBLE, 13.0, 11.0002, False), (Status.FEASIBLE, 13.0, 10.9, False), (Status.NO_SOLUTION, None, None, False),
+    (Status.INFEASIBLE, None, None, False), (Status.OPTIMAL, 12.0, None, True)])
+def test_the_second_answer_confirms_only_a_bound_that_reaches_the_sum(
+        monkeypatch, status, objective, bound, confirmed):
+    # sum 12 claimed: a second bound of 11.3 rounds up to 12 (the IP's sums are integers);
+    # 11.0002 is within INT_TOL (1e-4 x 12) of 11 and 10.9 rounds to 11 (not confirmed);
+    # nothing, or "infeasible" (a disagreement), confirms nothing
+    monkeypatch.setattr(mlopt.solve, "solve", _fake(status, objective, bound))
+    model, _ = si.build_share_ip(two_resnets())
+    assert si.confirm_bound(model, 12, 15, "scip", time_limit=5)["confirmed"] is confirmed
+
+
 def test_a_confirmation_reaches_the_bracket_source_without_a_level():
     # share_ip's answer names no ``level`` (it confirms its own bound, not a level near a
     # schedule): the source gets verified_by and no confirmed_at, so it closes nothing alone
     from mlopt.bracket import _confirmation
 
     got = _confirmation({"verified_by": "scip 10", "confirm": {
-        "solver": "scip 10", "status": "infeasible", "cutoff_sum": 189.5, "bound": None,
+        "solver": "scip 10", "status": "optimal", "bound": 190.0, "sum": 190,
         "runtime_s": 50.0, "confirmed": True}})
     assert got["verified_by"] == "scip 10" and "confirmed_at" not in got
-    assert "at 189.5: infeasible" in got["asked"]
+    assert "scip 10: optimal, bound 190.0" in got["asked"]
     assert _confirmation({"confirm": {"solver": "scip", "status": "time_limit",
-                                      "cutoff_sum": 189.5}}).keys() == {"asked"}
+                                      "bound": 188.0}}).keys() == {"asked"}
 
 
 @pytest.mark.parametrize("confirm,field", [(3, "confirm"), ("nosuch", None)])
