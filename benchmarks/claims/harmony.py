@@ -1462,3 +1462,27 @@ CLAIMS += [
           scratch_v2_rows, key=2,
           what="frontier: harmony-open-0 from scratch, reruns and patience (8)"),
 ]
+
+
+# --- frontier.md, 2026-11-29 (9): from scratch, share_ip confirmed by a second solver --------
+# benchmarks/harmony/data/open0_scratch_v3_600_r<k>.json: `mlopt instances bracket
+# harmony-open --only harmony-open-0 --time-limit 600 --json` outputs, one per run
+def scratch_v3_rows():
+    out = []
+    for path in sorted(DATA.glob("open0_scratch_v3_600_r*.json")):
+        d = json.loads(path.read_text())[0]
+        assert d["instance"] == "harmony-open-0" and d["status"] == "bound"
+        low_src, high_src = bracket_ends(d["solver"])
+        ip = [s for s in d["sources"] if s["name"] == "share_ip"]
+        by = ip[0]["verified_by"] if ip and low_src == "share_ip" else None
+        out.append([path.stem.rsplit("_", 1)[1], float(d["bound"]), low_src,
+                    by.split()[0] if by else "none", float(d["objective"]), high_src,
+                    100 * float(d["gap"])])
+    return out
+
+
+CLAIMS += [
+    Table(FRONTIER, "| run | low | low from | low confirmed by | high | high from | width % |",
+          scratch_v3_rows, key=1,
+          what="frontier: harmony-open-0 from scratch, share_ip confirmed (9)"),
+]
