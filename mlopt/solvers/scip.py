@@ -3,7 +3,10 @@
 Settings: ``time_limit`` -> ``limits/time``; ``mip_gap`` -> ``limits/gap``; ``threads`` = 1 runs
 ``optimize()``; ``threads`` > 1 runs SCIP's concurrent solver (``solveConcurrent``, in SCIP's
 deterministic ``parallel/mode`` 1) with exactly that many threads.  ``options`` are SCIP
-parameters by their SCIP names (``{"presolving/maxrounds": 0}``).
+parameters by their SCIP names (``{"presolving/maxrounds": 0}``), and ``objlimit`` (not a
+parameter: SCIP's objective limit, ``setObjlimit``, in the model's own sense): only solutions
+strictly better than it are accepted and nodes that cannot beat it are pruned, so "infeasible"
+then says no solution is better than the limit (a cutoff without a cutoff row).
 
 Status: SCIP's ``optimal`` is the only "proven" state, and :func:`mlopt.solve.classify` still
 requires the returned dual bound to close the gap; any SCIP limit status (time, gap, nodes,
@@ -25,6 +28,9 @@ from mlopt.solvers.base import Capabilities, SolverBackend, register_backend, un
 _LIMITS = {"timelimit", "gaplimit", "nodelimit", "totalnodelimit", "stallnodelimit",
            "memlimit", "sollimit", "bestsollimit", "restartlimit", "userinterrupt",
            "primallimit", "duallimit", "terminate"}
+
+#: the option that sets SCIP's objective limit (module docstring)
+OBJLIMIT = "objlimit"
 
 
 def _pyscipopt():
@@ -60,6 +66,12 @@ class ScipBackend(SolverBackend):
         m = _pyscipopt().Model()
         m.hideOutput()
         for key, val in options.items():
+            if key == OBJLIMIT:
+                if isinstance(val, bool) or not isinstance(val, (int, float)) \
+                        or not math.isfinite(val):
+                    raise InputError("must be a finite number (the objective limit)",
+                                     field=key, value=val)
+                continue
             try:
                 m.setParam(key, val)
             except KeyError:
@@ -80,7 +92,10 @@ class ScipBackend(SolverBackend):
             scip.setParam("limits/time", max(float(time_limit), 0.0))
         scip.setParam("limits/gap", float(mip_gap))
         for key, val in options.items():
-            scip.setParam(key, val)
+            if key == OBJLIMIT:
+                scip.setObjlimit(float(val))
+            else:
+                scip.setParam(key, val)
         build_s = time.perf_counter() - start
         n_threads = 1 if threads is None else max(1, int(threads))
         try:

@@ -410,3 +410,34 @@ def test_bench_runs_checks_resumes_and_reports(tmp_path):
 
         with ResultStore(spec.output / "results.sqlite") as store:
             assert len(store) == 2
+
+
+def _three_quarters():
+    # max x + y/2, x binary, y integer in [0, 3], x + y <= 1.7: the optimum is 1 (x = 1),
+    # the other points are 0 and 0.5 (y = 1)
+    m = pyo.ConcreteModel()
+    m.x = pyo.Var(domain=pyo.Binary)
+    m.y = pyo.Var(domain=pyo.NonNegativeIntegers, bounds=(0, 3))
+    m.c = pyo.Constraint(expr=m.x + m.y <= 1.7)
+    m.o = pyo.Objective(expr=m.x + 0.5 * m.y, sense=pyo.maximize)
+    return m
+
+
+@pytest.mark.skipif("scip" not in available_backends(), reason="SCIP not installed")
+@pytest.mark.parametrize("limit,status", [(1.5, Status.INFEASIBLE), (1.0, Status.INFEASIBLE),
+                                          (0.5, Status.OPTIMAL)])
+def test_scip_objlimit_accepts_only_strictly_better_solutions(limit, status):
+    # the optimum 1 is not strictly better than a limit of 1.0 or 1.5: "infeasible"; above
+    # 0.5 it is found and proven
+    res = solve(_three_quarters(), "scip", options={"objlimit": limit})
+    assert res.status == status
+    if status == Status.OPTIMAL:
+        assert res.objective == pytest.approx(1.0)
+
+
+@pytest.mark.skipif("scip" not in available_backends(), reason="SCIP not installed")
+@pytest.mark.parametrize("bad", ["high", math.inf, True])
+def test_scip_objlimit_must_be_a_finite_number(bad):
+    with pytest.raises(InputError) as err:
+        solve(_three_quarters(), "scip", options={"objlimit": bad})
+    assert err.value.field == "options.objlimit"
