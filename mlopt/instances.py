@@ -324,8 +324,7 @@ def bracket_set(iset: InstanceSet, *, time_limit: float = 60.0, solver: str = "h
             if getattr(b, end) == "start":
                 setattr(b, end, start_label)
         # rule 2 of mlopt.bracket._proof: a bound confirmed by a second solver (DECISION)
-        confirmed = b.status == "optimal" and b.verified_by is not None and any(
-            s.kind == "dual" and s.verified_by for s in b.sources)
+        confirmed = _closed_by_a_confirmed_bound(b)
         row = {"instance": entry.name, "set": iset.name, "family": iset.family,
                "objective": b.low if sense == "max" else b.high,
                "bound": b.high if sense == "max" else b.low,
@@ -346,6 +345,23 @@ def bracket_set(iset: InstanceSet, *, time_limit: float = 60.0, solver: str = "h
             update_solu_row(solu_path, entry.name, lambda old, row=row, b=b, run=run: _merged(
                 old, row, b, run, sense, better_primal, better_dual))
     return out
+
+
+def _closed_by_a_confirmed_bound(b) -> bool:
+    """Whether ``b`` is ``optimal`` by rule 2 of :func:`mlopt.bracket._proof`: a dual source
+    whose second solver confirmed a level (``confirmed_at``) at or beyond the schedule's end
+    within the optimality tolerance.  A ``verified_by`` without a level (share_ip's: it
+    confirms its own bound, not the interval) is no such proof: a bracket it sits in that the
+    exact model closed (rule 3) stays a ``bound`` row, as every rule-3 bracket does."""
+    from mlopt.solvers.result import OPTIMALITY_GAP_TOL, relative_gap
+
+    if b.status != "optimal" or b.verified_by is None:
+        return False
+    primal = b.low if b.sense == "max" else b.high
+    return any(s.kind == "dual" and s.verified_by and s.confirmed_at is not None
+               and (s.confirmed_at >= primal if b.sense == "max" else s.confirmed_at <= primal)
+               and relative_gap(primal, s.confirmed_at) <= OPTIMALITY_GAP_TOL
+               for s in b.sources)
 
 
 #: relative difference below which a bracket's end equals the recorded one (the file keeps 9

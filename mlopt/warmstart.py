@@ -407,6 +407,12 @@ def solve_warm(model: pyo.ConcreteModel, start: dict, solver: str = "highs",
     if not (isinstance(mip_gap, (int, float)) and not isinstance(mip_gap, bool)
             and math.isfinite(mip_gap) and 0 <= mip_gap <= 1):
         raise InputError("mip_gap must be a number in [0, 1]", field="mip_gap", value=mip_gap)
+    if solver == "scip" and options and "objlimit" in options:
+        # a start no better than the limit would be dropped by SCIP, and its "infeasible"
+        # then read below as a solver error (the start satisfies every row) or the start
+        # kept as the incumbent although the limit excludes it
+        raise InputError("SCIP's objective limit is not taken with a warm start",
+                         field="options.objlimit", value=options["objlimit"])
     if options:  # by the backend's own option check: an unknown name is never ignored
         from mlopt.solvers import get_backend
 

@@ -6,7 +6,12 @@ deterministic ``parallel/mode`` 1) with exactly that many threads.  ``options`` 
 parameters by their SCIP names (``{"presolving/maxrounds": 0}``), and ``objlimit`` (not a
 parameter: SCIP's objective limit, ``setObjlimit``, in the model's own sense): only solutions
 strictly better than it are accepted and nodes that cannot beat it are pruned, so "infeasible"
-then says no solution is better than the limit (a cutoff without a cutoff row).
+then says no solution is better than the limit (a cutoff without a cutoff row) *by more than
+SCIP's tolerance*: measured with SCIP 10, an optimum 7/3 and a limit 2.3333334 (the optimum
+better by 3e-8 relative) gave "infeasible", and an optimum of 2e6 with a limit 2e6 + 0.5
+too; the message of such a result says so.  Keep a limit well clear of any value that
+matters (a sum of integers: half-way between two).  Not with a warm start
+(:func:`mlopt.warmstart.solve_warm` refuses it).
 
 Status: SCIP's ``optimal`` is the only "proven" state, and :func:`mlopt.solve.classify` still
 requires the returned dual bound to close the gap; any SCIP limit status (time, gap, nodes,
@@ -121,8 +126,11 @@ class ScipBackend(SolverBackend):
         settings.update(build_s=round(build_s, 6), solve_s=scip.getSolvingTime(),
                         compile_s=round(form.compile_s, 6))
         if status == "infeasible":
+            note = "" if OBJLIMIT not in options else (
+                f"with objlimit {options[OBJLIMIT]!r}: no solution better than it by more "
+                "than SCIP's tolerance; not a proof that the model is infeasible")
             return SolveResult(Status.INFEASIBLE, None, None, None, time.perf_counter() - start,
-                               self.name, version, form.sense, status, settings)
+                               self.name, version, form.sense, status, settings, note)
         if status in ("unbounded", "inforunbd"):
             return SolveResult(Status.UNBOUNDED, None, None, None, time.perf_counter() - start,
                                self.name, version, form.sense, status, settings)

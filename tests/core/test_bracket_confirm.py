@@ -231,14 +231,17 @@ def test_an_optimal_bracket_confirmed_by_a_second_solver_is_an_optimal_solu_row(
     name = iset.entries[0].name
 
     def fake(workload, *, verified_by, dual):
-        # dual: the proof came from a confirmed bound (rule 2), else from the exact model
-        src = [Source("class_relaxation", "dual", 27.00001, "ok", 1.0, verified_by=verified_by,
-                      confirmed_at=27.00002 if dual else None)]
+        # dual: the proof came from a confirmed bound (rule 2), else from the exact model;
+        # "no level": the exact model's proof beside a bound whose second solver confirmed
+        # the bound itself and no level (share_ip's confirm): still the exact model's proof
+        src = [Source("class_relaxation", "dual", 27.00001, "ok", 1.0, verified_by="scip 10"
+                      if dual == "no level" else verified_by,
+                      confirmed_at=27.00002 if dual is True else None)]
         return Bracket("oasis", "max", 27.0, 27.00001, "optimal", "start", "class_relaxation",
                        src if dual else [], 1.0, 0.5, None, "a proof", verified_by)
     solu = tmp_path / "solu.csv"
     for by, dual, status in (("scip 10", True, "optimal"), (None, True, "bound"),
-                             ("scip 10", False, "bound")):
+                             ("scip 10", False, "bound"), ("scip 10", "no level", "bound")):
         monkeypatch.setattr(mb, "bracket", lambda w, by=by, dual=dual, **kw: fake(
             w, verified_by=by, dual=dual))
         solu.unlink(missing_ok=True)

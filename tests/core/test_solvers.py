@@ -441,3 +441,28 @@ def test_scip_objlimit_must_be_a_finite_number(bad):
     with pytest.raises(InputError) as err:
         solve(_three_quarters(), "scip", options={"objlimit": bad})
     assert err.value.field == "options.objlimit"
+
+
+@pytest.mark.skipif("scip" not in available_backends(), reason="SCIP not installed")
+def test_scip_objlimit_infeasible_says_what_it_means():
+    # the optimum 1 is better than a limit of 1 - 1e-9, yet SCIP's tolerance prunes it:
+    # "infeasible", and the message says it is the limit's word, not the model's
+    res = solve(_three_quarters(), "scip", options={"objlimit": 1.0 - 1e-9})
+    assert res.status == Status.INFEASIBLE and "objlimit" in res.message
+    assert "not a proof that the model is infeasible" in res.message
+    assert solve(_three_quarters(), "scip", options={"objlimit": 0.5}).message == ""
+
+
+@pytest.mark.skipif("scip" not in available_backends(), reason="SCIP not installed")
+def test_scip_objlimit_is_refused_with_a_warm_start():
+    # before: the option check passed it, then setParam("objlimit") failed as "not a SCIP
+    # parameter"; a start no better than the limit has no honest reading there
+    from pyomo.common.collections import ComponentMap
+
+    from mlopt.warmstart import solve_warm
+
+    m = _three_quarters()
+    with pytest.raises(InputError) as err:
+        solve_warm(m, ComponentMap([(m.x, 1), (m.y, 0)]), "scip", options={"objlimit": 0.5})
+    assert err.value.field == "options.objlimit" and err.value.value == 0.5
+    assert "warm start" in err.value.message

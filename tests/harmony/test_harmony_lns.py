@@ -105,11 +105,13 @@ def test_registered_with_a_start_option():
     assert FAM.check(w, out).objective <= FAM.check(w, start).objective
 
 
-@pytest.mark.parametrize("carried,expect", [(7, 7), (None, 4), (True, 4), (0, 4)])
+@pytest.mark.parametrize("carried,expect", [(7, 7), (None, 4), (True, 4), (0, 4), (7.0, 4),
+                                            ("7", 4), ("lns-not-a-dict", 4)])
 def test_a_start_from_lns_continues_at_its_window_size(monkeypatch, carried, expect):
     """A bracket's rerun hands lns the schedule an earlier lns run returned: the search starts
     at the window size that run ended at (meta["lns"]["window_end"]), not at ``window`` again;
-    a start without a usable size (none, a bool, 0) starts at ``window`` (4)."""
+    a start without a usable size (none, a bool, 0, a float, a string, meta.lns not an
+    object) starts at ``window`` (4)."""
     import mlopt.families.harmony.lns as lns
 
     seen = {}
@@ -120,7 +122,9 @@ def test_a_start_from_lns_continues_at_its_window_size(monkeypatch, carried, exp
     monkeypatch.setattr(lns, "lns_search", spy)
     w = FAM.preset("tiny")(seed=0)
     start = _late(w)
-    if carried is not None:
+    if carried == "lns-not-a-dict":  # meta.lns itself not an object (a hand-edited file)
+        start.meta["lns"] = "x"
+    elif carried is not None:
         start.meta["lns"] = {"window_end": carried}
     lns.run_lns(w, time_limit=5.0, window=4, start_schedule=start)
     assert seen["window"] == expect

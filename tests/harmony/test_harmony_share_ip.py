@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import math
+import time
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -252,3 +253,17 @@ def test_bad_confirm_refused(confirm, field):
     with pytest.raises(InputError) as err:
         si.share_ip_bound(two_resnets(), confirm=confirm)
     assert field is None or err.value.field == field
+
+
+def test_a_second_solver_without_continuous_columns_is_refused_first():
+    # CP-SAT takes no continuous column (the IP's losses): refused by name before anything
+    # is built, instead of after the first solve (its lift lost with the error)
+    from mlopt.solvers.base import available_backends
+
+    if "cpsat" not in available_backends():
+        pytest.skip("CP-SAT not installed")
+    t0 = time.perf_counter()
+    with pytest.raises(InputError) as err:
+        si.share_ip_bound(small(3), upper=2.4, confirm="cpsat")
+    assert err.value.field == "confirm" and err.value.value == "cpsat"
+    assert time.perf_counter() - t0 < 1.0

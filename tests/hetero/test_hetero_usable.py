@@ -65,6 +65,53 @@ def test_knapsack_tiny_price_not_lost():
     assert 1.0 + 1e-5 <= got <= 1.0 + 1e-5 + 1e-6
 
 
+def test_knapsack_item_that_fits_nowhere_sets_no_scale():
+    # cap 5; item 1 uses 10 (fits nowhere) at price 1e9, items 2-4 use 1 at price 1: the max
+    # is 5 (five of them).  Scaled by item 1's price, items 2-4 were "tiny" (1e-9 < 1e-6)
+    # and each added at its most alone, 3 x 5 = 15
+    use = np.array([[10.0], [1.0], [1.0], [1.0]])
+    got = knapsack_max(np.array([5.0]), use, np.array([1e9, 1.0, 1.0, 1.0]))
+    assert 5.0 <= got <= 5.0 + 1e-6
+    # prices (1e-12 for item 1, 1.01e-6 for item 2 that fits nowhere): 3 x 1e-12 fits; the
+    # bound was 2.9999999999999997e-12, an ulp below that packing
+    use = np.array([[0.0, 1.0], [0.0, 0.1]])
+    got = knapsack_max(np.array([0.0, 0.3]), use[::-1], np.array([1e-12, 1.01e-6]))
+    assert got >= 3e-12
+    assert knapsack_max(np.array([1.0]), np.array([[2.0]]), np.array([1.0])) == 0.0
+
+
+_PRICES = [0.0, 1e-15, 1e-12, 5.96e-8, 9.99e-7, 1.01e-6, 1e-5, 0.3, 1.0, 7.0, 1e6, 1e12]
+_AMOUNTS = [0.0, 0.1, 0.2, 0.1 + 0.2, 1.0, 1.5, 2.0, 3.0]
+
+
+@settings(max_examples=40, deadline=None)
+@given(cap=st.lists(st.sampled_from([0.0, 0.1 + 0.2, 0.7, 1.0, 3.0, 5.5]), min_size=2,
+                    max_size=2),
+       use=st.lists(st.lists(st.sampled_from(_AMOUNTS), min_size=2, max_size=2), min_size=1,
+                    max_size=3),
+       price=st.lists(st.sampled_from(_PRICES), min_size=3, max_size=3))
+def test_knapsack_never_below_a_packing_at_extreme_price_ratios(cap, use, price):
+    # prices 1e-15 .. 1e12 apart, zero and float capacities (0.1 + 0.2), items that fit
+    # nowhere: never below the best packing the checker accepts; at most 1e-6 of the largest
+    # price that fits, per copy, above it
+    use = np.array(use, dtype=float)
+    use = use[(use > 0).any(axis=1)]
+    if len(use) == 0:
+        return
+    cap, value = np.array(cap), np.array(price[:len(use)])
+    room = cap * (1 + 1e-9) + 1e-9  # mlopt.tolerance.accepted_capacity
+    fits = [int(min(room[r] // u[r] for r in range(2) if u[r] > 0)) for u in use]
+    best = 0.0
+    for n in product(*[range(f + 1) for f in fits]):  # at most 3 x 55 copies: every packing
+        n = np.array(n, dtype=float)
+        if (n @ use <= room).all():
+            best = max(best, float(n @ value))
+    got = knapsack_max(cap, use, value)
+    assert got >= best
+    top = max([v for v, f in zip(value, fits) if f >= 1], default=0.0)
+    assert got <= best + 1e-6 * top * sum(fits)
+
+
 @settings(max_examples=25, deadline=None)
 @given(cap=st.lists(st.integers(0, 9), min_size=2, max_size=2),
        use=st.lists(st.lists(st.integers(0, 5), min_size=2, max_size=2), min_size=1,

@@ -415,7 +415,9 @@ def run_lns(workload, *, seed: int = 0, start: str = "local_search", time_limit:
         first = start_schedule
         # DECISION: a start that an earlier lns run returned (a bracket's rerun) continues at
         # the window size that run adapted to, rather than ramping up from ``window`` again
-        carried = (first.meta.get("lns") or {}).get("window_end")
+        # (a schedule file's meta is free JSON: anything but an object there is no size)
+        carried = first.meta.get("lns")
+        carried = carried.get("window_end") if isinstance(carried, dict) else None
         if isinstance(carried, int) and not isinstance(carried, bool) and carried >= 1:
             window = carried
     elif start == "local_search":

@@ -433,7 +433,12 @@ def share_ip_bound(workload: Workload, *, time_limit: float | None = 60.0,
     if confirm is not None:
         from mlopt.solvers import get_backend
 
-        get_backend(confirm)  # an unknown name is an InputError before anything is built
+        # an unknown name is an InputError before anything is built, and so is a solver that
+        # cannot take the IP's continuous loss columns (CP-SAT): found only after the first
+        # solve, its refusal took the first solver's lift down with it
+        if not type(get_backend(confirm)).capabilities.lp:
+            raise InputError("the second solver must take continuous columns (a MILP "
+                             "solver)", field="confirm", value=confirm)
         if confirm.lower() == solver.lower():  # the same solver again is not a second word
             confirm = None
     t0 = time.perf_counter()

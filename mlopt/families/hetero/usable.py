@@ -71,6 +71,13 @@ def knapsack_max(cap: np.ndarray, use: np.ndarray, value: np.ndarray) -> float:
     with np.errstate(divide="ignore"):
         fits = np.floor(np.where(use > 0, room / np.where(use > 0, use, 1.0), np.inf)
                         .min(axis=1))  # the most copies of each item alone
+    # an item that fits nowhere adds nothing, and must not set the scale: beside a price
+    # 1e7 times the others' it made every item that fits "tiny", all summed at their most
+    # (a bound 3x the max), and its rounding left the bound an ulp below a packing
+    fit = fits >= 1
+    if not fit.any():
+        return 0.0
+    use, value, fits = use[fit], value[fit], fits[fit]
     scale = float(value.max())
     value = value / scale
     tiny = value < _TINY
