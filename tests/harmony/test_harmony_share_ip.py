@@ -267,3 +267,30 @@ def test_a_second_solver_without_continuous_columns_is_refused_first():
         si.share_ip_bound(small(3), upper=2.4, confirm="cpsat")
     assert err.value.field == "confirm" and err.value.value == "cpsat"
     assert time.perf_counter() - t0 < 1.0
+
+
+def test_a_budget_too_short_for_the_runs_returns_share_in_time(monkeypatch):
+    # listing the runs within the slack past LIST_SHARE of the budget, or a build that leaves
+    # no second to solve, gives share's bound (a theorem) instead of a bound killed with
+    # nothing at the bracket's hard limit
+    import time
+
+    from mlopt.families.harmony.share_fixing import share_slack_columns
+
+    w = small(3)
+    assert share_slack_columns(w, 12, deadline=time.perf_counter() - 1.0) is None
+    assert share_slack_columns(w, 12) is not None
+    monkeypatch.setattr(si, "LIST_SHARE", 0.0)
+    out = si.share_ip_bound(w, upper=2.4)
+    assert out["bound"] == out["share"] == pytest.approx(2.2)
+    assert out["ip_status"].startswith("not_run") and "ip_sum" not in out
+    monkeypatch.setattr(si, "LIST_SHARE", 0.5)
+    slow = si.build_share_ip
+
+    def late_build(*args, **kwargs):
+        built = slow(*args, **kwargs)
+        time.sleep(1.2)  # past the 1 s budget: nothing left to solve with
+        return built
+    monkeypatch.setattr(si, "build_share_ip", late_build)
+    out = si.share_ip_bound(w, upper=2.4, time_limit=1.0)
+    assert out["bound"] == out["share"] and out["ip_status"].startswith("not_run")

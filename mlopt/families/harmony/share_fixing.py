@@ -33,9 +33,12 @@ TOL = 1e-6
 
 
 def share_slack_columns(workload: Workload, U: int, *, time_limit: float = 60.0,
-                        threads: int = 1):
+                        threads: int = 1, deadline: float | None = None):
     """(slack U - L + TOL, per job the (reduced cost, start, run length) of every run whose
-    cheapest column is within the slack, sorted), or None when share has nothing to say."""
+    cheapest column is within the slack, sorted), or None when share has nothing to say --
+    or when ``deadline`` (a ``time.perf_counter()`` time) passes while the runs are listed
+    (at ``uniform`` from U = 219: 33,662 runs, several seconds), so a caller with a budget
+    falls back instead of overrunning it."""
     prep = _prepare(workload, standalone_bound(workload)["per_job"]) if workload.jobs else None
     if prep is None:
         return None
@@ -48,6 +51,8 @@ def share_slack_columns(workload: Workload, U: int, *, time_limit: float = 60.0,
     slack = float(U - lagrangian(jobs, M, T, beta, exact=True)) + TOL
     out = []
     for jb in jobs:
+        if deadline is not None and time.perf_counter() > deadline:
+            return None
         cost = _mode_costs(jb, beta, T, 0.0, float)
         low = jb.best(cost, 0.0)[0]
         runs = []

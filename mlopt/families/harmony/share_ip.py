@@ -100,6 +100,8 @@ PAIR_CAP = 5_000
 RUN_CAP = 5_000
 #: shares of the budget: the upper end's search, share (and its slack columns)
 SEARCH_SHARE, SHARE_SHARE = 0.15, 0.15
+#: the share of the budget by which the runs within the slack must be listed
+LIST_SHARE = 0.5
 
 
 def _down(x: Fraction) -> float:
@@ -449,10 +451,15 @@ def share_ip_bound(workload: Workload, *, time_limit: float | None = 60.0,
     if not J or sh.get("share_value") is None:  # share had nothing to model: neither have we
         return {**out, "solve_s": time.perf_counter() - t0}
     U, source = _upper_sum(workload, upper, start_schedule, SEARCH_SHARE * budget)
+    # the runs are listed by half of the budget, or share's bound is returned: listing them
+    # from a poor U overran a 21 s budget by 11 s at ``uniform`` (U = 219), and a bracket
+    # kills a bound at its hard limit with nothing
     got = share_slack_columns(workload, U, time_limit=SHARE_SHARE * budget / 2,
-                              threads=threads or 1)
+                              threads=threads or 1, deadline=t0 + LIST_SHARE * budget)
     out.update(upper_sum=U, upper_source=source)
     if got is None or got[0] < 0:  # U below share's Lagrangian: no run within the slack
+        if got is None and time.perf_counter() > t0 + LIST_SHARE * budget:
+            out["ip_status"] = "not_run: the runs were not listed within the budget"
         return {**out, "solve_s": time.perf_counter() - t0}
     slack, cols = got
     t1 = time.perf_counter()
@@ -461,7 +468,10 @@ def share_ip_bound(workload: Workload, *, time_limit: float | None = 60.0,
     if built is None:
         return {**out, "solve_s": time.perf_counter() - t0}
     model, _ = built
-    left = max(1.0, budget - (time.perf_counter() - t0))
+    if budget - (time.perf_counter() - t0) < 1.0:  # built too late to solve: share's bound
+        out["ip_status"] = "not_run: no time left after the build"
+        return {**out, "solve_s": time.perf_counter() - t0}
+    left = budget - (time.perf_counter() - t0)
     res = solve(model, solver, time_limit=left, threads=threads or 1,
                 options=dict(solver_options or {}))
     out.update(slack=slack, runs=sum(len(r) for r in cols), pairs=hasattr(model, "z"),
