@@ -120,6 +120,14 @@ def _bound_args(p):
     p.set_defaults(handler=_bound)
 
 
+def _plain(v) -> bool:
+    """A detail ``--json`` keeps: a number, a string, None, or a flat dict of those (a second
+    solver's answer, ``confirm``); models, tables and schedules are left out."""
+    scalar = (int, float, str, type(None))
+    return isinstance(v, scalar) or (isinstance(v, dict) and all(
+        isinstance(k, str) and isinstance(x, scalar) for k, x in v.items()))
+
+
 def _bound(args) -> int:
     from mlopt.bracket import compute_bound, run_boxed
     from mlopt.families.base import family_of, known_names
@@ -159,7 +167,7 @@ def _bound(args) -> int:
     side = "upper" if fam.sense == "max" else "lower"
     d = {"family": fam.name, "bound": args.bound, "side": side, "value": value,
          "method_status": status, "runtime_s": runtime,
-         "details": {k: v for k, v in details.items() if isinstance(v, (int, float, str))}}
+         "details": {k: v for k, v in details.items() if _plain(v)}}
     emit(d, args.json, f"{fam.name} {args.bound}: OPT {'<=' if side == 'upper' else '>='} "
          f"{_fmt(value)}  ({side} bound; method status {status or '-'}; {runtime:.2f} s)")
     return 0 if value is not None else 1

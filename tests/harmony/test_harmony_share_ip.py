@@ -294,3 +294,18 @@ def test_a_budget_too_short_for_the_runs_returns_share_in_time(monkeypatch):
     monkeypatch.setattr(si, "build_share_ip", late_build)
     out = si.share_ip_bound(w, upper=2.4, time_limit=1.0)
     assert out["bound"] == out["share"] and out["ip_status"].startswith("not_run")
+
+
+def test_cli_bound_json_keeps_the_second_solvers_answer(capsys):
+    # `mlopt bound --json` keeps flat dict details (the confirm answer) beside the scalars
+    import json
+
+    from mlopt.cli import main
+
+    path = ROOT / "instances" / "harmony-small" / "harmony-small-3.json"
+    assert main(["bound", str(path), "--bound", "share_ip", "--time-limit", "60",
+                 "--option", "upper=2.4", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["value"] == pytest.approx(2.4)
+    assert d["details"]["confirm"]["confirmed"] is True
+    assert d["details"]["verified_by"].startswith("scip")
