@@ -165,14 +165,36 @@ def test_a_second_solver_stopped_at_its_limit_confirms_nothing():
 def test_only_the_second_solvers_infeasible_confirms(monkeypatch, status, confirmed):
     # a solution at or above the level (feasible, optimal) contradicts the first solver; a
     # limit or an error says nothing
+    asked = {}
+
     def second(m, solver, **kw):
+        asked[solver] = kw["options"]
         return SimpleNamespace(status=SimpleNamespace(value=status), solver=solver,
                                solver_version="x", bound=None, objective=None)
     monkeypatch.setattr(cr, "solve", second)
     m, _, _ = cr.build_class_relaxation(split_bins())
     got = cr.confirm_infeasible(m, 27.0, "scip")
     assert got["confirmed"] is confirmed and got["status"] == status
+    # SCIP: no row; its objective limit sits 1e-7 x 27 below the level c = 27 (1 + 0.999e-6)
+    assert got["level"] == pytest.approx(27.000026973, abs=1e-9)
+    assert asked["scip"]["objlimit"] == pytest.approx(27.000024273, abs=1e-9)
+    assert not hasattr(m, "cutoff_value")
+    # any other solver: the cutoff row at c
+    got = cr.confirm_infeasible(m, 27.0, "highs")
+    assert got["confirmed"] is confirmed and "objlimit" not in asked["highs"]
     assert m.cutoff_value.value == pytest.approx(27.000026973, abs=1e-9)  # a row was added
+
+
+def test_scip_under_its_objective_limit_finds_a_solution_at_the_level():
+    # the margin is wide enough: a merged solution worth exactly c (here the model's optimum
+    # itself, asked about with value = OPT / (1 + 0.999e-6)) is found, not pruned
+    m, _, _ = cr.build_class_relaxation(split_bins())
+    opt = 27.0  # split_bins' class relaxation optimum (test_a_bracket_from_a_start_...)
+    got = cr.confirm_infeasible(m, opt / (1 + cr.CONFIRM_STEP), "scip", time_limit=60)
+    assert not got["confirmed"] and got["status"] in ("optimal", "feasible")
+    assert got["objective"] == pytest.approx(opt)
+    got = cr.confirm_infeasible(m, opt, "scip", time_limit=60)  # above the optimum: none
+    assert got["confirmed"] and got["objlimit"] < got["level"]
 
 
 @pytest.mark.parametrize("field,value", [("confirm", 3), ("confirm", "nosuchsolver"),

@@ -80,6 +80,15 @@ solution above c would contradict the first solver's bound, never the validity a
 the second solve the work rows' running sums are declared integer, which removes no integer
 solution (:func:`confirm_infeasible`).
 
+DECISION (SCIP's objective limit, 2026-11-29): SCIP is asked through its objective limit
+(``setObjlimit``, the solve layer's ``objlimit`` option) set at v + (CONFIRM_STEP -
+OBJLIMIT_MARGIN) |v|, with the cutoff row switched off, instead of the row moved to c: the
+same question (a merged solution above the limit: none means OPT below c, the margin covering
+SCIP's tolerance on the limit), asked without a dense row in the LP.  Measured at oasis-open-1
+on the last round's model (40 minutes, one thread each, benchmarks/oasis/frontier.md, tenth
+round): with the row SCIP's bound came down to 788.29, with the limit to 783.36 (c =
+782.93126); neither answered.
+
 DECISION (cutoff with a start): ``cutoff="auto"`` (the default) is the check-and-cut loop just
 above ``warm_start`` when one is given, and no cutoff row without one.  Measured at
 oasis-open-1 from the 782.93 schedule (benchmarks/oasis/frontier.md, seventh round): with the
@@ -133,6 +142,13 @@ def _scip_heuristics_off() -> dict:
     return out
 
 
+#: solvers asked through their objective limit instead of the cutoff row (DECISION, module
+#: docstring), and how far below c that limit sits (relative): SCIP's "infeasible" under a
+#: limit ignores solutions better than it by less than its tolerance -- measured at
+#: ``numerics/feastol`` 1e-9 (CONFIRM_SETTINGS): a solution 3e-8 relative better was found,
+#: 3e-9 was not -- so the limit sits 1e-7 below c, and no solution reaching c is missed
+OBJLIMIT_SOLVERS = ("scip",)
+OBJLIMIT_MARGIN = 1e-7
 #: a second solver's own parameters for the feasibility question, by solver (computed when
 #: asked).  SCIP: heuristics off -- the question is whether any solution exists at all, the
 #: first solver says none does, so a primal heuristic can only spend the time (a reasoned
@@ -240,7 +256,15 @@ def confirm_infeasible(m, value: float, solver: str, *, time_limit: float | None
     import pyomo.environ as pyo
 
     level = confirm_level(value)
-    if hasattr(m, "cutoff_value"):
+    limit = {}
+    if solver in OBJLIMIT_SOLVERS:
+        # SCIP's objective limit instead of the cutoff row (DECISION in the module docstring):
+        # set below c by OBJLIMIT_MARGIN, more than SCIP's tolerance on the limit, so its
+        # "infeasible" still puts OPT below c
+        limit = {"objlimit": value + (CONFIRM_STEP - OBJLIMIT_MARGIN) * max(1.0, abs(value))}
+        if hasattr(m, "cutoff_row"):
+            m.cutoff_row.deactivate()
+    elif hasattr(m, "cutoff_value"):
         m.cutoff_value.set_value(level)
     else:
         _add_cutoff_row(m, level)
@@ -254,7 +278,7 @@ def confirm_infeasible(m, value: float, solver: str, *, time_limit: float | None
     try:
         res = solve(m, solver, time_limit=time_limit, mip_gap=0.0, threads=threads,
                     options={**(CONFIRM_SETTINGS[solver]() if solver in CONFIRM_SETTINGS
-                                else {}), **(options or {})})
+                                else {}), **limit, **(options or {})})
     except InputError:  # a bad option: the caller's error, named
         raise
     except Exception as err:  # noqa: BLE001  (a failing second solver confirms nothing)
@@ -264,8 +288,11 @@ def confirm_infeasible(m, value: float, solver: str, *, time_limit: float | None
     finally:
         for var in sums:
             var.domain = pyo.NonNegativeReals
+        if limit and hasattr(m, "cutoff_row"):
+            m.cutoff_row.activate()
     return {"solver": f"{res.solver} {res.solver_version}", "status": res.status.value,
             "level": level, "bound": res.bound, "objective": res.objective,
+            "objlimit": limit.get("objlimit"),
             "runtime_s": round(time.perf_counter() - t0, 1),
             "confirmed": res.status.value == "infeasible"}
 
