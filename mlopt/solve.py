@@ -100,6 +100,27 @@ def default_verifier(first_solver: str) -> str:
     return "highs"
 
 
+def second_solver(confirm, first: str, *, continuous: bool = False) -> str | None:
+    """A bound method's ``confirm`` option as the second solver to ask, or None (not asked):
+    ``"auto"`` is :func:`default_verifier`; the first solver again is no second word (None);
+    an unknown name, a non-string, or (``continuous``) a solver that cannot take continuous
+    columns is an InputError (field ``confirm``) before anything is built."""
+    from mlopt.solvers import get_backend
+
+    if confirm is not None and not isinstance(confirm, str):
+        raise InputError("confirm must be a solver name, 'auto' or null", field="confirm",
+                         value=confirm)
+    if confirm == "auto":
+        confirm = default_verifier(first)
+    if confirm is None:
+        return None
+    backend = get_backend(confirm)
+    if continuous and not type(backend).capabilities.lp:
+        raise InputError("the second solver must take continuous columns (a MILP solver)",
+                         field="confirm", value=confirm)
+    return None if confirm.lower() == first.lower() else confirm
+
+
 def verify(model: pyo.ConcreteModel, first: SolveResult, solver: str | None = None, *,
            time_limit: float | None = None, threads: int | None = 1,
            options: dict | None = None, on_second=None) -> Verification:

@@ -425,24 +425,10 @@ def share_ip_bound(workload: Workload, *, time_limit: float | None = 60.0,
     if upper is not None and not (isinstance(upper, (int, float)) and math.isfinite(upper)
                                   and upper > 0):
         raise InputError("must be a positive finite average JCT", field="upper", value=upper)
-    if confirm is not None and not isinstance(confirm, str):
-        raise InputError("must be a solver name, 'auto' or null", field="confirm",
-                         value=confirm)
-    if confirm == "auto":
-        from mlopt.solve import default_verifier
+    from mlopt.solve import second_solver
 
-        confirm = default_verifier(solver)
-    if confirm is not None:
-        from mlopt.solvers import get_backend
-
-        # an unknown name is an InputError before anything is built, and so is a solver that
-        # cannot take the IP's continuous loss columns (CP-SAT): found only after the first
-        # solve, its refusal took the first solver's lift down with it
-        if not type(get_backend(confirm)).capabilities.lp:
-            raise InputError("the second solver must take continuous columns (a MILP "
-                             "solver)", field="confirm", value=confirm)
-        if confirm.lower() == solver.lower():  # the same solver again is not a second word
-            confirm = None
+    # the IP has continuous loss columns: CP-SAT is refused before the first solve, not after
+    confirm = second_solver(confirm, solver, continuous=True)
     t0 = time.perf_counter()
     budget = 60.0 if time_limit is None else float(time_limit)
     sh = share_bound(workload, threads=threads, time_limit=SHARE_SHARE * budget / 2)

@@ -386,19 +386,9 @@ def class_relaxation(workload: Workload, *, time_limit: float | None = None, thr
                                or not math.isfinite(cutoff)):
         raise InputError("cutoff must be a finite number, 'auto' or null", field="cutoff",
                          value=cutoff)
-    if confirm is not None and not isinstance(confirm, str):
-        raise InputError("confirm must be a solver name, 'auto' or null", field="confirm",
-                         value=confirm)
-    if confirm == AUTO:
-        from mlopt.solve import default_verifier
+    from mlopt.solve import second_solver
 
-        confirm = default_verifier(solver)
-    if confirm is not None:
-        from mlopt.solvers import get_backend
-
-        get_backend(confirm)  # an unknown name is an InputError before anything is built
-        if confirm.lower() == solver.lower():  # the same solver again is not a second word
-            confirm = None
+    confirm = second_solver(confirm, solver)
     if isinstance(packing_k, bool) or not isinstance(packing_k, int) or packing_k < 1:
         raise InputError("packing_k must be an integer >= 1", field="packing_k",
                          value=packing_k)
