@@ -65,7 +65,8 @@ DECISION (reruns; issue 21, harmony-open-0 in 600 s): once every source has star
 core runs an anytime algorithm again (it does not wait for the other core's runs: a rerun may
 start, from the best schedule then, while the same algorithm's first run goes on) -- the anytime algorithms in turn, each run from the best
 schedule so far, with a fresh seed (its round number, so two runs on the two cores do not
-repeat each other), for at most ``RERUN_SHARE`` of the budget (so an improvement found on one
+repeat each other; with ``seed`` s > 0 a seed drawn from (s, round), see
+:func:`run_seed`), for at most ``RERUN_SHARE`` of the budget (so an improvement found on one
 core reaches the other's next run) -- until the budget ends.  An algorithm that stopped on
 its own before its cap without improving the best schedule has settled there: it runs again
 only after another source has moved the best schedule.  Before, they ran once more, and a
@@ -160,6 +161,7 @@ class Bracket:
     schedule: Any = field(default=None, repr=False)  # the best checked schedule
     proof: str | None = None  # how "optimal" was established (for "disputed": what crossed)
     verified_by: str | None = None  # the second solver behind an "optimal" (rules 2 and 3)
+    seed: int = 0  # the algorithms' runs took their seeds from it (run_seed)
 
     @property
     def gap(self) -> float | None:
@@ -177,7 +179,7 @@ class Bracket:
                 "proof": self.proof, "verified_by": self.verified_by,
                 "low_source": self.low_source,
                 "high_source": self.high_source, "time_limit": self.time_limit,
-                "elapsed_s": round(self.elapsed_s, 3),
+                "elapsed_s": round(self.elapsed_s, 3), "seed": self.seed,
                 "sources": [s.to_dict() for s in self.sources]}
 
 
@@ -267,7 +269,7 @@ def bracket(workload, *, family: str | None = None, time_limit: float = 60.0,
             algorithms: list[str] | None = None, bounds: list[str] | None = None,
             exact: bool = True, on_update: Callable[[Any], None] | None = None,
             on_progress: Callable[[float | None, float | None], None] | None = None,
-            start_schedule=None) -> Bracket:
+            start_schedule=None, seed: int = 0) -> Bracket:
     """The best certified interval on OPT within ``time_limit`` seconds of wall clock (see the
     module docstring).  ``algorithms`` / ``bounds``: restrict the sources (default: all the
     family registers); ``exact=False`` skips the exact model, and so does a model whose size
@@ -279,7 +281,10 @@ def bracket(workload, *, family: str | None = None, time_limit: float = 60.0,
     wrote with ``-o``): checked first (a rejected one is refused), it is the first primal
     source ("start"), every improvement search (``Algorithm.start_option``) starts from the
     best schedule so far from its first run on, and the exact model may be warm-started
-    from it."""
+    from it.  ``seed``: every algorithm's runs take their seeds from it (:func:`run_seed`); the
+    default 0 is the seeds bracket has always used (the first runs 0, the reruns their
+    round), so another seed samples another path of the searches on purpose: on a quiet
+    machine two runs with one seed tend to repeat each other's every step."""
     start = time.perf_counter()  # the budget covers everything from here, imports included
     from mlopt.families.base import family_of
 
@@ -289,6 +294,8 @@ def bracket(workload, *, family: str | None = None, time_limit: float = 60.0,
         raise InputError("must be a positive number of seconds", field="time_limit",
                          value=time_limit)
     check_settings(time_limit=time_limit, threads=threads, solver=solver)
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise InputError("must be an integer >= 0", field="seed", value=seed)
     deadline = start + float(time_limit)
     fam = family_of(workload, family)
     fam.validate(workload)
@@ -366,6 +373,8 @@ def bracket(workload, *, family: str | None = None, time_limit: float = 60.0,
     bound_order = sorted((n for n in bound_names if n not in late),
                          key=lambda n: (n not in closers, _anytime(fam, n)))
     algorithm_queue = [_Step("primal", n) for n in names]
+    for step in algorithm_queue:
+        step.seed = run_seed(seed, 0)
     bound_queue = [_Step("dual", n) for n in bound_order]
     late_queue = [_Step("dual", n) for n in late]
     late_at = start + LATE_AT * float(time_limit)
@@ -423,7 +432,7 @@ def bracket(workload, *, family: str | None = None, time_limit: float = 60.0,
         name = again[rounds % len(again)]
         rounds += 1
         step = _Step("primal", name, rerun=True)
-        step.seed, step.best_before = rounds, st.primal
+        step.seed, step.best_before = run_seed(seed, rounds), st.primal
         return step
 
     def next_step(slot: int) -> _Step | None:
@@ -504,7 +513,7 @@ def bracket(workload, *, family: str | None = None, time_limit: float = 60.0,
                    st.primal_src if fam.sense == "max" else st.dual_src,
                    st.dual_src if fam.sense == "max" else st.primal_src,
                    st.sources, float(time_limit), time.perf_counter() - start, st.schedule,
-                   proof, verified_by)
+                   proof, verified_by, seed=seed)
 
 
 def _add_start(st: _State, fam, workload, schedule):
@@ -681,7 +690,7 @@ class _Step:
         # the time it was given: its budget option's value (clipped to the option's range,
         # so it may be shorter than the inner limit of ``share``), at most that inner limit
         self.cap = 0.0
-        self.seed = 0  # a rerun's own seed (its round), so two runs do not repeat each other
+        self.seed = 0  # the run's seed (run_seed), so two runs do not repeat each other
         self.best_before = None  # the best value when a rerun started
         self.note = ""  # added to the source's note (what a rerun started from)
 
@@ -721,6 +730,18 @@ class _Step:
         for source in st.sources[before:]:
             if self.note:
                 source.note = "; ".join(x for x in (self.note, source.note) if x)
+
+
+def run_seed(seed: int, round_: int) -> int:
+    """The seed of an algorithm's run in a bracket of ``seed``: its first run is round 0, its
+    reruns count up from 1 across the algorithms.  ``seed`` 0 keeps the seeds bracket always
+    used (the round itself), so earlier runs repeat; any other seed draws each run's seed from
+    (seed, round) through numpy's SeedSequence, so two brackets' seeds do not overlap."""
+    if seed == 0:
+        return round_
+    import numpy as np
+
+    return int(np.random.SeedSequence([seed, round_]).generate_state(1)[0])
 
 
 def _inner(share: float) -> float:

@@ -261,14 +261,14 @@ def bracket_set(iset: InstanceSet, *, time_limit: float = 60.0, solver: str = "h
                 progress: bool = False, only: list[str] | None = None,
                 start_schedule=None, output=None, start_label: str = "start",
                 bounds: list[str] | None = None, algorithms: list[str] | None = None,
-                exact: bool = True) -> list[dict[str, Any]]:
+                exact: bool = True, seed: int = 0) -> list[dict[str, Any]]:
     """Best known bounds for instances beyond exact reach: :func:`mlopt.bracket.bracket` on
     every instance of ``iset`` (``only``: these names of it) within ``time_limit`` seconds
     each; ``start_schedule``: the bracket's start (named ``start_label`` where it is an end's
     source: the file it came from), ``output``: where its best checked schedule is written
     (both for one instance only).  ``bounds`` / ``algorithms`` / ``exact``: restrict the
     sources as :func:`mlopt.bracket.bracket` does (unknown names are refused before any
-    instance runs).
+    instance runs); ``seed``: the bracket's (a row's ``solver`` names it when not 0).
 
     Rows: ``objective`` the best checked schedule's value (the primal end), ``bound`` the best
     certified bound (the dual end), ``status`` ``bound``.  With ``update_solu``, each end of an
@@ -318,8 +318,8 @@ def bracket_set(iset: InstanceSet, *, time_limit: float = 60.0, solver: str = "h
                       file=sys.stderr):
         b = bracket(iset.load(entry), family=iset.family, time_limit=time_limit, solver=solver,
                     start_schedule=start_schedule, bounds=bounds, algorithms=algorithms,
-                    exact=exact)
-        run = f"mlopt bracket {time_limit:g}s"
+                    exact=exact, seed=seed)
+        run = f"mlopt bracket {time_limit:g}s" + (f" seed {seed}" if seed else "")
         for end in ("low_source", "high_source"):  # the given start: say which file
             if getattr(b, end) == "start":
                 setattr(b, end, start_label)

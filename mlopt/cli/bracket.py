@@ -25,6 +25,10 @@ def _bracket_args(p):
     p.add_argument("--solver", default="highs")
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--no-exact", action="store_true", help="skip the exact model")
+    p.add_argument("--seed", type=int, default=0,
+                   help="the algorithms' runs take their seeds from it (default 0, the seeds "
+                        "of every earlier run): on a quiet machine two runs of one seed tend "
+                        "to repeat each other, another seed samples another path")
     p.add_argument("--bound", action="append", metavar="NAME", dest="bounds",
                    help="run only these bounds (repeatable; default: the family's bracket "
                         "bounds, listed below; lp_relaxation, the exact model's, runs at the "
@@ -69,7 +73,7 @@ def _bracket(args) -> int:
         res = bracket(workload, family=args.family, time_limit=args.time_limit,
                       solver=args.solver, threads=args.threads, verify=not args.no_verify,
                       exact=not args.no_exact, bounds=args.bounds,
-                      algorithms=args.algorithms, start_schedule=start,
+                      algorithms=args.algorithms, start_schedule=start, seed=args.seed,
                       on_update=display.interval if display.enabled else None,
                       on_progress=display.progress if display.enabled else None)
     finally:

@@ -56,6 +56,9 @@ def _args(p):
     k.add_argument("--algorithm", action="append", metavar="NAME",
                    help="run only these algorithms (repeatable; default: all of them)")
     k.add_argument("--no-exact", action="store_true", help="skip the exact model")
+    k.add_argument("--seed", type=int, default=0,
+                   help="the algorithms' runs take their seeds from it (default 0): another "
+                        "seed samples another path of the searches (mlopt bracket --seed)")
     k.add_argument("--json", action="store_true")
     k.set_defaults(handler=_bracket)
     f = sub.add_parser("verify", help="re-check the optima recorded in solu.csv for a set with "
@@ -177,7 +180,7 @@ def _bracket(args) -> int:
                        update_solu=args.update_solu, progress=progress_wanted(),
                        only=args.only, start_schedule=start,
                        output=args.output, bounds=args.bound, algorithms=args.algorithm,
-                       exact=not args.no_exact,
+                       exact=not args.no_exact, seed=args.seed,
                        start_label=f"start {Path(args.start).name}" if args.start else "start")
     if args.json:
         print(json.dumps(rows))

@@ -506,3 +506,50 @@ def test_an_exact_model_solved_before_patience_keeps_its_result_while_verified(m
     assert len(exact) == 1 and exact[0].status == "ok", res.to_dict()
     assert "no bound after" not in exact[0].note and exact[0].bound is not None
     assert "not verified: slow check" in exact[0].note
+
+
+def test_a_brackets_seed_reaches_every_algorithm_run(monkeypatch):
+    """``seed`` s: every run of an algorithm takes run_seed(s, round) -- the first runs round
+    0, the reruns 1, 2, ... in turn -- and the result names s; seed 0 is the round itself (the
+    seeds of every earlier bracket, so committed runs repeat), another seed draws other seeds."""
+    import mlopt.bracket as b
+    from mlopt.bracket import run_seed
+
+    assert [run_seed(0, k) for k in range(4)] == [0, 1, 2, 3]
+    drawn = [run_seed(7, k) for k in range(50)] + [run_seed(8, k) for k in range(50)]
+    assert len(set(drawn)) == 100 and drawn[:3] == [run_seed(7, k) for k in range(3)]
+    seen = []
+    work = b._algorithm_work
+
+    def recording(fam, workload, name, options=None, start=None, seed=0):
+        seen.append((name, seed))
+        return work(fam, workload, name, options, start, seed)
+    monkeypatch.setattr(b, "_algorithm_work", recording)
+    w = get_family("harmony").generate("tiny", seed=0)
+    res = bracket(w, time_limit=20, exact=False, verify=False, bounds=[],
+                  algorithms=["harmony", "local_search"], seed=7)
+    assert res.seed == 7 and res.to_dict()["seed"] == 7
+    assert seen[:2] == [("harmony", run_seed(7, 0)), ("local_search", run_seed(7, 0))]
+    reruns = seen[2:]
+    assert reruns and reruns == [("local_search", run_seed(7, k))
+                                 for k in range(1, len(reruns) + 1)]
+    noted = [int(s.note.rsplit("seed ", 1)[-1]) for s in res.sources
+             if s.name == "local_search"]  # each run's row names its seed
+    assert run_seed(7, 0) in noted and set(noted) <= {sd for _, sd in seen}
+
+
+@pytest.mark.parametrize("seed", [-1, 1.5, True, "3"])
+def test_a_bad_bracket_seed_is_refused_before_any_work(seed):
+    w = get_family("harmony").generate("tiny", seed=0)
+    t0 = time.perf_counter()
+    with pytest.raises(InputError) as err:
+        bracket(w, time_limit=20, seed=seed)
+    assert err.value.field == "seed" and time.perf_counter() - t0 < 2
+
+
+def test_the_cli_refuses_a_negative_seed_in_one_line(tmp_path, capsys):
+    path = tmp_path / "w.json"
+    get_family("harmony").generate("tiny", seed=0).save(path)
+    assert main(["bracket", str(path), "--seed", "-1", "--time-limit", "5"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "field 'seed'" in err and "-1" in err
