@@ -524,7 +524,7 @@ def _add_start(st: _State, fam, workload, schedule):
     res = fam.check(workload, schedule)
     if not res.feasible:
         raise InputError("the start schedule fails the checker: " + res.summary(limit=2),
-                         field="start", value="given schedule")
+                         field="start")
     st.add(Source("start", "primal", float(res.objective), "ok", 0.0,
                   "the given start schedule, checked"), schedule)
     return Candidate("the given start", schedule, float(res.objective))

@@ -562,7 +562,10 @@ def start_from(workload, family: str, model: pyo.ConcreteModel, source) -> tuple
     elif isinstance(source, str) and source in fam.algorithms_:
         sched, label = fam.run(source, workload, seed=0), source
     elif isinstance(source, (str, os.PathLike)) and os.path.isfile(source):
+        from mlopt.pipeline import check_schedule_family
+
         sched, label = Schedule.load(source), str(source)
+        check_schedule_family(fam, sched, label)  # another family's: one line naming both
     else:
         raise InputError(f"neither an algorithm of family {family} (known: "
                          f"{', '.join(sorted(fam.algorithms_))}, best) nor a schedule file",

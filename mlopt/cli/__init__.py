@@ -163,10 +163,21 @@ class _VersionAction(argparse.Action):
         parser.exit()
 
 
+class _Actions(argparse._SubParsersAction):
+    """An action's one-line ``help`` (shown in its group's list) is also the first line of
+    its own ``--help``, unless it has a description of its own."""
+
+    def add_parser(self, name, **kwargs):
+        if "help" in kwargs:
+            kwargs.setdefault("description", kwargs["help"])
+        return super().add_parser(name, **kwargs)
+
+
 def actions(p: argparse.ArgumentParser) -> argparse._SubParsersAction:
     """Sub-actions of a command group (``mlopt bench run|report|...``).  The group named
     without an action prints its own help and exits 0, like bare ``mlopt``."""
-    sub = p.add_subparsers(dest="action", metavar="ACTION", title="actions", parser_class=type(p))
+    sub = p.add_subparsers(dest="action", metavar="ACTION", title="actions", parser_class=type(p),
+                           action=_Actions)
 
     def show_help(args) -> int:
         p.print_help()

@@ -63,12 +63,15 @@ def _bracket(args) -> int:
 
         check_output(args.output)
     workload = Workload.load(args.file)
+    fam = family_of(workload, args.family)
     start = None
     if args.start:
+        from mlopt.pipeline import check_schedule_family
         from mlopt.schedule import Schedule
 
         start = Schedule.load(args.start)
-    display = Display(wanted(args), family_of(workload, args.family).sense)
+        check_schedule_family(fam, start, args.start)  # another family's: one line naming both
+    display = Display(wanted(args), fam.sense)
     try:
         res = bracket(workload, family=args.family, time_limit=args.time_limit,
                       solver=args.solver, threads=args.threads, verify=not args.no_verify,
@@ -76,6 +79,9 @@ def _bracket(args) -> int:
                       algorithms=args.algorithms, start_schedule=start, seed=args.seed,
                       on_update=display.interval if display.enabled else None,
                       on_progress=display.progress if display.enabled else None)
+    except InputError as err:
+        # bracket() knows the start only as a Schedule: the line names the file it came from
+        raise (err.with_file(args.start) if args.start and err.field == "start" else err) from None
     finally:
         display.close()
     if args.output:
@@ -172,6 +178,7 @@ def _bound(args) -> int:
     d = {"family": fam.name, "bound": args.bound, "side": side, "value": value,
          "method_status": status, "runtime_s": runtime,
          "details": {k: v for k, v in details.items() if _plain(v)}}
+    how = f"; method status {status}" if status else ""  # most methods report none
     emit(d, args.json, f"{fam.name} {args.bound}: OPT {'<=' if side == 'upper' else '>='} "
-         f"{_fmt(value)}  ({side} bound; method status {status or '-'}; {runtime:.2f} s)")
+         f"{_fmt(value)}  ({side} bound{how}; {runtime:.2f} s)")
     return 0 if value is not None else 1

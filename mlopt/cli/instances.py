@@ -10,19 +10,21 @@ from mlopt.cli import SOLVE_EXIT, actions, command, listing, parse_kv
 from mlopt.cli.progress import progress_wanted
 from mlopt.errors import InputError
 
+SET_HELP = "an instance set, e.g. oasis-tiny (mlopt instances list names them)"
+
 
 @command("instances", "committed instance sets, the registry of proven optima, trace imports")
 def _args(p):
     sub = actions(p)
     sub.add_parser("list", help="list instance sets").set_defaults(handler=_list)
     s = sub.add_parser("show", help="show a set's instances and recorded optima")
-    s.add_argument("set")
+    s.add_argument("set", help=SET_HELP)
     s.set_defaults(handler=_show)
     b = sub.add_parser("build", help="regenerate a set's files from its manifest (hash-checked)")
-    b.add_argument("set")
+    b.add_argument("set", help=SET_HELP)
     b.set_defaults(handler=_build)
     v = sub.add_parser("solve", help="solve every instance of a set")
-    v.add_argument("set")
+    v.add_argument("set", help=SET_HELP)
     v.add_argument("--solver", default="highs")
     v.add_argument("--time-limit", type=float, default=60.0)
     v.add_argument("--update-solu", action="store_true",
@@ -36,7 +38,7 @@ def _args(p):
     k = sub.add_parser("bracket", help="best known bounds for a set beyond exact reach: mlopt "
                        "bracket on each instance (--update-solu keeps the tighter end of each "
                        "recorded interval in solu.csv)")
-    k.add_argument("set")
+    k.add_argument("set", help=SET_HELP)
     k.add_argument("--time-limit", type=float, default=60.0, help="seconds per instance")
     k.add_argument("--solver", default="highs")
     k.add_argument("--update-solu", action="store_true")
@@ -63,7 +65,7 @@ def _args(p):
     k.set_defaults(handler=_bracket)
     f = sub.add_parser("verify", help="re-check the optima recorded in solu.csv for a set with "
                        "a second solver (fills verified_by with --update-solu)")
-    f.add_argument("set")
+    f.add_argument("set", help=SET_HELP)
     f.add_argument("--solver", default="auto",
                    help="second solver (default: scip if installed, else highs, presolve off)")
     f.add_argument("--time-limit", type=float, default=600.0)

@@ -29,7 +29,8 @@ def quick_specs() -> list[Path]:
 
 
 @command("quickstart", "the main job: offline optima and performance ratios of every family's "
-         "online algorithm and baselines on small generated instances (HiGHS, a few minutes)")
+         "online algorithm and baselines on small generated instances (HiGHS, each optimum "
+         "verified by a second solver; results in results/quickstart/)")
 def _args(p):
     p.add_argument("--spec", action="append", default=None,
                    help="a spec to run instead of the packaged quick specs; repeatable")

@@ -462,8 +462,11 @@ class Family:
     def bound(self, name: str) -> Callable:
         """Return the named bound function; raise InputError if unknown."""
         if name not in self.bounds_:
+            # every place that names a bound (mlopt bound, bracket --bound, a spec) also takes
+            # the default model's lp_relaxation, so the list a user reads names it too
             raise InputError(f"unknown bound for family {self.name} (known: "
-                             f"{', '.join(sorted(self.bounds_))})", field="bound", value=name)
+                             f"{', '.join(sorted(self.bounds_) + ['lp_relaxation'])})",
+                             field="bound", value=name)
         return resolve(self.bounds_[name].fn)
 
     @property

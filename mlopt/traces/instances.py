@@ -15,6 +15,7 @@ from typing import Any
 from mlopt.errors import InputError
 from mlopt.workload import Workload
 from mlopt.traces import load_trace, shared_traces_dir
+from mlopt.traces.paths import shared_trace
 
 
 def workload_from_trace_entry(trace: dict[str, Any], *, seed: int = 0,
@@ -24,13 +25,8 @@ def workload_from_trace_entry(trace: dict[str, Any], *, seed: int = 0,
     if not name:
         raise InputError("missing", field="trace.name")
     rel = spec.pop("file", None)
-    path = None
-    if rel is not None:
-        root = shared_traces_dir()
-        if root is None:
-            raise InputError("needs the shared traces folder (../shared/traces)",
-                             field="trace.file", value=rel)
-        path = root / rel
+    # a missing file: the one line that names the whole lookup (--traces, the variable, ../shared)
+    path = None if rel is None else shared_trace(rel)
     table, report = load_trace(name, path)
     from mlopt.families import get_family
 

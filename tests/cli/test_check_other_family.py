@@ -54,3 +54,27 @@ def test_a_hand_made_schedule_without_meta_is_checked_as_before(capsys, tmp_path
     json.dump(d, open(s, "w"))
     code, out, _ = run_cli(capsys, "check", e, s)
     assert code == 1 and out.startswith("infeasible")
+
+
+def test_bracket_start_and_solve_warm_start_refuse_another_familys_schedule(capsys, tmp_path):
+    """``--start`` / ``--warm-start FILE`` with an edgecloud schedule on an oasis workload said
+    "the start schedule fails the checker" (value 'given schedule', no file): the same one line
+    as ``check`` now, naming the file and both families."""
+    o, e, _ = _files(capsys, tmp_path)
+    es = str(tmp_path / "es.json")
+    assert run_cli(capsys, "run", "srtf", e, "-o", es)[0] == 0
+    for argv in (["bracket", o, "--start", es, "--time-limit", "5"],
+                 ["solve", o, "--warm-start", es, "--time-limit", "5"]):
+        code, out, err = run_cli(capsys, *argv)
+        assert code == 2 and out == "" and err.count("\n") == 1, argv
+        assert "es.json" in err and "family edgecloud" in err and "oasis" in err
+
+
+def test_an_infeasible_start_names_its_file(capsys, tmp_path):
+    o, _, s = _files(capsys, tmp_path)
+    d = json.load(open(s))
+    d["rows"] = d["rows"][1:]  # one worker-slot fewer: the first admitted job is unfinished
+    json.dump(d, open(s, "w"))
+    code, out, err = run_cli(capsys, "bracket", o, "--start", s, "--time-limit", "5")
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert err.startswith(f"mlopt: error: {s}, field 'start'") and "given schedule" not in err

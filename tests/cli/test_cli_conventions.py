@@ -253,3 +253,60 @@ def test_families_lists_the_lp_relaxation_every_family_has(capsys):
     assert code == 0 and all(d["bounds"].count("lp_relaxation") == 1 for d in fams.values())
     code, out, _ = run_cli(capsys, "families")
     assert sum("lp_relaxation" in line for line in out.splitlines()) == len(fams)
+
+
+# ---- what a newcomer reads (found by following the README) ---------------------------------------
+def test_every_action_help_says_what_the_action_does(capsys):
+    """``mlopt instances solve --help`` used to open with the usage and no sentence: each
+    action's one-line help (the group's list) is its own description too."""
+    for group, action, line in [("instances", "solve", "solve every instance of a set"),
+                                ("instances", "build", "regenerate a set's files"),
+                                ("solvers", "bench", "instances x solvers"),
+                                ("bench", "report", "write DIR/report.md")]:
+        assert line in _help(capsys, group, action), (group, action)
+    assert "mlopt instances list names them" in _help(capsys, "instances", "show")
+
+
+def test_solve_help_points_at_a_listing_that_exists(capsys):
+    """The --model-option help said "`mlopt families FAMILY` lists them": that command takes no
+    family (exit 2); the options are listed in solve's own help."""
+    text = _help(capsys, "solve")
+    assert "mlopt families FAMILY" not in text
+    assert "listed below with the models" in text and "tight: bool" in text  # jct_step's
+    assert "default: no limit" in text  # --time-limit
+    code, _, _ = run_cli(capsys, "families", "edgecloud")
+    assert code == 2
+
+
+def test_quickstart_help_does_not_promise_minutes(capsys):
+    text = _help(capsys, "quickstart")
+    assert "a few minutes" not in text and "second solver" in text
+
+
+def test_unknown_bound_lists_the_lp_relaxation_the_commands_accept(capsys, tmp_path):
+    w = tmp_path / "w.json"
+    assert run_cli(capsys, "generate", "oasis", "-o", w)[0] == 0
+    for argv in (["bound", w, "--bound", "colgn"], ["bracket", w, "--bound", "colgn"]):
+        code, out, err = run_cli(capsys, *argv)
+        assert (code, out) == (2, "") and err.count("\n") == 1
+        assert "colgen" in err and "lp_relaxation" in err
+
+
+def test_bound_line_leaves_out_a_status_the_method_does_not_report(capsys, tmp_path):
+    """``mlopt bound W --bound dual_certificate`` printed "method status -"."""
+    w = tmp_path / "w.json"
+    assert run_cli(capsys, "generate", "oasis", "-o", w)[0] == 0
+    code, out, _ = run_cli(capsys, "bound", w, "--bound", "dual_certificate", "--time-limit", 10)
+    assert code == 0 and out.startswith("oasis dual_certificate: OPT <= ")
+    assert "method status" not in out and "(upper bound; " in out
+
+
+def test_a_speed_augmented_run_says_its_objective_is_not_comparable_with_opt(capsys, tmp_path):
+    """``mlopt run a_online e.json --option eps=0.5`` printed an objective below the proven
+    optimum with nothing to say why; mlopt check --speed says it, and now run does too."""
+    e = tmp_path / "e.json"
+    assert run_cli(capsys, "generate", "edgecloud", "-o", e)[0] == 0
+    code, out, _ = run_cli(capsys, "run", "a_online", e, "--option", "eps=0.5")
+    assert code == 0 and "checked at speed 1.5" in out and "not comparable with OPT" in out
+    code, out, _ = run_cli(capsys, "run", "a_online", e)
+    assert code == 0 and "speed" not in out

@@ -64,3 +64,12 @@ def test_the_cli_option_reads_a_real_trace(capsys, tmp_path):
     code, _, _ = run_cli(capsys, "--traces", str(root), "generate", "hetero", "--preset",
                          "trace-philly", "-o", str(tmp_path / "w.json"))
     assert code == 0 and paths._EXPLICIT is None
+
+
+def test_a_trace_set_without_the_traces_names_the_whole_lookup(capsys, tmp_path, monkeypatch):
+    """``mlopt instances build oasis-trace-itp`` without the traces said only "needs the shared
+    traces folder (../shared/traces)": the same one line as every other missing trace now."""
+    monkeypatch.setenv(paths.ENV_VAR, str(tmp_path / "missing"))
+    code, out, err = run_cli(capsys, "instances", "build", "oasis-trace-itp")
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "--traces DIR" in err and paths.ENV_VAR in err and "cluster01.csv" in err
