@@ -77,8 +77,13 @@ def _export(args) -> int:
     from mlopt.fileio import check_output
 
     check_output(args.output)
-    with spinner(f"building and writing {args.output}"):
-        path = export_workload(args.file, args.model, args.output, family=args.family,
-                               **parse_kv(args.option, "--option"))
+    try:
+        with spinner(f"building and writing {args.output}"):
+            path = export_workload(args.file, args.model, args.output, family=args.family,
+                                   **parse_kv(args.option, "--option"))
+    except InputError as err:  # the Python argument's name is not what the user typed
+        if err.field != "out_path":
+            raise
+        raise InputError(err.message, field="--output", value=err.value) from None
     print(path)
     return 0

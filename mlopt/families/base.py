@@ -378,8 +378,8 @@ class Family:
         """Return the named Algorithm record; raise InputError if unknown."""
         if name not in self.algorithms_:
             raise InputError(f"unknown algorithm for family {self.name} (known: "
-                             f"{', '.join(sorted(self.algorithms_))})", field="algorithm",
-                             value=name)
+                             f"{', '.join(sorted(self.algorithms_))}){_elsewhere(name, self)}",
+                             field="algorithm", value=name)
         return self.algorithms_[name]
 
     def algorithm(self, name: str) -> Callable:
@@ -594,6 +594,22 @@ def _read_entry_points() -> None:
     for ep in entry_points(group="mlopt.families"):
         if ep.name not in FAMILIES and ep.name not in _ENTRIES:
             _ENTRIES[ep.name] = ep.value
+
+
+def _elsewhere(algorithm: str, fam: Family) -> str:
+    """The hint for an algorithm name another family has (``mlopt run harmony w.json`` on an
+    OASiS workload): which families have it."""
+    owners = []
+    for name in family_names():
+        if name == fam.name:
+            continue
+        try:
+            if isinstance(algorithm, str) and algorithm in get_family(name).algorithms_:
+                owners.append(name)
+        except Exception:  # noqa: BLE001  (a broken outside family must not hide this error)
+            continue
+    return (f"; {algorithm} is an algorithm of famil{'ies' if len(owners) > 1 else 'y'} "
+            f"{' and '.join(owners)}, not {fam.name}" if owners else "")
 
 
 def family_names() -> list[str]:

@@ -310,3 +310,25 @@ def test_a_speed_augmented_run_says_its_objective_is_not_comparable_with_opt(cap
     assert code == 0 and "checked at speed 1.5" in out and "not comparable with OPT" in out
     code, out, _ = run_cli(capsys, "run", "a_online", e)
     assert code == 0 and "speed" not in out
+
+
+def test_an_algorithm_of_another_family_says_whose_it_is(capsys, tmp_path):
+    """``mlopt run harmony w.json`` on an OASiS workload: the one line says harmony is Harmony's
+    (a_online: edgecloud's and hetero's); a name no family has gets no such hint."""
+    w = tmp_path / "w.json"
+    assert run_cli(capsys, "generate", "oasis", "-o", w)[0] == 0
+    for alg, hint in [("harmony", "harmony is an algorithm of family harmony, not oasis"),
+                      ("a_online", "of families edgecloud and hetero, not oasis")]:
+        code, out, err = run_cli(capsys, "run", alg, w)
+        assert (code, out) == (2, "") and err.count("\n") == 1 and hint in err
+    code, _, err = run_cli(capsys, "run", "fifoo", w)
+    assert code == 2 and "is an algorithm of" not in err and "fifo" in err
+
+
+def test_export_to_an_unknown_suffix_names_the_flag(capsys, tmp_path):
+    """The field was export_workload's argument name, ``out_path``; the user typed -o."""
+    w = tmp_path / "w.json"
+    assert run_cli(capsys, "generate", "oasis", "-o", w)[0] == 0
+    code, out, err = run_cli(capsys, "export", w, "-o", tmp_path / "w.txt")
+    assert (code, out) == (2, "") and err.count("\n") == 1
+    assert "field '--output'" in err and "w.txt" in err and ".mps" in err
