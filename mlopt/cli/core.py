@@ -140,6 +140,8 @@ def _solve(args) -> int:
                             options=options, warm_start=args.warm_start,
                             model_options=model_options, on_estimate=on_estimate,
                             on_progress=display.progress if display.enabled else None)
+    except InputError as err:
+        raise _as_flag(err, model_options) from None
     finally:
         display.close()
     if args.output and res.schedule is not None:
@@ -165,6 +167,17 @@ def _solve(args) -> int:
         text += f"\n{res.solve.message}"
     emit(d, args.json, text)
     return SOLVE_EXIT.get(d["status"], 0) if d["feasible"] is not False else 1
+
+
+def _as_flag(err: InputError, model_options: dict) -> InputError:
+    """solve_offline's error with the flag the user typed as its field (``--time-limit``, not
+    the keyword ``time_limit``; ``--model-option tight``, not ``options.tight``)."""
+    field = err.field or ""
+    flag = {"time_limit": "--time-limit", "warm_start": "--warm-start"}.get(field)
+    name = field[len("options."):] if field.startswith("options.") else field
+    if name in model_options:  # a model option's name (unknown) or value (out of range)
+        flag = f"--model-option {name}"
+    return InputError(err.message, file=err.file, field=flag, value=err.value) if flag else err
 
 
 # ---- run --------------------------------------------------------------------------------------

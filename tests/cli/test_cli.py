@@ -249,8 +249,8 @@ def test_solve_model_options_reach_the_estimate_and_the_build(edgecloud_tiny, ca
 
 
 @pytest.mark.parametrize("argv, needle", [
-    (["--model-option", "tight=3"], "field 'tight', value 3"),
-    (["--model-option", "tite=true"], "field 'tite'"),
+    (["--model-option", "tight=3"], "field '--model-option tight', value 3"),
+    (["--model-option", "tite=true"], "field '--model-option tite'"),
     (["--model", "jct_milp", "--model-option", "tight=true"], "unknown option of model 'jct_milp'"),
     (["--model-option", "tight"], "--model-option"),
 ])

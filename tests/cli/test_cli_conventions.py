@@ -332,3 +332,15 @@ def test_export_to_an_unknown_suffix_names_the_flag(capsys, tmp_path):
     code, out, err = run_cli(capsys, "export", w, "-o", tmp_path / "w.txt")
     assert (code, out) == (2, "") and err.count("\n") == 1
     assert "field '--output'" in err and "w.txt" in err and ".mps" in err
+
+
+def test_solve_errors_name_the_flags_typed(capsys, tmp_path):
+    """solve_offline's keywords (time_limit, options.NAME) became the flags the user typed."""
+    hu, w = tmp_path / "hu.json", tmp_path / "w.json"
+    assert run_cli(capsys, "generate", "harmony", "--preset", "uniform", "-o", hu)[0] == 0
+    assert run_cli(capsys, "generate", "oasis", "-o", w)[0] == 0
+    for argv, needle in [([hu, "--time-limit", 1], "field '--time-limit', value 1.0"),
+                         ([w, "--model-option", "foo=1"], "field '--model-option foo', value 1"),
+                         ([w, "--warm-start", "nope"], "field '--warm-start', value 'nope'")]:
+        code, out, err = run_cli(capsys, "solve", *argv)
+        assert (code, out) == (2, "") and err.count("\n") == 1 and needle in err, err
