@@ -151,12 +151,34 @@ def export(args=None) -> str:
 
 
 def train(args=None) -> str:
-    """``train --help`` epilog: what each family can train."""
+    """``train --help`` epilog: what each family can train, with the ``-p`` parameter names a
+    trainer declares (its ``params``: name -> Param); for ``mlopt train FAMILY --help``, that
+    family's, each with its kind, range and default."""
+    from mlopt.families.base import resolve
+    from mlopt.params import describe
+
+    named = _named_family(args)
+
     def line(fam):
         targets = list(fam.trainers_)
-        return [f"  {fam.name}: {', '.join(targets)} (default {targets[0]})"] if targets else []
+        if not targets or (named is not None and fam.name != named.name):
+            return []
+        out = [f"  {fam.name}: {', '.join(targets)} (default {targets[0]})"]
+        for target in targets:
+            declared = getattr(resolve(fam.trainers_[target]), "params", None)
+            if not declared:
+                continue
+            if named is None:
+                out.append(f"    {target} -p parameters: {', '.join(declared)}")
+            else:
+                out.append(f"    {target} (-p KEY=VALUE):")
+                out.extend(f"      {n}: {text}" for n, text in describe(declared).items())
+        return out
 
-    return "\n".join(["what can be trained, by family (--target):", *_each_family(line)])
+    tail = [] if named else ["", "mlopt train FAMILY --help lists each parameter with its "
+                                 "range and default."]
+    return "\n".join(["what can be trained, by family (--target):", *_each_family(line),
+                      *tail])
 
 
 def from_trace(args=None) -> str:

@@ -202,7 +202,8 @@ class Family:
     # True where T bounds arrivals, not completions (schedules may use slots after T)
     slots_past_horizon: bool = False
     # learned components (``mlopt train FAMILY --target NAME``): name ->
-    # fn(out_path, params: dict, *, progress: bool) -> JSON-able summary
+    # fn(out_path, params: dict, *, progress: bool) -> JSON-able summary; the function's
+    # ``params`` attribute ({name: Param}, optional) is what ``mlopt train --help`` lists
     trainers_: Mapping[str, Ref] = field(default_factory=dict)
     # ``mlopt instances from-trace/from-csv --family NAME``: fn(trace table, *, seed, report,
     # **params) -> Workload of this family

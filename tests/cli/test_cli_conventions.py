@@ -344,3 +344,15 @@ def test_solve_errors_name_the_flags_typed(capsys, tmp_path):
                          ([w, "--warm-start", "nope"], "field '--warm-start', value 'nope'")]:
         code, out, err = run_cli(capsys, "solve", *argv)
         assert (code, out) == (2, "") and err.count("\n") == 1 and needle in err, err
+
+
+def test_train_help_lists_the_training_parameters(capsys):
+    """The -p names of ``mlopt train`` were only in the error for an unknown one: the help lists
+    them, and ``mlopt train harmony --help`` each with its range and default."""
+    from mlopt.families.harmony.train_params import POLICY_PARAMS, REWARD_PARAMS
+
+    text = _help(capsys, "train")
+    assert "policy -p parameters: " + ", ".join(POLICY_PARAMS) in text
+    assert "reward_model -p parameters: " + ", ".join(REWARD_PARAMS) in text
+    text = _help(capsys, "train", "harmony")
+    assert "episodes: int in [1, 100000] (default 600)" in text and "samples: int in" in text

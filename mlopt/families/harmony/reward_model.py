@@ -247,3 +247,6 @@ def train_reward_model(out_path, params: dict, *, progress: bool = False) -> dic
                "lif_quad_test_error": round(lif_err["quad"], 4)}
     rm.save(out_path, {"summary": summary})
     return summary
+
+
+train_reward_model.params = REWARD_PARAMS  # what mlopt train --help lists (-p KEY=VALUE)

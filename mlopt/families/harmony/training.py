@@ -105,3 +105,6 @@ def train_policy(out_path, params: dict, *, progress: bool = False) -> dict:
     save_checkpoint(agent, out_path, obs_dim=env.obs_dim, n_actions=env.n_actions,
                     models=env.state.sm.models, extra={"summary": summary})
     return summary
+
+
+train_policy.params = POLICY_PARAMS  # what mlopt train --help lists (-p KEY=VALUE)
