@@ -50,7 +50,8 @@ class Param:
     counts), ``list`` (of ``item``), ``path`` (a file name; ``must_exist`` checks it), ``json``
     (free-form data, checked by the owner; depth and size are capped by the loaders).
     ``nullable``: ``None`` (JSON null) is allowed and means "not set".
-    ``low_open``: the low end is excluded (``rate > 0``).
+    ``low_open``: the low end is excluded (``rate > 0``); ``high_open``: the high end (a share
+    below 1).
     """
     kind: str
     default: Any = None
@@ -59,6 +60,7 @@ class Param:
     choices: tuple = ()
     nullable: bool = False
     low_open: bool = False
+    high_open: bool = False
     integer: bool = False  # range / list items: integers
     item: "Param | None" = None  # list items
     min_items: int = 0
@@ -81,10 +83,12 @@ class Param:
 
     @classmethod
     def float(cls, default=None, *, low: float | None = 0.0, high: float | None = None,
-              low_open: bool = False, doc: str = "", nullable: bool = False) -> "Param":
-        """A finite float parameter in [low, high] (``low_open``: low excluded)."""
+              low_open: bool = False, high_open: bool = False, doc: str = "",
+              nullable: bool = False) -> "Param":
+        """A finite float parameter in [low, high] (``low_open`` / ``high_open``: that end
+        excluded)."""
         return cls("float", default, low=low, high=MAX_VALUE if high is None else high,
-                   low_open=low_open, doc=doc, nullable=nullable)
+                   low_open=low_open, high_open=high_open, doc=doc, nullable=nullable)
 
     @classmethod
     def bool(cls, default=False, *, doc: str = "", nullable: bool = False) -> "Param":
@@ -154,8 +158,9 @@ class Param:
         if low is not None and (value < low or (self.low_open and value == low)):
             raise InputError(f"must be {'>' if self.low_open else '>='} {low:g}", field=name,
                              value=value)
-        if high is not None and value > high:
-            raise InputError(f"must be <= {high:g}", field=name, value=value)
+        if high is not None and (value > high or (self.high_open and value == high)):
+            raise InputError(f"must be {'<' if self.high_open else '<='} {high:g}", field=name,
+                             value=value)
         return value
 
     def _check_int(self, value, name):
@@ -219,7 +224,7 @@ class Param:
                                                           or self.high is not None):
             lo = "" if self.low is None else f"{self.low:g}"
             hi = "" if self.high is None else f"{self.high:g}"
-            text += f" in {'(' if self.low_open else '['}{lo}, {hi}]"
+            text += f" in {'(' if self.low_open else '['}{lo}, {hi}{')' if self.high_open else ']'}"
         if self.nullable:
             text += " or null"
         return f"{text} (default {self.default!r})" + (f": {self.doc}" if self.doc else "")
@@ -290,6 +295,8 @@ def bad_values(param: Param) -> list[Bad]:
             out.append(Bad(2 ** 70 if param.kind == "int" else 1e308, "huge"))
         if param.low is not None and param.low >= 0:
             out.append(Bad(-1 if param.kind == "int" else -1.0, "negative"))
+        if param.high_open:
+            out.append(Bad(param.high, "the excluded high end"))
         if param.kind == "int":
             out.append(Bad(1.5, "fractional"))
         return out

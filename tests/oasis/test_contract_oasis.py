@@ -321,3 +321,20 @@ def test_reference_subroutine_refuses_sizes_it_cannot_run(tmp_path, tiny_file):
         with pytest.raises(InputError, match="subroutine=fast"):
             FAM.run("oasis", big, options={"subroutine": "reference"})
         assert time.perf_counter() - t0 < 5
+
+
+def test_a_share_below_one_says_so_in_the_help_and_the_check(capsys, tmp_path):
+    """worker_server_fraction was listed as "float in (0, 1]" while 1 was refused ("must be a
+    number in (0, 1)"): the declaration now excludes 1 itself (high_open), in both."""
+    from mlopt.params import Param
+
+    p = FAM.param_schema("paper-fig5")["worker_server_fraction"]
+    assert p.describe().startswith("float in (0, 1) ")
+    for bad in (1, 1.0, 0):
+        with pytest.raises(InputError, match=r"must be [<>] "):
+            FAM.generate("paper-fig5", seed=0, worker_server_fraction=bad)
+    FAM.generate("paper-fig5", seed=0, worker_server_fraction=0.75)
+    share = Param.float(low=0.0, high=1.0, high_open=True)
+    assert share.check(0.999, "x") == 0.999 and share.check(0.0, "x") == 0.0
+    with pytest.raises(InputError, match="must be < 1"):
+        share.check(1.0, "x")
