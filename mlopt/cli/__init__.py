@@ -187,6 +187,19 @@ def actions(p: argparse.ArgumentParser) -> argparse._SubParsersAction:
     return sub
 
 
+def verify_solver(value: str) -> str:
+    """``--verify [SOLVER]``'s value: ``solve --verify w.json`` took the file for a solver and
+    then said the file was missing; a file or an instance set there is named as such."""
+    import os
+
+    from mlopt.instances import list_sets
+
+    if value.endswith(".json") or os.path.exists(value) or value in list_sets():
+        raise argparse.ArgumentTypeError(
+            f"{value!r} is not a solver: put --verify after it, or write --verify=SOLVER")
+    return value
+
+
 def parse_kv(items: list[str] | None, field: str = "--param") -> dict:
     """``["a=1", "b=[1,2]", "c=x"]`` -> ``{"a": 1, "b": [1, 2], "c": "x"}`` (values as JSON)."""
     out = {}

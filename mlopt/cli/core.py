@@ -9,7 +9,7 @@ import sys
 
 from mlopt.cli.progress import add_solver_log_flag, streaming_solver_log
 from mlopt.errors import InputError
-from mlopt.cli import SOLVE_EXIT, command, emit, listing, parse_kv
+from mlopt.cli import SOLVE_EXIT, command, emit, listing, parse_kv, verify_solver
 
 #: ``mlopt generate FAMILY`` without ``--preset``: the small instance every family has
 DEFAULT_PRESET = "tiny"
@@ -95,6 +95,7 @@ def _solve_args(p):
                         "with the models); repeatable")
     _solver_args(p)
     p.add_argument("--verify", nargs="?", const="auto", default=None, metavar="SOLVER",
+                   type=verify_solver,
                    help="after an optimal solve, re-solve with a second solver (default: scip "
                    "if installed, else highs with presolve off) and report verified / disputed")
     p.add_argument("--warm-start", default=None, metavar="ALG|best|SCHEDULE",

@@ -6,7 +6,7 @@ import logging
 import sys
 from pathlib import Path
 
-from mlopt.cli import SOLVE_EXIT, actions, command, listing, parse_kv
+from mlopt.cli import SOLVE_EXIT, actions, command, listing, parse_kv, verify_solver
 from mlopt.cli.progress import progress_wanted
 from mlopt.errors import InputError
 
@@ -31,6 +31,7 @@ def _args(p):
                    help="record results in solu.csv (optima only when a second solver agrees; "
                    "implies --verify)")
     v.add_argument("--verify", nargs="?", const="auto", default=None, metavar="SOLVER",
+                   type=verify_solver,
                    help="verify optima with a second solver (default: scip if installed, else "
                    "highs with presolve off)")
     v.add_argument("--json", action="store_true")

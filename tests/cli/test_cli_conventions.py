@@ -356,3 +356,17 @@ def test_train_help_lists_the_training_parameters(capsys):
     assert "reward_model -p parameters: " + ", ".join(REWARD_PARAMS) in text
     text = _help(capsys, "train", "harmony")
     assert "episodes: int in [1, 100000] (default 600)" in text and "samples: int in" in text
+
+
+def test_verify_before_the_file_says_so(capsys, tmp_path):
+    """``mlopt solve --verify w.json`` took w.json for the second solver and then said "the
+    following arguments are required: file"; ``instances solve --verify oasis-tiny`` alike."""
+    w = tmp_path / "w.json"
+    assert run_cli(capsys, "generate", "oasis", "-o", w)[0] == 0
+    for argv, value in [(["solve", "--verify", w], repr(str(w))),
+                        (["instances", "solve", "--verify", "oasis-tiny"], "'oasis-tiny'")]:
+        code, out, err = run_cli(capsys, *argv)
+        assert (code, out) == (2, "") and err.count("\n") == 1
+        assert f"argument --verify: {value} is not a solver" in err and "--verify=SOLVER" in err
+    code, out, _ = run_cli(capsys, "solve", w, "--verify", "highs", "--time-limit", 10)
+    assert code == 0 and "verified by highs" in out
