@@ -322,11 +322,29 @@ def _check_lengths(model: type[BaseModel], data: dict, file: str | None) -> None
                                  field=name, value=f"{len(value):,} items")
 
 
+def _kind(model: type) -> str:
+    return model.__name__.removesuffix("File").lower()
+
+
+def _other_format(model: type, data: dict, file: str | None) -> None:
+    """A whole file of the other JSON format where ``model`` is expected (``mlopt check
+    SCHEDULE WORKLOAD``, ``mlopt solve SCHEDULE``) is named as such, not as its first missing
+    field ("field 'horizon': missing")."""
+    def has(m):
+        return all(k in data for k, f in m.model_fields.items() if f.is_required())
+
+    for other in (WorkloadFile, ScheduleFile):
+        if other is not model and has(other) and not has(model):
+            raise InputError(f"this is a {_kind(other)} file where a {_kind(model)} is expected "
+                             "(mlopt check takes the workload first)", file=file)
+
+
 def validate(model: type[M], data: Any, file: str | None = None) -> M:
     """``model`` from plain data, or InputError naming file, field and value."""
     if not isinstance(data, dict):
-        raise InputError(f"must be an object (a {model.__name__.removesuffix('File').lower()} "
-                         "file)", file=file, value=type(data).__name__)
+        raise InputError(f"must be an object (a {_kind(model)} file)", file=file,
+                         value=type(data).__name__)
+    _other_format(model, data, file)
     _check_lengths(model, data, file)
     try:
         return model.model_validate(data)

@@ -78,3 +78,21 @@ def test_an_infeasible_start_names_its_file(capsys, tmp_path):
     code, out, err = run_cli(capsys, "bracket", o, "--start", s, "--time-limit", "5")
     assert code == 2 and out == "" and err.count("\n") == 1
     assert err.startswith(f"mlopt: error: {s}, field 'start'") and "given schedule" not in err
+
+
+def test_a_file_of_the_other_format_is_named_as_such(capsys, tmp_path):
+    """``mlopt check SCHEDULE WORKLOAD`` said "field 'horizon': missing" (and ``check W W``
+    "field 'admitted': missing"): the line says which format the file is."""
+    o, _, s = _files(capsys, tmp_path)
+    for argv, file, what in [(["check", s, o], s, "a schedule file where a workload"),
+                             (["check", o, o], o, "a workload file where a schedule"),
+                             (["solve", s], s, "a schedule file where a workload")]:
+        code, out, err = run_cli(capsys, *argv)
+        assert (code, out) == (2, "") and err.count("\n") == 1
+        assert err.startswith(f"mlopt: error: {file}: this is {what} is expected"), err
+    # a workload missing a field is still named by that field
+    d = json.load(open(o))
+    del d["horizon"]
+    json.dump(d, open(o, "w"))
+    code, _, err = run_cli(capsys, "solve", o)
+    assert code == 2 and "field 'horizon': missing" in err
