@@ -521,9 +521,12 @@ def _add_start(st: _State, fam, workload, schedule):
     returned as a warm-start candidate for the exact model."""
     from mlopt.warmstart import Candidate
 
+    from mlopt.pipeline import made_for_another
+
     res = fam.check(workload, schedule)
     if not res.feasible:
-        raise InputError("the start schedule fails the checker: " + res.summary(limit=2),
+        raise InputError("the start schedule fails the checker"
+                         + (made_for_another(schedule, workload) or ": " + res.summary(limit=2)),
                          field="start")
     st.add(Source("start", "primal", float(res.objective), "ok", 0.0,
                   "the given start schedule, checked"), schedule)

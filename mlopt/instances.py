@@ -338,7 +338,9 @@ def bracket_set(iset: InstanceSet, *, time_limit: float = 60.0, solver: str = "h
         out.append({**row, "sources": [s.to_dict() for s in b.sources]})
         if output is not None and b.schedule is not None:
             from mlopt.fileio import atomic_output
+            from mlopt.pipeline import stamp
 
+            stamp(b.schedule, fam, iset.load(entry))  # what check and --start compare
             with atomic_output(output) as tmp:
                 b.schedule.save(tmp)
         if update_solu and b.status != "disputed":  # a crossed bracket trusts neither end

@@ -211,8 +211,8 @@ def solve_offline(workload: Workload, *, family: str | None = None, model: str |
     schedule = check = None
     if res.has_solution:
         schedule = fam.extract[name](m, workload)
-        schedule.meta.update({"producer": f"{solver}:{name}", "status": res.status.value,
-                              "family": fam.name})
+        schedule.meta.update({"producer": f"{solver}:{name}", "status": res.status.value})
+        stamp(schedule, fam, workload)
         check = fam.check(workload, schedule)
         reconcile(res, check)
     verification = None
@@ -321,12 +321,20 @@ def run_algorithm(workload: Workload, algorithm: str, *, family: str | None = No
     runtime = time.perf_counter() - t0
     log.info("%s ran in %.3f s; checking its schedule", algorithm, runtime)
     schedule.meta.setdefault("producer", algorithm)
-    schedule.meta.setdefault("family", fam.name)
+    stamp(schedule, fam, workload)
     # the problem the run solves (edgecloud's A_online at eps: speed 1 + eps), from its
     # (checked) options, never from the schedule's meta
     check_options = fam.run_check_options(algorithm, options)
     return AlgorithmResult(algorithm, schedule, fam.check(workload, schedule, **check_options),
                            runtime, dict(options, seed=seed), check_options)
+
+
+def stamp(schedule, fam, workload) -> None:
+    """Write into ``schedule.meta`` what it was made for: the family (``family``) and the
+    workload's content hash (``workload``), which ``check`` and the commands that take a
+    schedule file compare before checking it."""
+    schedule.meta["family"] = fam.name
+    schedule.meta["workload"] = workload.content_hash()
 
 
 def schedule_families(schedule) -> list[str]:
@@ -356,6 +364,19 @@ def check_schedule_family(fam, schedule, schedule_file: str | None = None) -> No
                          f"{fam.name} (check a schedule against the workload it was made for)",
                          file=schedule_file, field=field,
                          value=schedule.meta.get("family") or schedule.meta.get("producer"))
+
+
+def made_for_another(schedule, workload) -> str:
+    """" (made for another workload: ...)" when ``schedule.meta.workload`` (written by
+    :func:`stamp`) is not ``workload``'s content hash, else "".  The commands that refuse an
+    infeasible schedule add it to their line: a mix-up of files, not a broken schedule.  A
+    feasible one is checked as usual (an edit that leaves it feasible, e.g. of a free-form
+    ``extra``, changes the hash too)."""
+    made_for, here = schedule.meta.get("workload"), workload.content_hash()
+    if not isinstance(made_for, str) or made_for == here:
+        return ""
+    return (f" (it was made for another workload: content hash {made_for}, this one's is "
+            f"{here}; check a schedule against the workload it was made for)")
 
 
 def ratio_interval(sense: str, alg: float, opt_low: float | None, opt_high: float | None,

@@ -572,10 +572,12 @@ def start_from(workload, family: str, model: pyo.ConcreteModel, source) -> tuple
                          field="warm_start", value=str(source))
     res = fam.check(workload, sched)
     if not res.feasible:
+        from mlopt.pipeline import made_for_another
+
         first = (f", first: {res.violations[0].constraint}: {res.violations[0].detail}"
                  if res.violations else "")
         raise InputError(f"the warm-start schedule is infeasible ({len(res.violations)} "
-                         f"violations{first})",
+                         f"violations{first}){made_for_another(sched, workload)}",
                          field="warm_start", value=label)
     return encode_schedule(family, model, workload, sched), Candidate(label, sched,
                                                                       float(res.objective))

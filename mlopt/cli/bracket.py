@@ -89,7 +89,9 @@ def _bracket(args) -> int:
             raise InputError("no checked schedule was found within the budget: nothing to "
                              "write", field="--output", value=args.output)
         from mlopt.fileio import atomic_output
+        from mlopt.pipeline import stamp
 
+        stamp(res.schedule, fam, workload)  # what check and --start compare
         with atomic_output(args.output) as tmp:
             res.schedule.save(tmp)
     d = res.to_dict()

@@ -241,7 +241,7 @@ def _check(args) -> int:
     import inspect
 
     from mlopt.families.base import family_of, resolve
-    from mlopt.pipeline import check_schedule_family
+    from mlopt.pipeline import check_schedule_family, made_for_another
     from mlopt.schedule import Schedule
     from mlopt.workload import Workload
 
@@ -257,6 +257,11 @@ def _check(args) -> int:
                              value=args.speed)
         options["speed"] = args.speed
     res = fam.check(workload, schedule, **options)
+    mixed_up = "" if res.feasible else made_for_another(schedule, workload)
+    if mixed_up:  # another workload's schedule: a mix-up of files (exit 2), not a verdict
+        raise InputError(f"infeasible here ({len(res.violations)} violations){mixed_up}",
+                         file=args.schedule, field="meta.workload",
+                         value=schedule.meta.get("workload"))
     d = {"status": "feasible" if res.feasible else "infeasible",
          "objective": res.reported_objective, "partial_objective": res.partial_objective,
          "bound": None, "gap": None, "runtime_s": None, "feasible": res.feasible,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from mlopt.cli import main
+from mlopt.workload import Workload
 
 
 def run_cli(capsys, *argv):
@@ -96,3 +97,37 @@ def test_a_file_of_the_other_format_is_named_as_such(capsys, tmp_path):
     json.dump(d, open(o, "w"))
     code, _, err = run_cli(capsys, "solve", o)
     assert code == 2 and "field 'horizon': missing" in err
+
+
+def test_a_schedule_of_another_workload_of_the_family_is_a_mix_up(capsys, tmp_path):
+    """run / solve / bracket -o write the workload's content hash (meta.workload): checking the
+    schedule against another workload of the same family, where it is infeasible, is one line
+    naming both hashes (exit 2), not 29 violations (exit 1); --start and --warm-start say it
+    too.  Where it is still feasible (an edit of a free-form extra changes the hash), it is
+    checked as usual."""
+    w1, w2, s = (str(tmp_path / n) for n in ("w1.json", "w2.json", "s.json"))
+    assert run_cli(capsys, "generate", "oasis", "--preset", "paper-fig5", "--seed", "1",
+                   "-o", w1)[0] == 0
+    assert run_cli(capsys, "generate", "oasis", "--preset", "paper-fig5", "--seed", "2",
+                   "-o", w2)[0] == 0
+    assert run_cli(capsys, "run", "oasis", w1, "-o", s)[0] == 0
+    made_for = json.load(open(s))["meta"]["workload"]
+    assert made_for == Workload.load(w1).content_hash() != Workload.load(w2).content_hash()
+    for argv in (["check", w2, s], ["bracket", w2, "--start", s, "--time-limit", "5"],
+                 ["solve", w2, "--warm-start", s]):
+        code, out, err = run_cli(capsys, *argv)
+        assert (code, out) == (2, "") and err.count("\n") == 1, argv
+        assert "made for another workload" in err and made_for in err and "s.json" in err
+    # the schedule's own workload, and one whose free-form extra was edited: checked as usual
+    assert run_cli(capsys, "check", w1, s)[0] == 0
+    d = json.load(open(w1))
+    d["extra"] = {"note": "edited"}
+    json.dump(d, open(w1, "w"))
+    code, out, _ = run_cli(capsys, "check", w1, s)
+    assert code == 0 and out.startswith("feasible")
+    # a file without meta.workload (older, hand-made): the checker's verdict, exit 1
+    d = json.load(open(s))
+    del d["meta"]["workload"]
+    json.dump(d, open(s, "w"))
+    code, out, _ = run_cli(capsys, "check", w2, s)
+    assert code == 1 and out.startswith("infeasible")
