@@ -142,7 +142,7 @@ def _solve(args) -> int:
                             model_options=model_options, on_estimate=on_estimate,
                             on_progress=display.progress if display.enabled else None)
     except InputError as err:
-        raise _as_flag(err, model_options) from None
+        raise _as_flag(err, model_options, args.file) from None
     finally:
         display.close()
     if args.output and res.schedule is not None:
@@ -170,15 +170,20 @@ def _solve(args) -> int:
     return SOLVE_EXIT.get(d["status"], 0) if d["feasible"] is not False else 1
 
 
-def _as_flag(err: InputError, model_options: dict) -> InputError:
+def _as_flag(err: InputError, model_options: dict, file: str) -> InputError:
     """solve_offline's error with the flag the user typed as its field (``--time-limit``, not
-    the keyword ``time_limit``; ``--model-option tight``, not ``options.tight``)."""
-    field = err.field or ""
+    the keyword ``time_limit``; ``--model-option tight``, not ``options.tight``), and the
+    too-large refusal's commands ('mlopt bracket FILE ...') with the file typed."""
+    import shlex
+
+    field, message = err.field or "", err.message
     flag = {"time_limit": "--time-limit", "warm_start": "--warm-start"}.get(field)
+    if field == "time_limit":
+        message = message.replace(" FILE ", f" {shlex.quote(file)} ")
     name = field[len("options."):] if field.startswith("options.") else field
     if name in model_options:  # a model option's name (unknown) or value (out of range)
         flag = f"--model-option {name}"
-    return InputError(err.message, file=err.file, field=flag, value=err.value) if flag else err
+    return InputError(message, file=err.file, field=flag, value=err.value) if flag else err
 
 
 # ---- run --------------------------------------------------------------------------------------

@@ -112,7 +112,8 @@ def _list(args) -> int:
 
     for name in list_sets():
         s = load_set(name)
-        print(f"{name:24s} {len(s.entries):4d} instances  {s.family:8s} {s.description}")
+        n = len(s.entries)
+        print(f"{name:24s} {n:4d} instance{'s' if n != 1 else ' '}  {s.family:8s} {s.description}")
     return 0
 
 

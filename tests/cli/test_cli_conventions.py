@@ -344,6 +344,8 @@ def test_solve_errors_name_the_flags_typed(capsys, tmp_path):
                          ([w, "--warm-start", "nope"], "field '--warm-start', value 'nope'")]:
         code, out, err = run_cli(capsys, "solve", *argv)
         assert (code, out) == (2, "") and err.count("\n") == 1 and needle in err, err
+        if argv[0] == hu:  # the refusal's suggested commands name the file typed
+            assert f"'mlopt bracket {hu} --time-limit 1'" in err and "FILE" not in err
 
 
 def test_train_help_lists_the_training_parameters(capsys):
@@ -370,3 +372,10 @@ def test_verify_before_the_file_says_so(capsys, tmp_path):
         assert f"argument --verify: {value} is not a solver" in err and "--verify=SOLVER" in err
     code, out, _ = run_cli(capsys, "solve", w, "--verify", "highs", "--time-limit", 10)
     assert code == 0 and "verified by highs" in out
+
+
+def test_instances_list_counts_one_instance_in_the_singular(capsys):
+    code, out, _ = run_cli(capsys, "instances", "list")
+    lines = {line.split()[0]: line for line in out.splitlines()}
+    assert code == 0 and " 1 instance  " in lines["edgecloud-open"]
+    assert " 5 instances  " in lines["oasis-tiny"]
