@@ -36,7 +36,8 @@ def _args(p):
                    help="a spec to run instead of the packaged quick specs; repeatable")
     p.add_argument("-o", "--out", default="results/quickstart",
                    help="results directory (its earlier results are replaced)")
-    p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--workers", type=int, default=2,
+                   help="local worker processes (default 2; 0: in this process)")
     p.set_defaults(handler=run)
 
 

@@ -281,6 +281,7 @@ def test_solve_help_points_at_a_listing_that_exists(capsys):
 def test_quickstart_help_does_not_promise_minutes(capsys):
     text = _help(capsys, "quickstart")
     assert "a few minutes" not in text and "second solver" in text
+    assert "local worker processes (default 2" in text  # --workers had no help
 
 
 def test_unknown_bound_lists_the_lp_relaxation_the_commands_accept(capsys, tmp_path):
