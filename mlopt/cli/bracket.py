@@ -22,8 +22,9 @@ def _bracket_args(p):
     p.add_argument("--family", default=None, help="only for workloads without meta.family")
     p.add_argument("--time-limit", type=float, default=60.0,
                    help="wall-clock seconds for everything, model builds included (default 60)")
-    p.add_argument("--solver", default="highs")
-    p.add_argument("--threads", type=int, default=1)
+    p.add_argument("--solver", default="highs",
+                   help="solver backend (listed below; default: highs)")
+    p.add_argument("--threads", type=int, default=1, help="solver threads (default 1)")
     p.add_argument("--no-exact", action="store_true", help="skip the exact model")
     p.add_argument("--seed", type=int, default=0,
                    help="the algorithms' runs take their seeds from it (default 0, the seeds "
@@ -124,8 +125,9 @@ def _bound_args(p):
     p.add_argument("--family", default=None, help="only for workloads without meta.family")
     p.add_argument("--time-limit", type=float, default=60.0,
                    help="wall-clock seconds (default 60)")
-    p.add_argument("--solver", default="highs")
-    p.add_argument("--threads", type=int, default=1)
+    p.add_argument("--solver", default="highs",
+                   help="solver backend (listed below; default: highs)")
+    p.add_argument("--threads", type=int, default=1, help="solver threads (default 1)")
     p.add_argument("--option", action="append", metavar="KEY=VALUE",
                    help="a bound option (value parsed as JSON); repeatable")
     p.add_argument("--json", action="store_true")

@@ -59,7 +59,7 @@ def _generate_args(p):
     p.add_argument("--preset", default=None,
                    help=f"a preset of the family (listed below; default: {DEFAULT_PRESET}, a "
                         "small instance)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     p.add_argument("-p", "--param", action="append", metavar="KEY=VALUE",
                    help="override a generator parameter (value parsed as JSON); repeatable")
     p.add_argument("-o", "--output", required=True)
@@ -193,7 +193,7 @@ def _run_args(p):
     p.add_argument("algorithm", help="an algorithm of the workload's family (listed below)")
     p.add_argument("file")
     p.add_argument("--family", default=None, help=FAMILY_HELP)
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     p.add_argument("--option", action="append", metavar="KEY=VALUE",
                    help="algorithm option (value parsed as JSON; listed below); repeatable")
     p.add_argument("--json", action="store_true")

@@ -25,8 +25,9 @@ def _args(p):
     b.set_defaults(handler=_build)
     v = sub.add_parser("solve", help="solve every instance of a set")
     v.add_argument("set", help=SET_HELP)
-    v.add_argument("--solver", default="highs")
-    v.add_argument("--time-limit", type=float, default=60.0)
+    v.add_argument("--solver", default="highs", help="solver backend (default: highs)")
+    v.add_argument("--time-limit", type=float, default=60.0,
+                   help="seconds per instance (default 60)")
     v.add_argument("--update-solu", action="store_true",
                    help="record results in solu.csv (optima only when a second solver agrees; "
                    "implies --verify)")
@@ -40,9 +41,13 @@ def _args(p):
                        "bracket on each instance (--update-solu keeps the tighter end of each "
                        "recorded interval in solu.csv)")
     k.add_argument("set", help=SET_HELP)
-    k.add_argument("--time-limit", type=float, default=60.0, help="seconds per instance")
-    k.add_argument("--solver", default="highs")
-    k.add_argument("--update-solu", action="store_true")
+    k.add_argument("--time-limit", type=float, default=60.0,
+                   help="seconds per instance (default 60)")
+    k.add_argument("--solver", default="highs",
+                   help="solver backend (default: highs)")
+    k.add_argument("--update-solu", action="store_true",
+                   help="record the interval in instances/solu.csv (a rerun keeps the tighter "
+                        "end of each; a verified optimum is never touched)")
     k.add_argument("--only", action="append", metavar="NAME",
                    help="only this instance of the set (repeatable)")
     k.add_argument("--start", metavar="SCHEDULE",
@@ -69,7 +74,8 @@ def _args(p):
     f.add_argument("set", help=SET_HELP)
     f.add_argument("--solver", default="auto",
                    help="second solver (default: scip if installed, else highs, presolve off)")
-    f.add_argument("--time-limit", type=float, default=600.0)
+    f.add_argument("--time-limit", type=float, default=600.0,
+                   help="seconds per instance (default 600)")
     f.add_argument("--update-solu", action="store_true", help="write verified_by to solu.csv")
     f.add_argument("--json", action="store_true")
     f.set_defaults(handler=_verify)

@@ -384,3 +384,14 @@ def test_instances_list_counts_one_instance_in_the_singular(capsys):
     for name in list_sets():
         n = len(load_set(name).entries)
         assert f" {n} instance{'s' if n != 1 else ' '}  " in lines[name]
+
+
+def test_the_flags_a_run_depends_on_say_their_defaults(capsys):
+    """--solver, --threads, --seed and the instance commands' --time-limit (60 per instance;
+    600 for verify) and --update-solu were listed without a word."""
+    assert "solver threads (default 1)" in _help(capsys, "bracket")
+    assert "default: highs" in _help(capsys, "bound") and "random seed (default 0)" in \
+        _help(capsys, "generate")
+    assert "seconds per instance (default 60)" in _help(capsys, "instances", "solve")
+    assert "seconds per instance (default 600)" in _help(capsys, "instances", "verify")
+    assert "record the interval in instances/solu.csv" in _help(capsys, "instances", "bracket")
