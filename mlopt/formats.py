@@ -120,7 +120,9 @@ class ScheduleFile(_Strict):
     rows: Annotated[list[list[Any]], Field(max_length=limits.MAX_SCHEDULE_ROWS, description=(
         "one list per row, in column order: job (string), slot (integer 1..MAX_HORIZON), "
         "server (string), role (string), count (number), then any extra columns"))]
-    meta: FreeDict = Field(default_factory=dict, description="producer, parameters (no timings)")
+    meta: FreeDict = Field(default_factory=dict, description=(
+        "producer, parameters (no timings); family and workload (the workload's content hash), "
+        "which mlopt check compares"))
 
 
 #: per core column: the type of its values (extra columns hold any JSON value)
