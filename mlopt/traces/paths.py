@@ -55,6 +55,8 @@ def shared_trace(relative: str) -> Path:
     root = shared_traces_dir()
     if root is None or not (root / relative).is_file():
         where = f"{root or _candidates()[0]}/{relative}"
-        raise InputError(f"trace file not available (looked in: {LOOKUP}; or pass the file's "
-                         "path)", file=where)
+        # only some commands take the file itself: name them, not a flag the others lack
+        raise InputError(f"trace file not available (looked in: {LOOKUP}; mlopt instances "
+                         "from-trace TRACE PATH and hetero's trace_path parameter also take "
+                         "the file's path)", file=where)
     return root / relative

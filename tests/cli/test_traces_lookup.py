@@ -23,6 +23,8 @@ def test_missing_traces_name_the_whole_lookup(capsys, tmp_path, monkeypatch):
     assert code == 2 and out == "" and err.count("\n") == 1
     assert str(tmp_path / "given") in err  # the directory it looked in: the one given
     assert "--traces DIR" in err and paths.ENV_VAR in err and "../shared/traces" in err
+    # where a file's path is taken instead (generate has no such flag: not offered as one)
+    assert "from-trace TRACE PATH" in err and "trace_path" in err
 
 
 def test_the_option_comes_before_the_environment_and_holds_for_one_command(tmp_path,
