@@ -1052,3 +1052,29 @@ CLAIMS += [
     Table(FRONTIER, "| run | low | low from | high | high from | width % | exact model |",
           open2_scratch_rows, what="frontier round 9: oasis-open-2 from scratch in 600 s"),
 ]
+
+
+# --- frontier.md, eleventh round: oasis-open-1 proven (class_relaxation's loop + SCIP) -------
+# benchmarks/oasis/data/bracket_open1_7200_proof.json: `mlopt instances bracket oasis-open
+# --only oasis-open-1 --start benchmarks/oasis/data/best_open1_782.93.json --time-limit 7200
+# --update-solu --json`
+def open1_proof():
+    """The proof's numbers: the schedule, the loop's bound, the level SCIP found infeasible,
+    SCIP's time, the loop's (the bound's run time less SCIP's), the bracket's time, the gap."""
+    import re
+
+    d = json.loads((ROOT / "benchmarks/oasis/data/bracket_open1_7200_proof.json").read_text())[0]
+    assert d["instance"] == "oasis-open-1" and d["status"] == "optimal" and d["verified_by"]
+    cr = next(s for s in d["sources"] if s["name"] == "class_relaxation")
+    scip_s = float(re.search(r"infeasible, bound None, ([0-9.]+) s", cr["note"]).group(1))
+    return [f"{d['objective']:.7f}", f"{cr['value']:.7f}", f"{cr['confirmed_at']:.7f}",
+            f"{scip_s:.0f}", f"{cr['runtime_s'] - scip_s:.0f}", f"{d['time_s']:.0f}",
+            f"{d['gap']:.1e}"]
+
+
+CLAIMS += [
+    Sentence(FRONTIER, "the schedule's {} and the loop's bound {}; SCIP found no merged "
+             "solution at or above {} (infeasible under its objective limit) after {} s, the "
+             "loop having taken {} s; the bracket closed at {} s, gap {}", open1_proof,
+             what="frontier round 11: oasis-open-1 proven"),
+]

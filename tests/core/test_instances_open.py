@@ -92,6 +92,36 @@ def test_an_end_equal_to_the_recorded_one_up_to_its_rounding_is_no_move():
         "primal: mlopt bracket 600s start | dual: B")
 
 
+def test_a_confirmed_row_with_the_recorded_ends_names_the_run_that_proved_it():
+    """A bracket whose second solver confirmed it (status ``optimal``) at the recorded ends
+    (up to the file's 9 decimals) becomes an ``optimal`` row naming this run (its solver
+    and time): the proof is this run's.  Before, the recorded row's sources and time stayed,
+    beside this run's ``verified_by``.  An end this run did not reach keeps its source."""
+    from mlopt.instances import _merged
+
+    old = {"instance": "x", "set": "s", "family": "oasis", "objective": 782.930480219,
+           "status": "bound", "bound": 782.930962502, "solver": "primal: A | dual: B",
+           "time_s": 1163.926, "verified_by": None}
+
+    class B:
+        low_source, high_source = "start s.json", "class_relaxation"
+
+    row = {**old, "objective": 782.9304802190996, "bound": 782.9309625016249,
+           "status": "optimal", "verified_by": "scip 10",
+           "solver": "mlopt bracket 7200s (start s.json / class_relaxation)", "time_s": 2924.1}
+    got = _merged(old, row, B, "mlopt bracket 7200s", "max", max, min)
+    assert got["status"] == "optimal" and got["verified_by"] == "scip 10"
+    assert (got["objective"], got["bound"]) == (old["objective"], old["bound"])  # no move
+    assert (got["solver"], got["time_s"]) == (row["solver"], row["time_s"])
+    # the same, unconfirmed: the recorded row as it was (sources and time)
+    assert _merged(old, {**row, "status": "bound", "verified_by": None}, B,
+                   "mlopt bracket 7200s", "max", max, min) == old
+    # a tighter recorded bound than this run's: that end keeps its own source
+    row2 = {**row, "bound": 782.931}
+    got = _merged(old, row2, B, "mlopt bracket 7200s", "max", max, min)
+    assert got["bound"] == old["bound"] and got["solver"].endswith("| dual: B")
+
+
 def test_bracket_set_never_touches_a_verified_optimum(tmp_path):
     path = tmp_path / "solu.csv"
     iset = _tiny(1)

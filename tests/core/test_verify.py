@@ -496,6 +496,34 @@ def test_verify_set_fills_and_clears_verified_by(tmp_path, one_tiny):
     assert r["outcome"] == "disputed" and "better than the claimed optimum" in r["reason"]
 
 
+def test_verify_set_lists_a_bracket_proof_without_re_solving_it(tmp_path, one_tiny,
+                                                                  monkeypatch, capsys):
+    """An optimum ``mlopt instances bracket`` recorded (a bound a second solver confirmed,
+    oasis-open-1's) is listed as such and never re-solved: at open scale a re-solve stopped
+    at its limit would have blanked a two-solver proof with --update-solu."""
+    import mlopt.pipeline as pipeline
+
+    name = one_tiny.entries[0].name
+    path = tmp_path / "solu.csv"
+    rec = {**read_solu()[name], "solver": "mlopt bracket 7200s (start s.json / class_relaxation)",
+           "verified_by": "scip 10"}
+    write_solu({name: rec}, path)
+    before = path.read_text()
+
+    def no_solve(*args, **kwargs):
+        raise AssertionError("re-solved a bracket's proof")
+    monkeypatch.setattr(pipeline, "verify_offline", no_solve)
+    (r,) = verify_set(one_tiny, update_solu=True, solu_path=path)
+    assert r["outcome"] == "bracket-proof" and r["verified_by"] == "scip 10"
+    assert "re-run that bracket" in r["reason"] and path.read_text() == before
+    import mlopt.instances as inst
+    real = inst.verify_set
+    monkeypatch.setattr(inst, "verify_set", lambda iset, **kw: real(
+        one_tiny, **{**kw, "solu_path": path}))
+    code, out, _ = _cli(capsys, "instances", "verify", "oasis-tiny")
+    assert code == 0 and "bracket-proof" in out and "scip 10" in out
+
+
 def test_cli_instances_solve_and_verify(tmp_path, capsys, monkeypatch):
     import mlopt.instances as inst
 
