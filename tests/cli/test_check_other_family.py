@@ -131,3 +131,43 @@ def test_a_schedule_of_another_workload_of_the_family_is_a_mix_up(capsys, tmp_pa
     json.dump(d, open(s, "w"))
     code, out, _ = run_cli(capsys, "check", w2, s)
     assert code == 1 and out.startswith("infeasible")
+
+
+def test_solve_bracket_and_instances_bracket_stamp_what_they_write(capsys, tmp_path):
+    """``meta.workload`` is what check and --start compare: every command that writes a
+    schedule (solve -o, bracket -o, instances bracket -o; run's is above) stamps it; only
+    run's was tested.  The committed oasis-tiny-0 is the one instance bracket's workload."""
+    from mlopt.instances import load_set
+
+    w = str(tmp_path / "w.json")
+    assert run_cli(capsys, "generate", "oasis", "-o", w)[0] == 0
+    here = Workload.load(w).content_hash()
+    iset = load_set("oasis-tiny")
+    entry = next(e for e in iset.entries if e.name == "oasis-tiny-0")
+    for argv, made_for in [(["solve", w], here), (["bracket", w, "--time-limit", "5"], here),
+                           (["instances", "bracket", "oasis-tiny", "--only", "oasis-tiny-0",
+                             "--time-limit", "5"], iset.load(entry).content_hash())]:
+        out = str(tmp_path / "out.json")
+        assert run_cli(capsys, *argv, "-o", out)[0] == 0, argv
+        meta = json.load(open(out))["meta"]
+        assert (meta["family"], meta["workload"]) == ("oasis", made_for), argv
+
+
+def test_an_empty_or_non_string_workload_field_is_no_hash(capsys, tmp_path):
+    """meta.workload "" (or a number, a list, null) names no workload: the checker's verdict
+    stands (exit 1), not "made for another workload: content hash , ..."; a hash that is not
+    this workload's keeps the first violation in its one line (an edited workload is checked
+    on purpose too)."""
+    w1, w2, s = (str(tmp_path / n) for n in ("w1.json", "w2.json", "s.json"))
+    for seed, path in (("1", w1), ("2", w2)):
+        assert run_cli(capsys, "generate", "oasis", "--preset", "paper-fig5", "--seed", seed,
+                       "-o", path)[0] == 0
+    assert run_cli(capsys, "run", "oasis", w1, "-o", s)[0] == 0
+    code, _, err = run_cli(capsys, "check", w2, s)
+    assert code == 2 and "made for another workload" in err and ", first: " in err
+    d = json.load(open(s))
+    for value in ("", 5, [1], None):
+        d["meta"]["workload"] = value
+        json.dump(d, open(s, "w"))
+        code, out, err = run_cli(capsys, "check", w2, s)
+        assert (code, err) == (1, "") and out.startswith("infeasible"), value
