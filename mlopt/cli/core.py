@@ -253,8 +253,14 @@ def _check(args) -> int:
     from mlopt.schedule import Schedule
     from mlopt.workload import Workload
 
-    workload = Workload.load(args.file)
-    schedule = Schedule.load(args.schedule)
+    try:
+        workload = Workload.load(args.file)
+        schedule = Schedule.load(args.schedule)
+    except InputError as err:  # the files swapped, or twice one kind: say check's order
+        if err.message.startswith("this is a "):
+            raise InputError(err.message + " (mlopt check WORKLOAD SCHEDULE: the workload "
+                             "first)", file=err.file) from None
+        raise
     fam = family_of(workload, args.family)
     fam.validate(workload)
     check_schedule_family(fam, schedule, args.schedule)

@@ -171,3 +171,17 @@ def test_an_empty_or_non_string_workload_field_is_no_hash(capsys, tmp_path):
         json.dump(d, open(s, "w"))
         code, out, err = run_cli(capsys, "check", w2, s)
         assert (code, err) == (1, "") and out.startswith("infeasible"), value
+
+
+def test_only_check_adds_its_file_order_to_the_other_format_line(capsys, tmp_path):
+    """"(mlopt check takes the workload first)" closed the line for every command, also for
+    solve SCHEDULE, bracket --start WORKLOAD and solve --warm-start WORKLOAD, where check's
+    order has nothing to do with the mix-up: only check says it."""
+    o, _, s = _files(capsys, tmp_path)
+    for argv, hint in [(["check", s, o], True), (["check", o, o], True), (["solve", s], False),
+                       (["bracket", o, "--start", o, "--time-limit", "5"], False),
+                       (["solve", o, "--warm-start", o], False)]:
+        code, out, err = run_cli(capsys, *argv)
+        assert (code, out) == (2, "") and err.count("\n") == 1 and "this is a " in err, argv
+        assert ("mlopt check" in err) == hint, (argv, err)
+        assert ("mlopt check WORKLOAD SCHEDULE" in err) == hint, (argv, err)
