@@ -185,3 +185,22 @@ def test_only_check_adds_its_file_order_to_the_other_format_line(capsys, tmp_pat
         assert (code, out) == (2, "") and err.count("\n") == 1 and "this is a " in err, argv
         assert ("mlopt check" in err) == hint, (argv, err)
         assert ("mlopt check WORKLOAD SCHEDULE" in err) == hint, (argv, err)
+
+
+def test_instances_bracket_start_says_what_bracket_start_says(capsys, tmp_path):
+    """``mlopt instances bracket SET --only I --start S`` listed an edgecloud schedule's 26
+    unknown jobs on an oasis instance with no file named, and a schedule of another oasis
+    workload without its file: the same lines as ``mlopt bracket --start`` now."""
+    o, e, s = _files(capsys, tmp_path)
+    es = str(tmp_path / "es.json")
+    assert run_cli(capsys, "run", "srtf", e, "-o", es)[0] == 0
+    d = json.load(open(s))
+    d["meta"]["workload"] = "0" * 16  # made for another oasis workload ...
+    d["rows"] = d["rows"][1:]  # ... and infeasible on oasis-tiny-0 (one worker-slot fewer)
+    json.dump(d, open(s, "w"))
+    for start, needles in [(es, ["field 'meta.family'", "family edgecloud", "oasis"]),
+                           (s, ["field 'start'", "made for another workload", "0" * 16])]:
+        code, out, err = run_cli(capsys, "instances", "bracket", "oasis-tiny", "--only",
+                                 "oasis-tiny-0", "--start", start, "--time-limit", "5")
+        assert (code, out) == (2, "") and err.count("\n") == 1, err
+        assert err.startswith(f"mlopt: error: {start}, ") and all(n in err for n in needles), err
