@@ -232,10 +232,12 @@ def _run(args) -> int:
 
 
 # ---- check ------------------------------------------------------------------------------------
-@command("check", "independently check a schedule against a workload (exit 1 if infeasible)")
+@command("check", "independently check a schedule against a workload (exit 1 if infeasible; "
+         "2 for a schedule of another family, or infeasible on a workload other than its "
+         "meta.workload)")
 def _check_args(p):
-    p.add_argument("file")
-    p.add_argument("schedule")
+    p.add_argument("file", help="the workload (JSON)")
+    p.add_argument("schedule", help="the schedule (JSON), e.g. from mlopt run/solve/bracket -o")
     p.add_argument("--family", default=None, help=FAMILY_HELP)
     p.add_argument("--speed", type=float, default=None,
                    help="check the speed-augmented problem at this speed (1 + eps; families "

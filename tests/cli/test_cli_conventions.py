@@ -424,3 +424,11 @@ def test_the_memory_refusal_names_the_file_typed_too(capsys, tmp_path, monkeypat
     code, out, err = run_cli(capsys, "solve", w)
     assert (code, out) == (2, "") and err.count("\n") == 1 and "more than the" in err
     assert f"'mlopt bracket {w}'" in err and "FILE" not in err, err
+
+
+def test_check_help_says_when_it_exits_2(capsys):
+    """check's help said only "exit 1 if infeasible": a schedule of another family, or one
+    infeasible on a workload other than its meta.workload, exits 2 since the newcomer fixes."""
+    text = " ".join(_help(capsys, "check").split())
+    assert "exit 1 if infeasible; 2 for a schedule of another family" in text
+    assert "other than its meta.workload" in text and "the workload (JSON)" in text
