@@ -525,8 +525,9 @@ def _add_start(st: _State, fam, workload, schedule):
 
     res = fam.check(workload, schedule)
     if not res.feasible:
-        raise InputError("the start schedule fails the checker"
-                         + (made_for_another(schedule, workload) or ": " + res.summary(limit=2)),
+        # its first violations stay in the line, as check's and --warm-start's do
+        raise InputError("the start schedule fails the checker: " + res.summary(limit=2)
+                         + made_for_another(schedule, workload),
                          field="start")
     st.add(Source("start", "primal", float(res.objective), "ok", 0.0,
                   "the given start schedule, checked"), schedule)

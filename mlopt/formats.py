@@ -330,15 +330,16 @@ def _kind(model: type) -> str:
 
 def _other_format(model: type, data: dict, file: str | None) -> None:
     """A whole file of the other JSON format where ``model`` is expected (``mlopt check
-    SCHEDULE WORKLOAD``, ``mlopt solve SCHEDULE``) is named as such, not as its first missing
-    field ("field 'horizon': missing")."""
+    SCHEDULE WORKLOAD``, ``mlopt solve SCHEDULE``, ``--start WORKLOAD``) is named as such, not
+    as its first missing field ("field 'horizon': missing").  Only ``check`` adds its order
+    (the other commands take one file of each kind in their own places)."""
     def has(m):
         return all(k in data for k, f in m.model_fields.items() if f.is_required())
 
     for other in (WorkloadFile, ScheduleFile):
         if other is not model and has(other) and not has(model):
-            raise InputError(f"this is a {_kind(other)} file where a {_kind(model)} is expected "
-                             "(mlopt check takes the workload first)", file=file)
+            raise InputError(f"this is a {_kind(other)} file where a {_kind(model)} is expected",
+                             file=file)
 
 
 def validate(model: type[M], data: Any, file: str | None = None) -> M:

@@ -373,7 +373,7 @@ def made_for_another(schedule, workload) -> str:
     feasible one is checked as usual (an edit that leaves it feasible, e.g. of a free-form
     ``extra``, changes the hash too)."""
     made_for, here = schedule.meta.get("workload"), workload.content_hash()
-    if not isinstance(made_for, str) or made_for == here:
+    if not isinstance(made_for, str) or not made_for or made_for == here:  # "": no hash
         return ""
     return (f" (it was made for another workload: content hash {made_for}, this one's is "
             f"{here}; check a schedule against the workload it was made for)")

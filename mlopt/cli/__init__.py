@@ -193,7 +193,10 @@ def verify_solver(value: str) -> str:
     import os
 
     from mlopt.instances import list_sets
+    from mlopt.solvers import BACKENDS
 
+    if value == "auto" or value in BACKENDS:  # a solver's name, even where a file has it too
+        return value
     if value.endswith(".json") or os.path.exists(value) or value in list_sets():
         raise argparse.ArgumentTypeError(
             f"{value!r} is not a solver: put --verify after it, or write --verify=SOLVER")

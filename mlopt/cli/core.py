@@ -178,12 +178,15 @@ def _as_flag(err: InputError, model_options: dict, file: str) -> InputError:
 
     field, message = err.field or "", err.message
     flag = {"time_limit": "--time-limit", "warm_start": "--warm-start"}.get(field)
-    if field == "time_limit":
-        message = message.replace(" FILE ", f" {shlex.quote(file)} ")
+    # the too-large refusal (for time or for memory) suggests commands: with the file typed
+    for command in ("'mlopt bracket", "'mlopt bound"):
+        message = message.replace(f"{command} FILE", f"{command} {shlex.quote(file)}")
     name = field[len("options."):] if field.startswith("options.") else field
     if name in model_options:  # a model option's name (unknown) or value (out of range)
         flag = f"--model-option {name}"
-    return InputError(message, file=err.file, field=flag, value=err.value) if flag else err
+    if flag is None and message == err.message:
+        return err
+    return InputError(message, file=err.file, field=flag or err.field, value=err.value)
 
 
 # ---- run --------------------------------------------------------------------------------------
@@ -229,10 +232,12 @@ def _run(args) -> int:
 
 
 # ---- check ------------------------------------------------------------------------------------
-@command("check", "independently check a schedule against a workload (exit 1 if infeasible)")
+@command("check", "independently check a schedule against a workload (exit 1 if infeasible; "
+         "2 for a schedule of another family, or infeasible on a workload other than its "
+         "meta.workload)")
 def _check_args(p):
-    p.add_argument("file")
-    p.add_argument("schedule")
+    p.add_argument("file", help="the workload (JSON)")
+    p.add_argument("schedule", help="the schedule (JSON), e.g. from mlopt run/solve/bracket -o")
     p.add_argument("--family", default=None, help=FAMILY_HELP)
     p.add_argument("--speed", type=float, default=None,
                    help="check the speed-augmented problem at this speed (1 + eps; families "
@@ -250,8 +255,14 @@ def _check(args) -> int:
     from mlopt.schedule import Schedule
     from mlopt.workload import Workload
 
-    workload = Workload.load(args.file)
-    schedule = Schedule.load(args.schedule)
+    try:
+        workload = Workload.load(args.file)
+        schedule = Schedule.load(args.schedule)
+    except InputError as err:  # the files swapped, or twice one kind: say check's order
+        if err.message.startswith("this is a "):
+            raise InputError(err.message + " (mlopt check WORKLOAD SCHEDULE: the workload "
+                             "first)", file=err.file) from None
+        raise
     fam = family_of(workload, args.family)
     fam.validate(workload)
     check_schedule_family(fam, schedule, args.schedule)
@@ -264,7 +275,10 @@ def _check(args) -> int:
     res = fam.check(workload, schedule, **options)
     mixed_up = "" if res.feasible else made_for_another(schedule, workload)
     if mixed_up:  # another workload's schedule: a mix-up of files (exit 2), not a verdict
-        raise InputError(f"infeasible here ({len(res.violations)} violations){mixed_up}",
+        # the first violation still shown: the workload may have been edited on purpose
+        first = (f", first: {res.violations[0].constraint}: {res.violations[0].detail}"
+                 if res.violations else "")
+        raise InputError(f"infeasible here ({len(res.violations)} violations{first}){mixed_up}",
                          file=args.schedule, field="meta.workload",
                          value=schedule.meta.get("workload"))
     d = {"status": "feasible" if res.feasible else "infeasible",

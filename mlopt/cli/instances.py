@@ -182,16 +182,25 @@ def _bracket(args) -> int:
         from mlopt.fileio import check_output
 
         check_output(args.output)
+    iset = load_set(args.set)
     if args.start:
+        from mlopt.families import get_family
+        from mlopt.pipeline import check_schedule_family
         from mlopt.schedule import Schedule
 
         start = Schedule.load(args.start)
-    rows = bracket_set(load_set(args.set), time_limit=args.time_limit, solver=args.solver,
-                       update_solu=args.update_solu, progress=progress_wanted(),
-                       only=args.only, start_schedule=start,
-                       output=args.output, bounds=args.bound, algorithms=args.algorithm,
-                       exact=not args.no_exact, seed=args.seed,
-                       start_label=f"start {Path(args.start).name}" if args.start else "start")
+        # another family's: check's one line naming both, as mlopt bracket --start says it
+        check_schedule_family(get_family(iset.family), start, args.start)
+    try:
+        rows = bracket_set(iset, time_limit=args.time_limit, solver=args.solver,
+                           update_solu=args.update_solu, progress=progress_wanted(),
+                           only=args.only, start_schedule=start,
+                           output=args.output, bounds=args.bound, algorithms=args.algorithm,
+                           exact=not args.no_exact, seed=args.seed,
+                           start_label=f"start {Path(args.start).name}" if args.start else "start")
+    except InputError as err:
+        # bracket() knows the start only as a Schedule: the line names the file it came from
+        raise (err.with_file(args.start) if args.start and err.field == "start" else err) from None
     if args.json:
         print(json.dumps(rows))
     else:

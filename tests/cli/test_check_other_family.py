@@ -131,3 +131,76 @@ def test_a_schedule_of_another_workload_of_the_family_is_a_mix_up(capsys, tmp_pa
     json.dump(d, open(s, "w"))
     code, out, _ = run_cli(capsys, "check", w2, s)
     assert code == 1 and out.startswith("infeasible")
+
+
+def test_solve_bracket_and_instances_bracket_stamp_what_they_write(capsys, tmp_path):
+    """``meta.workload`` is what check and --start compare: every command that writes a
+    schedule (solve -o, bracket -o, instances bracket -o; run's is above) stamps it; only
+    run's was tested.  The committed oasis-tiny-0 is the one instance bracket's workload."""
+    from mlopt.instances import load_set
+
+    w = str(tmp_path / "w.json")
+    assert run_cli(capsys, "generate", "oasis", "-o", w)[0] == 0
+    here = Workload.load(w).content_hash()
+    iset = load_set("oasis-tiny")
+    entry = next(e for e in iset.entries if e.name == "oasis-tiny-0")
+    for argv, made_for in [(["solve", w], here), (["bracket", w, "--time-limit", "5"], here),
+                           (["instances", "bracket", "oasis-tiny", "--only", "oasis-tiny-0",
+                             "--time-limit", "5"], iset.load(entry).content_hash())]:
+        out = str(tmp_path / "out.json")
+        assert run_cli(capsys, *argv, "-o", out)[0] == 0, argv
+        meta = json.load(open(out))["meta"]
+        assert (meta["family"], meta["workload"]) == ("oasis", made_for), argv
+
+
+def test_an_empty_or_non_string_workload_field_is_no_hash(capsys, tmp_path):
+    """meta.workload "" (or a number, a list, null) names no workload: the checker's verdict
+    stands (exit 1), not "made for another workload: content hash , ..."; a hash that is not
+    this workload's keeps the first violation in its one line (an edited workload is checked
+    on purpose too)."""
+    w1, w2, s = (str(tmp_path / n) for n in ("w1.json", "w2.json", "s.json"))
+    for seed, path in (("1", w1), ("2", w2)):
+        assert run_cli(capsys, "generate", "oasis", "--preset", "paper-fig5", "--seed", seed,
+                       "-o", path)[0] == 0
+    assert run_cli(capsys, "run", "oasis", w1, "-o", s)[0] == 0
+    code, _, err = run_cli(capsys, "check", w2, s)
+    assert code == 2 and "made for another workload" in err and ", first: " in err
+    d = json.load(open(s))
+    for value in ("", 5, [1], None):
+        d["meta"]["workload"] = value
+        json.dump(d, open(s, "w"))
+        code, out, err = run_cli(capsys, "check", w2, s)
+        assert (code, err) == (1, "") and out.startswith("infeasible"), value
+
+
+def test_only_check_adds_its_file_order_to_the_other_format_line(capsys, tmp_path):
+    """"(mlopt check takes the workload first)" closed the line for every command, also for
+    solve SCHEDULE, bracket --start WORKLOAD and solve --warm-start WORKLOAD, where check's
+    order has nothing to do with the mix-up: only check says it."""
+    o, _, s = _files(capsys, tmp_path)
+    for argv, hint in [(["check", s, o], True), (["check", o, o], True), (["solve", s], False),
+                       (["bracket", o, "--start", o, "--time-limit", "5"], False),
+                       (["solve", o, "--warm-start", o], False)]:
+        code, out, err = run_cli(capsys, *argv)
+        assert (code, out) == (2, "") and err.count("\n") == 1 and "this is a " in err, argv
+        assert ("mlopt check" in err) == hint, (argv, err)
+        assert ("mlopt check WORKLOAD SCHEDULE" in err) == hint, (argv, err)
+
+
+def test_instances_bracket_start_says_what_bracket_start_says(capsys, tmp_path):
+    """``mlopt instances bracket SET --only I --start S`` listed an edgecloud schedule's 26
+    unknown jobs on an oasis instance with no file named, and a schedule of another oasis
+    workload without its file: the same lines as ``mlopt bracket --start`` now."""
+    o, e, s = _files(capsys, tmp_path)
+    es = str(tmp_path / "es.json")
+    assert run_cli(capsys, "run", "srtf", e, "-o", es)[0] == 0
+    d = json.load(open(s))
+    d["meta"]["workload"] = "0" * 16  # made for another oasis workload ...
+    d["rows"] = d["rows"][1:]  # ... and infeasible on oasis-tiny-0 (one worker-slot fewer)
+    json.dump(d, open(s, "w"))
+    for start, needles in [(es, ["field 'meta.family'", "family edgecloud", "oasis"]),
+                           (s, ["field 'start'", "made for another workload", "0" * 16])]:
+        code, out, err = run_cli(capsys, "instances", "bracket", "oasis-tiny", "--only",
+                                 "oasis-tiny-0", "--start", start, "--time-limit", "5")
+        assert (code, out) == (2, "") and err.count("\n") == 1, err
+        assert err.startswith(f"mlopt: error: {start}, ") and all(n in err for n in needles), err

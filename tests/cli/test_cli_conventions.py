@@ -395,3 +395,40 @@ def test_the_flags_a_run_depends_on_say_their_defaults(capsys):
     assert "seconds per instance (default 60)" in _help(capsys, "instances", "solve")
     assert "seconds per instance (default 600)" in _help(capsys, "instances", "verify")
     assert "record the interval in instances/solu.csv" in _help(capsys, "instances", "bracket")
+
+
+def test_verify_takes_a_solvers_name_even_where_a_file_has_it(capsys, tmp_path, monkeypatch):
+    """A folder named scip (or highs) in the working directory made ``--verify scip`` and even
+    ``--verify=scip`` "not a solver" (the refusal's own advice failed): a solver's name is a
+    solver's name first."""
+    w = tmp_path / "w.json"
+    assert run_cli(capsys, "generate", "oasis", "-o", w)[0] == 0
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "scip").mkdir()
+    (tmp_path / "highs").write_text("")
+    for argv in (["--verify", "highs"], ["--verify=highs"]):
+        code, out, err = run_cli(capsys, "solve", w, *argv, "--time-limit", 10)
+        assert code == 0 and "verified by highs" in out, err
+    from mlopt.cli import verify_solver
+    assert verify_solver("scip") == "scip" and verify_solver("auto") == "auto"
+
+
+def test_the_memory_refusal_names_the_file_typed_too(capsys, tmp_path, monkeypatch):
+    """The too-large refusal for memory (field 'model') still said 'mlopt bracket FILE' while
+    the one for time named the file: both name it."""
+    import mlopt.modelsize as modelsize
+
+    w = tmp_path / "w.json"
+    assert run_cli(capsys, "generate", "oasis", "-o", w)[0] == 0
+    monkeypatch.setattr(modelsize, "available_memory", lambda: 1)  # 1 byte: nothing fits
+    code, out, err = run_cli(capsys, "solve", w)
+    assert (code, out) == (2, "") and err.count("\n") == 1 and "more than the" in err
+    assert f"'mlopt bracket {w}'" in err and "FILE" not in err, err
+
+
+def test_check_help_says_when_it_exits_2(capsys):
+    """check's help said only "exit 1 if infeasible": a schedule of another family, or one
+    infeasible on a workload other than its meta.workload, exits 2 since the newcomer fixes."""
+    text = " ".join(_help(capsys, "check").split())
+    assert "exit 1 if infeasible; 2 for a schedule of another family" in text
+    assert "other than its meta.workload" in text and "the workload (JSON)" in text

@@ -553,3 +553,23 @@ def test_the_cli_refuses_a_negative_seed_in_one_line(tmp_path, capsys):
     assert main(["bracket", str(path), "--seed", "-1", "--time-limit", "5"]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "field 'seed'" in err and "-1" in err
+
+
+def test_instances_bracket_passes_its_seed_and_its_row_names_it(capsys):
+    """``instances bracket --seed 5``: every algorithm's first run takes run_seed(5, 0) (each
+    source's note names it) and the row's solver -- solu.csv's -- says "seed 5"; seed 0 leaves
+    the solver as every earlier row wrote it.  Neither branch was tested."""
+    from mlopt.bracket import run_seed
+
+    argv = ["instances", "bracket", "oasis-tiny", "--only", "oasis-tiny-0", "--time-limit", "5",
+            "--json"]
+    capsys.readouterr()
+    assert main([*argv, "--seed", "5"]) == 0
+    row = json.loads(capsys.readouterr().out)[0]
+    assert row["solver"].startswith("mlopt bracket 5s seed 5 (")
+    algorithms = get_family("oasis").algorithms_
+    notes = [s["note"] for s in row["sources"] if s["name"] in algorithms]
+    assert notes and all(f"seed {run_seed(5, 0)}" in n for n in notes), notes
+    assert main(argv) == 0
+    row = json.loads(capsys.readouterr().out)[0]
+    assert row["solver"].startswith("mlopt bracket 5s (") and "seed" not in row["solver"]
