@@ -109,6 +109,7 @@ tolerance (1e-6 relative) of the best checked schedule -- never one solver's wor
 from __future__ import annotations
 
 import math
+import numbers
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -294,8 +295,9 @@ def bracket(workload, *, family: str | None = None, time_limit: float = 60.0,
         raise InputError("must be a positive number of seconds", field="time_limit",
                          value=time_limit)
     check_settings(time_limit=time_limit, threads=threads, solver=solver)
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
         raise InputError("must be an integer >= 0", field="seed", value=seed)
+    seed = int(seed)  # numpy's integers too (a sweep's seeds)
     deadline = start + float(time_limit)
     fam = family_of(workload, family)
     fam.validate(workload)

@@ -9,6 +9,7 @@ import math
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from mlopt.bracket import bracket, run_boxed
@@ -538,7 +539,16 @@ def test_a_brackets_seed_reaches_every_algorithm_run(monkeypatch):
     assert run_seed(7, 0) in noted and set(noted) <= {sd for _, sd in seen}
 
 
-@pytest.mark.parametrize("seed", [-1, 1.5, True, "3"])
+def test_a_numpy_integer_seed_is_a_seed():
+    import numpy as np
+
+    w = get_family("harmony").generate("tiny", seed=0)
+    res = bracket(w, time_limit=5, exact=False, verify=False, bounds=[],
+                  algorithms=["harmony"], seed=np.int64(3))
+    assert res.seed == 3 and type(res.to_dict()["seed"]) is int
+
+
+@pytest.mark.parametrize("seed", [-1, 1.5, True, "3", np.int64(-2)])
 def test_a_bad_bracket_seed_is_refused_before_any_work(seed):
     w = get_family("harmony").generate("tiny", seed=0)
     t0 = time.perf_counter()
