@@ -98,7 +98,8 @@ def _bracket(args) -> int:
     d = res.to_dict()
     lines = [f"{res.family} ({'max' if res.sense == 'max' else 'min'}): OPT in "
              f"[{_fmt(res.low)}, {_fmt(res.high)}]  gap {_fmt(res.gap)}  status {res.status}"
-             f"  ({res.elapsed_s:.1f} s of {res.time_limit:g})",
+             f"  ({res.elapsed_s:.1f} s of {res.time_limit:g}"
+             f"{f', seed {res.seed}' if res.seed else ''})",
              f"  low from {res.low_source or '-'}, high from {res.high_source or '-'}"]
     if res.proof:
         lines.append(f"  {'disputed' if res.status == 'disputed' else 'proof'}: {res.proof}")

@@ -557,6 +557,16 @@ def test_a_bad_bracket_seed_is_refused_before_any_work(seed):
     assert err.value.field == "seed" and time.perf_counter() - t0 < 2
 
 
+def test_the_cli_text_names_a_seed_other_than_0(tmp_path, capsys):
+    path = tmp_path / "w.json"
+    get_family("harmony").generate("tiny", seed=0).save(path)
+    for seed, shown in (("3", True), ("0", False)):
+        assert main(["bracket", str(path), "--seed", seed, "--time-limit", "5", "--no-exact",
+                     "--algorithm", "harmony", "--bound", "share"]) == 0
+        first = capsys.readouterr().out.splitlines()[0]
+        assert ("s of 5, seed 3)" in first) == shown and first.endswith(")"), first
+
+
 def test_the_cli_refuses_a_negative_seed_in_one_line(tmp_path, capsys):
     path = tmp_path / "w.json"
     get_family("harmony").generate("tiny", seed=0).save(path)
