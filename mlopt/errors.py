@@ -28,7 +28,9 @@ class InputError(ValueError):
             parts.append(f"field '{self.field}'")
         if self.value is not None:
             text = repr(self.value)
-            parts.append(f"value {text if len(text) <= 80 else text[:77] + '...'}")
+            # a long value keeps both ends: a path's file name is at its end (a long temporary
+            # folder once hid which schedule file was meant)
+            parts.append(f"value {text if len(text) <= 80 else text[:30] + '...' + text[-47:]}")
         where = ": ".join([", ".join(parts)]) if parts else ""
         return f"{where}: {self.message}" if where else self.message
 

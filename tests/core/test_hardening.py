@@ -658,3 +658,17 @@ def test_highs_options_the_verifier_sets_are_accepted_and_typed():
     with pytest.raises(InputError) as info:
         backend.check_options({"mip_allow_restrt": False})
     assert info.value.field == "mip_allow_restrt"
+
+
+def test_a_long_value_keeps_its_end():
+    """A value longer than 80 characters is shortened in the middle: a path's file name (at
+    its end) stays in the line.  Cut at the end, a long temporary folder once hid which
+    schedule file an error was about."""
+    from mlopt.errors import InputError
+
+    path = "/tmp/" + "deep/" * 40 + "schedule.json"
+    text = str(InputError("refused", field="--warm-start", value=path))
+    assert "schedule.json" in text and "/tmp/" in text and "..." in text
+    assert len(text) < 140, text
+    short = str(InputError("refused", field="f", value="a.json"))
+    assert short == "field 'f', value 'a.json': refused"
