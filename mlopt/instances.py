@@ -316,10 +316,11 @@ def bracket_set(iset: InstanceSet, *, time_limit: float = 60.0, solver: str = "h
     out = []
     for entry in tqdm(entries, disable=not progress, desc=f"bracket {iset.name}",
                       file=sys.stderr):
-        b = bracket(iset.load(entry), family=iset.family, time_limit=time_limit, solver=solver,
+        workload = iset.load(entry)
+        b = bracket(workload, family=iset.family, time_limit=time_limit, solver=solver,
                     start_schedule=start_schedule, bounds=bounds, algorithms=algorithms,
                     exact=exact, seed=seed)
-        run = f"mlopt bracket {time_limit:g}s" + (f" seed {seed}" if seed else "")
+        run = f"{BRACKET_RUN} {time_limit:g}s" + (f" seed {seed}" if seed else "")
         for end in ("low_source", "high_source"):  # the given start: say which file
             if getattr(b, end) == "start":
                 setattr(b, end, start_label)
@@ -340,7 +341,7 @@ def bracket_set(iset: InstanceSet, *, time_limit: float = 60.0, solver: str = "h
             from mlopt.fileio import atomic_output
             from mlopt.pipeline import stamp
 
-            stamp(b.schedule, fam, iset.load(entry))  # what check and --start compare
+            stamp(b.schedule, fam, workload)  # what check and --start compare
             with atomic_output(output) as tmp:
                 b.schedule.save(tmp)
         if update_solu and b.status != "disputed":  # a crossed bracket trusts neither end
@@ -365,6 +366,10 @@ def _closed_by_a_confirmed_bound(b) -> bool:
                and relative_gap(primal, s.confirmed_at) <= OPTIMALITY_GAP_TOL
                for s in b.sources)
 
+
+#: how a solu row's ``solver`` names an ``mlopt instances bracket`` run (either end of a
+#: merged ``primal: ... | dual: ...`` may be one; an exact solve's names its solver)
+BRACKET_RUN = "mlopt bracket"
 
 #: relative difference below which a bracket's end equals the recorded one (the file keeps 9
 #: decimals)
@@ -420,10 +425,6 @@ def _end_sources(solver: str) -> tuple[str, str]:
     return solver, solver
 
 
-#: the start of a solu row's ``solver`` when ``mlopt instances bracket`` recorded it
-BRACKET_PROOF = "mlopt bracket "
-
-
 def verify_set(iset: InstanceSet, *, solver: str | None = "auto", time_limit: float | None = 600.0,
                update_solu: bool = False, solu_path: Path = INSTANCES_DIR / "solu.csv",
                progress: bool = False) -> list[dict[str, Any]]:
@@ -450,7 +451,7 @@ def verify_set(iset: InstanceSet, *, solver: str | None = "auto", time_limit: fl
         rec = solu.get(entry.name)
         if rec is None or rec["status"] != "optimal":
             continue
-        if (rec.get("solver") or "").startswith(BRACKET_PROOF):
+        if BRACKET_RUN in (rec.get("solver") or ""):
             # DECISION: an optimum proven by a bracket (a bound whose method a second solver
             # confirmed: oasis-open-1) is not re-solved here: the exact model is why such
             # instances are open (hours at best), and a re-solve stopped at its limit would

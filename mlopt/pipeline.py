@@ -372,11 +372,22 @@ def made_for_another(schedule, workload) -> str:
     infeasible schedule add it to their line: a mix-up of files, not a broken schedule.  A
     feasible one is checked as usual (an edit that leaves it feasible, e.g. of a free-form
     ``extra``, changes the hash too)."""
-    made_for, here = schedule.meta.get("workload"), workload.content_hash()
-    if not isinstance(made_for, str) or not made_for or made_for == here:  # "": no hash
+    made_for = schedule.meta.get("workload")
+    if not isinstance(made_for, str) or not made_for:  # "": no hash
+        return ""
+    here = workload.content_hash()
+    if made_for == here:
         return ""
     return (f" (it was made for another workload: content hash {made_for}, this one's is "
             f"{here}; check a schedule against the workload it was made for)")
+
+
+def first_violation(res) -> str:
+    """", first: CONSTRAINT: DETAIL" of a check result's first violation ("" without one): the
+    lines that refuse an infeasible schedule keep something to act on."""
+    if not res.violations:
+        return ""
+    return f", first: {res.violations[0].constraint}: {res.violations[0].detail}"
 
 
 def ratio_interval(sense: str, alg: float, opt_low: float | None, opt_high: float | None,

@@ -572,12 +572,10 @@ def start_from(workload, family: str, model: pyo.ConcreteModel, source) -> tuple
                          field="warm_start", value=str(source))
     res = fam.check(workload, sched)
     if not res.feasible:
-        from mlopt.pipeline import made_for_another
+        from mlopt.pipeline import first_violation, made_for_another
 
-        first = (f", first: {res.violations[0].constraint}: {res.violations[0].detail}"
-                 if res.violations else "")
         raise InputError(f"the warm-start schedule is infeasible ({len(res.violations)} "
-                         f"violations{first}){made_for_another(sched, workload)}",
+                         f"violations{first_violation(res)}){made_for_another(sched, workload)}",
                          field="warm_start", value=label)
     return encode_schedule(family, model, workload, sched), Candidate(label, sched,
                                                                       float(res.objective))

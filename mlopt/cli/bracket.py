@@ -10,8 +10,30 @@ from mlopt.cli.progress import add_solver_log_flag, streaming_solver_log
 from mlopt.errors import InputError
 
 
+#: ``--seed`` of ``mlopt bracket`` and ``mlopt instances bracket``
+SEED_HELP = ("the algorithms' runs take their seeds from it (default 0, the seeds of every "
+             "earlier run): on a quiet machine two runs of one seed tend to repeat each other, "
+             "another seed samples another path")
+
+
 def _fmt(x) -> str:
     return "-" if x is None else f"{x:.6g}"
+
+
+def load_start(path: str, fam):
+    """``--start FILE``'s schedule; another family's is refused in check's one line."""
+    from mlopt.pipeline import check_schedule_family
+    from mlopt.schedule import Schedule
+
+    start = Schedule.load(path)
+    check_schedule_family(fam, start, path)
+    return start
+
+
+def start_named(err: InputError, path: str | None) -> InputError:
+    """A bracket's refusal of its start (field ``start``: it knows the start only as a
+    Schedule) with the file it came from."""
+    return err.with_file(path) if path and err.field == "start" else err
 
 
 @command("bracket", "the best certified interval [low, high] on OPT within a wall-clock "
@@ -26,10 +48,7 @@ def _bracket_args(p):
                    help="solver backend (listed below; default: highs)")
     p.add_argument("--threads", type=int, default=1, help="solver threads (default 1)")
     p.add_argument("--no-exact", action="store_true", help="skip the exact model")
-    p.add_argument("--seed", type=int, default=0,
-                   help="the algorithms' runs take their seeds from it (default 0, the seeds "
-                        "of every earlier run): on a quiet machine two runs of one seed tend "
-                        "to repeat each other, another seed samples another path")
+    p.add_argument("--seed", type=int, default=0, help=SEED_HELP)
     p.add_argument("--bound", action="append", metavar="NAME", dest="bounds",
                    help="run only these bounds (repeatable; default: the family's bracket "
                         "bounds, listed below; lp_relaxation, the exact model's, runs at the "
@@ -65,13 +84,7 @@ def _bracket(args) -> int:
         check_output(args.output)
     workload = Workload.load(args.file)
     fam = family_of(workload, args.family)
-    start = None
-    if args.start:
-        from mlopt.pipeline import check_schedule_family
-        from mlopt.schedule import Schedule
-
-        start = Schedule.load(args.start)
-        check_schedule_family(fam, start, args.start)  # another family's: one line naming both
+    start = load_start(args.start, fam) if args.start else None
     display = Display(wanted(args), fam.sense)
     try:
         res = bracket(workload, family=args.family, time_limit=args.time_limit,
@@ -81,8 +94,7 @@ def _bracket(args) -> int:
                       on_update=display.interval if display.enabled else None,
                       on_progress=display.progress if display.enabled else None)
     except InputError as err:
-        # bracket() knows the start only as a Schedule: the line names the file it came from
-        raise (err.with_file(args.start) if args.start and err.field == "start" else err) from None
+        raise start_named(err, args.start) from None
     finally:
         display.close()
     if args.output:

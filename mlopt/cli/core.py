@@ -179,8 +179,8 @@ def _as_flag(err: InputError, model_options: dict, file: str) -> InputError:
     field, message = err.field or "", err.message
     flag = {"time_limit": "--time-limit", "warm_start": "--warm-start"}.get(field)
     # the too-large refusal (for time or for memory) suggests commands: with the file typed
-    for command in ("'mlopt bracket", "'mlopt bound"):
-        message = message.replace(f"{command} FILE", f"{command} {shlex.quote(file)}")
+    for suggested in ("'mlopt bracket", "'mlopt bound"):
+        message = message.replace(f"{suggested} FILE", f"{suggested} {shlex.quote(file)}")
     name = field[len("options."):] if field.startswith("options.") else field
     if name in model_options:  # a model option's name (unknown) or value (out of range)
         flag = f"--model-option {name}"
@@ -251,7 +251,7 @@ def _check(args) -> int:
     import inspect
 
     from mlopt.families.base import family_of, resolve
-    from mlopt.pipeline import check_schedule_family, made_for_another
+    from mlopt.pipeline import check_schedule_family, first_violation, made_for_another
     from mlopt.schedule import Schedule
     from mlopt.workload import Workload
 
@@ -276,9 +276,8 @@ def _check(args) -> int:
     mixed_up = "" if res.feasible else made_for_another(schedule, workload)
     if mixed_up:  # another workload's schedule: a mix-up of files (exit 2), not a verdict
         # the first violation still shown: the workload may have been edited on purpose
-        first = (f", first: {res.violations[0].constraint}: {res.violations[0].detail}"
-                 if res.violations else "")
-        raise InputError(f"infeasible here ({len(res.violations)} violations{first}){mixed_up}",
+        raise InputError(f"infeasible here ({len(res.violations)} violations"
+                         f"{first_violation(res)}){mixed_up}",
                          file=args.schedule, field="meta.workload",
                          value=schedule.meta.get("workload"))
     d = {"status": "feasible" if res.feasible else "infeasible",

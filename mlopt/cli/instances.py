@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from mlopt.cli import SOLVE_EXIT, actions, command, listing, parse_kv, verify_solver
+from mlopt.cli.bracket import SEED_HELP, load_start, start_named
 from mlopt.cli.progress import progress_wanted
 from mlopt.errors import InputError
 
@@ -64,9 +65,7 @@ def _args(p):
     k.add_argument("--algorithm", action="append", metavar="NAME",
                    help="run only these algorithms (repeatable; default: all of them)")
     k.add_argument("--no-exact", action="store_true", help="skip the exact model")
-    k.add_argument("--seed", type=int, default=0,
-                   help="the algorithms' runs take their seeds from it (default 0): another "
-                        "seed samples another path of the searches (mlopt bracket --seed)")
+    k.add_argument("--seed", type=int, default=0, help=SEED_HELP)
     k.add_argument("--json", action="store_true")
     k.set_defaults(handler=_bracket)
     f = sub.add_parser("verify", help="re-check the optima recorded in solu.csv for a set with "
@@ -185,12 +184,8 @@ def _bracket(args) -> int:
     iset = load_set(args.set)
     if args.start:
         from mlopt.families import get_family
-        from mlopt.pipeline import check_schedule_family
-        from mlopt.schedule import Schedule
 
-        start = Schedule.load(args.start)
-        # another family's: check's one line naming both, as mlopt bracket --start says it
-        check_schedule_family(get_family(iset.family), start, args.start)
+        start = load_start(args.start, get_family(iset.family))
     try:
         rows = bracket_set(iset, time_limit=args.time_limit, solver=args.solver,
                            update_solu=args.update_solu, progress=progress_wanted(),
@@ -199,8 +194,7 @@ def _bracket(args) -> int:
                            exact=not args.no_exact, seed=args.seed,
                            start_label=f"start {Path(args.start).name}" if args.start else "start")
     except InputError as err:
-        # bracket() knows the start only as a Schedule: the line names the file it came from
-        raise (err.with_file(args.start) if args.start and err.field == "start" else err) from None
+        raise start_named(err, args.start) from None
     if args.json:
         print(json.dumps(rows))
     else:
